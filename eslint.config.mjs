@@ -1,0 +1,50 @@
+// The same plugins `n8n-node lint` runs (see ../shared/notes/n8n-reference.md), as a flat config.
+// `linterOptions.noInlineConfig` on shipped code mirrors n8n's scanner, which ignores inline disables.
+import eslint from '@eslint/js';
+import { globalIgnores } from 'eslint/config';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesPlugin from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	globalIgnores(['dist', 'node_modules', 'coverage', '.e2e', 'artifacts', 'test/e2e/.cache']),
+	{
+		files: ['**/*.ts'],
+		extends: [eslint.configs.recommended, tseslint.configs.recommended],
+		rules: { 'prefer-spread': 'off' },
+	},
+	{
+		files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+		languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
+	},
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
+		extends: [n8nCommunityNodesPlugin.configs.recommended],
+		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
+	},
+	{ plugins: { 'n8n-nodes-base': n8nNodesPlugin } },
+	{
+		files: ['package.json'],
+		rules: { ...n8nNodesPlugin.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		rules: {
+			...n8nNodesPlugin.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesPlugin.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+);
