@@ -1,0 +1,160 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	batchKey,
+	isUuidV4,
+	itemKey,
+	keyScopeOf,
+	resubmissionKey,
+	uuidV4FromParts,
+	type KeyScope,
+} from '../../nodes/CustomerBanking/payments/idempotencyKey';
+
+const scope: KeyScope = { executionId: '1001', workflowId: 'wf-7', nodeId: 'node-a' };
+// Computed once from the rule below; a change here means every custom key changed
+const PINNED_CUSTOM_KEY = 'c5c20839-ec68-40e6-bb4d-6b261c7884a6';
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('uuidV4FromParts', () => {
+	it('formats sha256 output as an RFC 9562 UUID v4 (version nibble 4, variant 10xx)', () => {
+		for (let i = 0; i < 200; i++) {
+			const key = uuidV4FromParts(['part', String(i)]);
+			expect(key).toMatch(UUID_V4);
+			expect(isUuidV4(key)).toBe(true);
+		}
+	});
+
+	it('is deterministic and keeps part boundaries', () => {
+		expect(uuidV4FromParts(['a', 'bc'])).toBe(uuidV4FromParts(['a', 'bc']));
+		expect(uuidV4FromParts(['a', 'bc'])).not.toBe(uuidV4FromParts(['ab', 'c']));
+		expect(uuidV4FromParts(['a,b'])).not.toBe(uuidV4FromParts(['a', 'b']));
+	});
+});
+
+describe('isUuidV4', () => {
+	it('accepts only version 4 with the RFC variant', () => {
+		expect(isUuidV4('0b0f8a3e-5c4d-4e2f-9a1b-2c3d4e5f6a7b')).toBe(true);
+		expect(isUuidV4('0B0F8A3E-5C4D-4E2F-9A1B-2C3D4E5F6A7B')).toBe(true);
+		expect(isUuidV4('0b0f8a3e-5c4d-1e2f-9a1b-2c3d4e5f6a7b')).toBe(false); // version 1
+		expect(isUuidV4('0b0f8a3e-5c4d-4e2f-7a1b-2c3d4e5f6a7b')).toBe(false); // NCS variant
+		expect(isUuidV4('INV-2024-0001')).toBe(false);
+		expect(isUuidV4(' 0b0f8a3e-5c4d-4e2f-9a1b-2c3d4e5f6a7b')).toBe(false);
+	});
+});
+
+describe('itemKey (Submit)', () => {
+	it('derives the same key for the same execution, node and item: Retry On Fail reuses it', () => {
+		const first = itemKey(scope, 3);
+		expect(first).toEqual({ key: itemKey({ ...scope }, 3).key, source: 'derived' });
+		expect(first.key).toMatch(UUID_V4);
+	});
+
+	it('derives a different key per item, per node and per execution', () => {
+		const keys = new Set([
+			itemKey(scope, 0).key,
+			itemKey(scope, 1).key,
+			itemKey({ ...scope, nodeId: 'node-b' }, 0).key,
+			itemKey({ ...scope, executionId: '1002' }, 0).key,
+		]);
+		expect(keys.size).toBe(4);
+	});
+
+	it('does not depend on the workflow id (a derived key is already unique per execution)', () => {
+		expect(itemKey({ ...scope, workflowId: 'other' }, 0).key).toBe(itemKey(scope, 0).key);
+	});
+
+	it('hashes a custom key that is not a UUID v4, namespaced by workflow and node, independent of the execution', () => {
+		const custom = itemKey(scope, 0, 'INV-2024-0001');
+		expect(custom.source).toBe('custom');
+		expect(custom.customKey).toBe('INV-2024-0001');
+		expect(custom.key).toMatch(UUID_V4);
+		expect(itemKey({ ...scope, executionId: '9999' }, 5, 'INV-2024-0001').key).toBe(custom.key);
+		expect(itemKey({ ...scope, workflowId: 'wf-8' }, 0, 'INV-2024-0001').key).not.toBe(custom.key);
+		expect(itemKey({ ...scope, nodeId: 'node-b' }, 0, 'INV-2024-0001').key).not.toBe(custom.key);
+		expect(itemKey(scope, 0, 'INV-2024-0002').key).not.toBe(custom.key);
+	});
+
+	it('sends a custom UUID v4 exactly as given', () => {
+		const given = '0B0F8A3E-5C4D-4E2F-9A1B-2C3D4E5F6A7B';
+		expect(itemKey(scope, 0, given)).toEqual({ key: given, source: 'custom' });
+	});
+});
+
+describe('batchKey (Submit Batch)', () => {
+	it('is stable for the same batch in the same execution', () => {
+		expect(batchKey(scope, 1, [2, 3]).key).toBe(batchKey(scope, 1, [2, 3]).key);
+		expect(batchKey(scope, 1, [2, 3]).key).toMatch(UUID_V4);
+	});
+
+	it('changes with the items in the batch, so another batch size never reuses a key for another body', () => {
+		const sizeTwo = batchKey(scope, 0, [0, 1]).key;
+		expect(batchKey(scope, 0, [0, 1, 2]).key).not.toBe(sizeTwo);
+		expect(batchKey(scope, 0, [0]).key).not.toBe(sizeTwo);
+		expect(batchKey(scope, 1, [0, 1]).key).not.toBe(sizeTwo);
+		expect(batchKey({ ...scope, executionId: '1002' }, 0, [0, 1]).key).not.toBe(sizeTwo);
+		expect(batchKey(scope, 0, [0, 1]).key).not.toBe(itemKey(scope, 0).key);
+	});
+
+	it('derives a custom batch key from the custom keys of its items, in order, across executions', () => {
+		const custom = batchKey(scope, 0, [0, 1], ['INV-1', 'INV-2']);
+		expect(custom.source).toBe('custom');
+		expect(custom.key).toMatch(UUID_V4);
+		expect(batchKey({ ...scope, executionId: 'other' }, 4, [7, 8], ['INV-1', 'INV-2']).key).toBe(custom.key);
+		expect(batchKey(scope, 0, [0, 1], ['INV-2', 'INV-1']).key).not.toBe(custom.key);
+		expect(batchKey(scope, 0, [0, 1, 2], ['INV-1', 'INV-2', 'INV-3']).key).not.toBe(custom.key);
+		expect(batchKey(scope, 0, [0], ['INV-1']).key).not.toBe(itemKey(scope, 0, 'INV-1').key);
+	});
+});
+
+describe('resubmissionKey', () => {
+	it('is a new UUID v4, stable for the same original key and items', () => {
+		const original = batchKey(scope, 0, [0, 1, 2]).key;
+		const key = resubmissionKey(original, 1, [2]);
+		expect(key).toMatch(UUID_V4);
+		expect(key).not.toBe(original);
+		expect(resubmissionKey(original, 1, [2])).toBe(key);
+		expect(resubmissionKey(original, 1, [1, 2])).not.toBe(key);
+		expect(resubmissionKey(original, 2, [2])).not.toBe(key);
+	});
+});
+
+describe('keyScopeOf', () => {
+	const contextWith = (executionId: string, node: { id?: string; name: string }) =>
+		({
+			getExecutionId: () => executionId,
+			getWorkflow: () => ({ id: 'wf-1', active: false }),
+			getNode: () => ({ ...node, type: 'customerBanking', typeVersion: 1, position: [0, 0], parameters: {} }),
+		}) as unknown as IExecuteFunctions;
+
+	it('uses the execution id, the workflow id and the node id (stable across renames)', () => {
+		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay suppliers' }))).toEqual({
+			executionId: '42',
+			workflowId: 'wf-1',
+			nodeId: 'abc',
+		});
+	});
+
+	it('falls back to the node name when n8n gives no node id', () => {
+		expect(keyScopeOf(contextWith('42', { name: 'Pay suppliers' })).nodeId).toBe('Pay suppliers');
+	});
+
+	it('refuses to derive a key without an execution id', () => {
+		expect(() => keyScopeOf(contextWith('', { id: 'abc', name: 'Pay' }))).toThrow(NodeOperationError);
+	});
+});
+
+describe('derivation rule (pinned: changing it would change custom keys across package versions)', () => {
+	it('is sha256 over the JSON array [version, ...parts], first 16 bytes, version and variant bits set', () => {
+		const { createHash } = jest.requireActual<typeof import('crypto')>('crypto');
+		const bytes = createHash('sha256')
+			.update(JSON.stringify(['customer-banking/payment-key/v1', 'custom', 'wf-7', 'node-a', 'INV-2024-0001']))
+			.digest();
+		bytes[6] = (bytes[6] & 0x0f) | 0x40;
+		bytes[8] = (bytes[8] & 0x3f) | 0x80;
+		const hex = bytes.subarray(0, 16).toString('hex');
+		const expected = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+		expect(itemKey(scope, 0, 'INV-2024-0001').key).toBe(expected);
+		expect(expected).toBe(PINNED_CUSTOM_KEY);
+	});
+});

@@ -1,0 +1,124 @@
+import {
+	formatIssues,
+	referenceLengthRule,
+	validatePayment,
+	type PaymentInput,
+} from '../../nodes/CustomerBanking/validation/payment.schema';
+
+const valid: PaymentInput = {
+	xaid: '3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
+	xpid: 'pye_8f2k1q',
+	amount: 125.5,
+	reference: 'INV-000123',
+};
+
+function issuesOf(input: PaymentInput) {
+	const result = validatePayment(input);
+	if (result.valid) throw new Error(`expected issues, got body ${JSON.stringify(result.body)}`);
+	return result.issues;
+}
+
+function bodyOf(input: PaymentInput) {
+	const result = validatePayment(input);
+	if (!result.valid) throw new Error(`expected a body, got ${formatIssues(result.issues)}`);
+	return result.body;
+}
+
+describe('payment schema: body', () => {
+	it('builds the DECISIONS.md payment object from the fields', () => {
+		expect(bodyOf(valid)).toEqual({
+			xaid: '3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
+			xpid: 'pye_8f2k1q',
+			amount: 125.5,
+			reference: 'INV-000123',
+		});
+	});
+
+	it('adds currency (upper-cased), description and passes Additional Body Fields through', () => {
+		expect(
+			bodyOf({ ...valid, currency: 'gbp', description: 'April rent', additionalBodyFields: { purposeCode: 'RENT' } }),
+		).toEqual({ ...valid, currency: 'GBP', description: 'April rent', purposeCode: 'RENT' });
+	});
+
+	it('leaves empty optional fields out', () => {
+		expect(bodyOf({ ...valid, currency: '', description: '  ' })).toEqual(valid);
+	});
+
+	it('accepts a numeric string amount (what expressions can produce) and sends a number', () => {
+		expect(bodyOf({ ...valid, amount: '12.50' }).amount).toBe(12.5);
+	});
+
+	it('rounds float noise to the cent it means, and never rounds a third decimal', () => {
+		expect(bodyOf({ ...valid, amount: 0.1 + 0.2 }).amount).toBe(0.3);
+		expect(issuesOf({ ...valid, amount: 10.005 })).toEqual([
+			{ field: 'Amount', rule: 'must have at most 2 decimal places' },
+		]);
+	});
+});
+
+describe('payment schema: rules', () => {
+	it.each([
+		[0, 'must be greater than 0'],
+		[-5, 'must be greater than 0'],
+		['-5', 'must be greater than 0'],
+		[0.001, 'must have at most 2 decimal places'],
+		['12,50', 'must be a number'],
+		[Number.NaN, 'must be a number'],
+		[Number.POSITIVE_INFINITY, 'must be a number'],
+		[undefined, 'is required'],
+		['', 'is required'],
+	])('amount %p: %s', (amount, rule) => {
+		expect(issuesOf({ ...valid, amount })).toEqual([{ field: 'Amount', rule }]);
+	});
+
+	it('reference: 6-18 characters for GBP (spec §Payee validation rules)', () => {
+		expect(referenceLengthRule('GBP')).toEqual({ min: 6, max: 18 });
+		expect(bodyOf({ ...valid, currency: 'GBP', reference: 'x'.repeat(18) }).reference).toHaveLength(18);
+		expect(issuesOf({ ...valid, currency: 'GBP', reference: 'x'.repeat(19) })).toEqual([
+			{ field: 'Reference', rule: 'must be 6-18 characters for GBP (has 19)' },
+		]);
+		expect(issuesOf({ ...valid, currency: 'gbp', reference: 'INV-1' })).toEqual([
+			{ field: 'Reference', rule: 'must be 6-18 characters for GBP (has 5)' },
+		]);
+	});
+
+	it('reference: 6-140 characters for other or unknown currencies', () => {
+		expect(bodyOf({ ...valid, currency: 'EUR', reference: 'x'.repeat(140) }).reference).toHaveLength(140);
+		expect(bodyOf({ ...valid, reference: 'x'.repeat(19) }).reference).toHaveLength(19);
+		expect(issuesOf({ ...valid, currency: 'EUR', reference: 'x'.repeat(141) })).toEqual([
+			{ field: 'Reference', rule: 'must be 6-140 characters (has 141)' },
+		]);
+		expect(issuesOf({ ...valid, reference: '' })).toEqual([{ field: 'Reference', rule: 'is required' }]);
+	});
+
+	it('account must be a UUID, payee is required', () => {
+		expect(issuesOf({ ...valid, xaid: 'acc-1', xpid: ' ' })).toEqual([
+			{ field: 'Account', rule: 'must be an account ID (xaid, a UUID)' },
+			{ field: 'Payee', rule: 'is required' },
+		]);
+	});
+
+	it('currency must be a 3-letter code', () => {
+		expect(issuesOf({ ...valid, currency: 'POUNDS' })).toEqual([
+			{ field: 'Currency', rule: 'must be a 3-letter currency code such as GBP' },
+		]);
+	});
+
+	it('Additional Body Fields must be an object and may not override a field the node sets', () => {
+		expect(issuesOf({ ...valid, additionalBodyFields: ['x'] })).toEqual([
+			{ field: 'Additional Body Fields', rule: 'must be a JSON object' },
+		]);
+		expect(issuesOf({ ...valid, additionalBodyFields: { amount: 1, xpid: 'other' } })).toEqual([
+			{ field: 'Additional Body Fields', rule: 'must not set "amount"; use the Amount field' },
+			{ field: 'Additional Body Fields', rule: 'must not set "xpid"; use the Payee field' },
+		]);
+	});
+
+	it('reports every broken rule at once, named by field', () => {
+		const issues = issuesOf({ xaid: 5, xpid: undefined, amount: 'abc', reference: 'INV', currency: 'GBP' });
+		expect(issues.map((issue) => issue.field)).toEqual(['Account', 'Payee', 'Amount', 'Reference']);
+		expect(formatIssues(issues)).toBe(
+			'Account must be text; Payee is required; Amount must be a number; Reference must be 6-18 characters for GBP (has 3)',
+		);
+	});
+});
