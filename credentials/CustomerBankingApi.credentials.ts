@@ -1,0 +1,308 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * OAuth 2.0 client credentials with an audience (spec §Authentication).
+ *
+ * n8n calls `preAuthentication` when `accessToken` is empty, on a credential test, and after a 401
+ * (then it stores the new token encrypted and resends the request once). The token is reused across
+ * items and executions until then. n8n has no expiry-based refresh for `expirable` fields, so the
+ * spec's "refresh when a couple of minutes remain" becomes "refresh on the first 401": the request
+ * that meets the expired token is resent once with the new token, which is safe for payments because
+ * the resend carries the same body and x-idempotent-key.
+ */
+export class CustomerBankingApi implements ICredentialType {
+	name = 'customerBankingApi';
+
+	displayName = 'Customer Banking API';
+
+	icon = {
+		light: 'file:../icons/customerBanking.svg',
+		dark: 'file:../icons/customerBanking.dark.svg',
+	} as const;
+
+	documentationUrl = 'https://github.com/customer-banking/n8n-nodes-customer-banking#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: 'Test data only: no real money moves',
+				},
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'Live accounts: payments move real money',
+				},
+			],
+			default: 'sandbox',
+			description:
+				'Which environment these credentials belong to. The sandbox has its own addresses and its own client ID and secret (spec §Authentication rule 5).',
+		},
+		{
+			displayName:
+				'SANDBOX: test data only, no real money moves. Use the sandbox client ID and secret and the sandbox addresses.',
+			name: 'sandboxNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { environment: ['sandbox'] } },
+		},
+		{
+			displayName:
+				'PRODUCTION: payments made with these credentials move real money. Both URLs must use https.',
+			name: 'productionNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { environment: ['production'] } },
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.bank.example.com',
+			description: 'The API base address ({base_url} in the API documentation)',
+		},
+		{
+			displayName: 'Token URL',
+			name: 'tokenUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://auth.bank.example.com',
+			description:
+				'The token service address ({auth_url} in the API documentation). Tokens are requested from this address followed by /oauth/token; an address that already ends in /oauth/token is used as it is.',
+		},
+		{
+			displayName: 'Audience',
+			name: 'audience',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.bank.example.com',
+			description: 'The audience identifier of the API, sent with every token request',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Secret the bank signs webhook deliveries with. Needed by the Customer Banking Trigger, which rejects unsigned or wrongly signed deliveries.',
+		},
+		{
+			displayName: 'Previous Webhook Signing Secret',
+			name: 'webhookSigningSecretPrevious',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'While the signing secret is being rotated, deliveries signed with this previous secret are still accepted. Clear it once the rotation is complete.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	// spec §Authentication rules 2-3: form-encoded client credentials grant with the audience.
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const tokenEndpoint = tokenEndpointOf(credentials);
+		const clientSecret = String(credentials.clientSecret ?? '');
+		if (credentials.environment === 'production') {
+			const insecure = [
+				['Token URL', tokenEndpoint],
+				['Base URL', String(credentials.baseUrl ?? '')],
+			].find(([, url]) => !url.trim().toLowerCase().startsWith('https://'));
+			if (insecure) {
+				throw tokenError(
+					`The ${insecure[0]} of a production credential must start with https://`,
+					'The client secret and the access token are never sent over plain http to production.',
+				);
+			}
+		}
+
+		let response: unknown;
+		try {
+			response = await this.helpers.httpRequest({
+				method: 'POST',
+				url: tokenEndpoint,
+				headers: {
+					'Content-Type': 'application/x-www-form-urlencoded',
+					Accept: 'application/json',
+				},
+				body: new URLSearchParams({
+					grant_type: 'client_credentials',
+					client_id: String(credentials.clientId ?? ''),
+					client_secret: clientSecret,
+					audience: String(credentials.audience ?? ''),
+				}),
+				json: true,
+			});
+		} catch (error) {
+			// The original error carries the request (with the client secret) and is dropped here.
+			throw describeExchangeFailure(error, tokenEndpoint, clientSecret);
+		}
+
+		const accessToken = (response as IDataObject | undefined)?.access_token;
+		if (typeof accessToken !== 'string' || accessToken === '') {
+			throw tokenError(
+				`The token service at ${tokenEndpoint} answered without an access_token`,
+				'Check the Token URL: it should be the address of the token service, not of the API.',
+			);
+		}
+		return { accessToken };
+	}
+
+	// spec §Authentication rule 4.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/accounts',
+			method: 'GET',
+			qs: { limit: 1 },
+		},
+	};
+}
+
+/** `{auth_url}/oauth/token`, tolerating trailing slashes and an address that already names the endpoint. */
+function tokenEndpointOf(credentials: ICredentialDataDecryptedObject): string {
+	const authUrl = String(credentials.tokenUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	return authUrl.endsWith('/oauth/token') ? authUrl : `${authUrl}/oauth/token`;
+}
+
+/**
+ * An error n8n shows as is: no status or code property (those make n8n replace the message with a
+ * generic one), no cause (the cause would carry the client secret).
+ */
+function tokenError(message: string, description: string): Error {
+	return Object.assign(new Error(message), { description });
+}
+
+const NETWORK_FAILURES: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNABORTED: 'the connection timed out',
+	ECONNRESET: 'the connection was closed unexpectedly',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
+function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSecret: string): Error {
+	const failure = (error ?? {}) as {
+		code?: unknown;
+		response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> };
+	};
+	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
+	if (status === undefined) {
+		const code = typeof failure.code === 'string' ? failure.code : '';
+		const reason = NETWORK_FAILURES[code] ?? 'no answer was received';
+		return tokenError(
+			`Could not reach the Token URL (${tokenEndpoint}): ${reason}`,
+			'Check the Token URL field and that this machine can reach the token service.',
+		);
+	}
+
+	const data = (
+		typeof failure.response?.data === 'object' && failure.response.data !== null
+			? failure.response.data
+			: {}
+	) as IDataObject;
+	const errorCode = typeof data.error === 'string' ? data.error : '';
+	const serviceMessage = redact(
+		typeof data.message === 'string'
+			? data.message
+			: typeof data.error_description === 'string'
+				? data.error_description
+				: '',
+		clientSecret,
+	);
+	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
+
+	if (status === 401 || errorCode === 'invalid_client' || errorCode === 'unauthorized_client') {
+		return tokenError(
+			'The token service rejected the Client ID or Client Secret',
+			`Check both fields and that they belong to the selected environment (sandbox and production have separate credentials).${said}`,
+		);
+	}
+	if (errorCode === 'invalid_audience' || /audience/i.test(serviceMessage)) {
+		return tokenError(
+			'The token service rejected the Audience',
+			`Check the Audience field: it must be the audience identifier of the API.${said}`,
+		);
+	}
+	if (status === 404 || status === 405) {
+		return tokenError(
+			`The Token URL does not lead to a token service (HTTP ${status} from ${tokenEndpoint})`,
+			'Check the Token URL field: tokens are requested from that address followed by /oauth/token.',
+		);
+	}
+	if (status === 429) {
+		const retryAfter = failure.response?.headers?.['retry-after'];
+		return tokenError(
+			'The token service is rate limiting these credentials',
+			`Wait${retryAfter ? ` ${String(retryAfter)} seconds` : ''} and try again.${said}`,
+		);
+	}
+	if (status >= 500) {
+		return tokenError(
+			`The token service failed (HTTP ${status})`,
+			`This is usually temporary: try again later.${said}`,
+		);
+	}
+	return tokenError(
+		`The token service refused the token request (HTTP ${status}${errorCode ? `, ${errorCode}` : ''})`,
+		`Check the Client ID, Client Secret and Audience fields.${said}`,
+	);
+}
+
+function redact(text: string, secret: string): string {
+	return secret ? text.split(secret).join('[redacted]') : text;
+}

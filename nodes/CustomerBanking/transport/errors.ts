@@ -1,0 +1,231 @@
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+
+import type { AttemptFailure, ErrorRule, FailureKind } from './retryPolicy';
+
+/** Everything the transport reads from a failed request; secrets are removed later by redact(). */
+export interface RequestFailure extends AttemptFailure {
+	/** The API's `message` (spec §Errors: JSON with statusCode and message). */
+	apiMessage?: string;
+	/** For failures without an HTTP answer or code (e.g. the token exchange): the error's own text. */
+	message?: string;
+	description?: string;
+}
+
+type Loose = Record<string, unknown>;
+
+function asObject(value: unknown): Loose | undefined {
+	return typeof value === 'object' && value !== null ? (value as Loose) : undefined;
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+	const record = asObject(headers);
+	if (!record) return undefined;
+	const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
+	const value = key === undefined ? undefined : record[key];
+	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/**
+ * n8n's httpRequestWithAuthentication throws a NodeApiError whose `cause` is the axios error
+ * (response.status / response.data / response.headers, or `code` for network errors); a token
+ * exchange failure arrives as the Error thrown by the credential's preAuthentication. Read both,
+ * and raw axios-like errors too.
+ */
+export function readFailure(error: unknown): RequestFailure {
+	const chain: Loose[] = [];
+	for (let current = asObject(error); current && chain.length < 4; ) {
+		chain.push(current);
+		current = asObject(current.cause);
+	}
+
+	const failure: RequestFailure = {};
+	const withResponse = chain.find((link) => typeof asObject(link.response)?.status === 'number');
+	if (withResponse) {
+		const response = asObject(withResponse.response) as Loose;
+		failure.status = response.status as number;
+		failure.retryAfter = headerValue(response.headers, 'retry-after');
+		failure.apiMessage = apiMessageOf(response.data);
+	} else {
+		const httpCode = chain.map((link) => link.httpCode).find((code) => /^\d{3}$/.test(String(code)));
+		if (httpCode !== undefined) failure.status = Number(httpCode);
+		const context = asObject(chain[0]?.context);
+		failure.apiMessage = apiMessageOf(context?.data);
+	}
+
+	if (failure.status === undefined) {
+		const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
+		const message = chain.map((link) => link.message).find((value) => typeof value === 'string');
+		if (typeof code === 'string') failure.networkCode = code;
+		else if (typeof message === 'string' && /socket hang up/i.test(message)) failure.networkCode = 'ECONNRESET';
+		// The innermost error says what actually went wrong (n8n's wrapper may rephrase it).
+		const innermost = chain[chain.length - 1];
+		if (innermost) {
+			if (typeof innermost.message === 'string') failure.message = innermost.message;
+			if (typeof innermost.description === 'string') failure.description = innermost.description;
+		}
+	}
+	return failure;
+}
+
+function apiMessageOf(data: unknown): string | undefined {
+	if (typeof data === 'string') {
+		try {
+			return apiMessageOf(JSON.parse(data));
+		} catch {
+			return data.trim() ? data.trim().slice(0, 500) : undefined;
+		}
+	}
+	const body = asObject(data);
+	if (!body) return undefined;
+	const message = body.message ?? body.error_description ?? body.error;
+	if (Array.isArray(message)) return message.map(String).join('; ');
+	return typeof message === 'string' && message ? message : undefined;
+}
+
+/** spec §Errors 400: "the message names the field". */
+export function fieldNamedIn(message: string | undefined): string | undefined {
+	if (!message) return undefined;
+	const patterns = [
+		/^\s*["'`]?([A-Za-z_][\w.[\]-]*)["'`]?\s*:/,
+		/^\s*["'`]?([A-Za-z_][\w.[\]-]*)["'`]?\s+(?:must|is|are|should|cannot|can't|has|have|was|were|needs?|does|did|may|contains?|exceeds?|not)\b/i,
+		/\b(?:field|parameter|property|header)\s+["'`]?([A-Za-z_][\w.[\]-]*)/i,
+		/["'`]([A-Za-z_][\w.[\]-]*)["'`]/,
+	];
+	for (const pattern of patterns) {
+		const match = pattern.exec(message);
+		if (match) return match[1];
+	}
+	return undefined;
+}
+
+export interface FailureContext {
+	method: string;
+	path: string;
+	attempts: number;
+	itemIndex?: number;
+	/** Values that must never reach the user: client secret, tokens, signing secrets. */
+	secrets: string[];
+}
+
+export interface DescribedFailure {
+	errorResponse: JsonObject;
+	message: string;
+	description: string;
+	httpCode?: string;
+	field?: string;
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed unexpectedly',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'the request timed out',
+	ETIMEDOUT: 'the connection timed out',
+	ESOCKETTIMEDOUT: 'the connection timed out',
+	EPIPE: 'the connection was closed while sending',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+};
+
+function afterAttempts(context: FailureContext): string {
+	return context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
+}
+
+function mayHaveBeenProcessed(context: FailureContext): string {
+	if (context.method === 'GET') return '';
+	// spec §Errors rule 3
+	return context.path.replace(/\/+$/, '') === '/payments'
+		? ' The payment may have been processed: look it up (approvals for payments awaiting approval, transactions otherwise, matching on reference) before sending it again.'
+		: ' The request may have been processed: check before sending it again.';
+}
+
+/** The user-facing message and description for each row of spec §Errors. */
+const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Omit<DescribedFailure, 'errorResponse'>> = {
+	validation: (f) => {
+		const field = fieldNamedIn(f.apiMessage);
+		return {
+			message: `Invalid request: ${f.apiMessage ?? 'the API rejected a field'}`,
+			description: `${field ? `The API rejected the field "${field}". ` : ''}Correct the value and run again; the request was not retried.`,
+			field,
+		};
+	},
+	unauthorized: (f) => ({
+		message:
+			'Authorization failed: the account does not exist or does not belong to these credentials, or the token was refused',
+		description: `A new token was fetched and the request resent once. Check the account ID and that the credential belongs to the workspace and environment of the account.${f.apiMessage ? ` The API said: "${f.apiMessage}".` : ''}`,
+	}),
+	forbidden: (f) => ({
+		message: `Forbidden: these credentials lack the scope for this operation${f.apiMessage ? ` (${f.apiMessage})` : ''}`,
+		description:
+			'Ask the provider to add the scope to these credentials (payee endpoints need read:payees, create:payee or update:payee; upsert needs both create:payee and update:payee).',
+	}),
+	notFound: (f) => ({
+		message: `Not found: ${f.apiMessage ?? 'the requested resource does not exist'}`,
+		description:
+			'The account, payee, transaction or approval does not exist, or does not belong to these credentials or to the specified account. Check the ID.',
+	}),
+	accountNotActive: (f) => ({
+		message: 'The account is not active',
+		description: `The API answers 429 on payee endpoints when the account is not active; this is not a rate limit and the request was not retried.${f.apiMessage ? ` The API said: "${f.apiMessage}".` : ''}`,
+	}),
+	rateLimited: (f, c) => ({
+		message: `Too many requests: the API kept rate limiting${afterAttempts(c)}`,
+		description: `Wait and run again, or send fewer requests at once.${mayHaveBeenProcessed(c)}${f.apiMessage ? ` The API said: "${f.apiMessage}".` : ''}`,
+	}),
+	serverError: (f, c) => ({
+		message: `The Customer Banking API failed (HTTP ${f.status})${afterAttempts(c)}${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
+		description: `This is usually temporary: try again later.${mayHaveBeenProcessed(c)}`,
+	}),
+	network: (f, c) => ({
+		message: `Could not reach the Customer Banking API: ${NETWORK_WORDS[f.networkCode ?? ''] ?? 'the connection failed'}${afterAttempts(c)}`,
+		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
+	}),
+	other: (f) => {
+		if (f.status !== undefined) {
+			return {
+				message: `The API refused the request (HTTP ${f.status})${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
+				description: `Check the input of this operation; the request was not retried.${fieldNamedIn(f.apiMessage) ? ` The API named the field "${fieldNamedIn(f.apiMessage)}".` : ''}`,
+				field: fieldNamedIn(f.apiMessage),
+			};
+		}
+		return {
+			message: f.message ?? 'The request to the Customer Banking API failed',
+			description: f.description ?? 'The request was not retried.',
+		};
+	},
+};
+
+export function describeFailure(
+	failure: RequestFailure,
+	rule: ErrorRule,
+	context: FailureContext,
+): DescribedFailure {
+	const described = DESCRIBE[rule.kind](failure, context);
+	const message = redact(described.message, context.secrets);
+	const description = redact(
+		`${described.description} (${context.method} ${context.path})`,
+		context.secrets,
+	);
+	const errorResponse: IDataObject = { message };
+	if (failure.status !== undefined) errorResponse.statusCode = failure.status;
+	if (failure.apiMessage !== undefined) errorResponse.apiMessage = redact(failure.apiMessage, context.secrets);
+	if (described.field) errorResponse.field = described.field;
+	if (failure.networkCode) errorResponse.code = failure.networkCode;
+	return {
+		errorResponse: errorResponse as JsonObject,
+		message,
+		description,
+		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		field: described.field,
+	};
+}
+
+/** Removes every known secret value and anything that looks like a bearer token. */
+export function redact(text: string, secrets: string[]): string {
+	let safe = text;
+	for (const secret of secrets) {
+		if (secret && secret.length >= 4) safe = safe.split(secret).join('[redacted]');
+	}
+	return safe.replace(/\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
+}

@@ -1,0 +1,187 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { describeFailure, readFailure } from './errors';
+import { maxPageSizeFor, pageSizeFor, readListPage } from './paginate';
+import { delayBeforeNextAttempt, isRepeatableRequest, ruleFor } from './retryPolicy';
+
+export type BankingContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+export interface ApiRequestOptions {
+	method: IHttpRequestMethods;
+	/** Relative to the credential's Base URL, e.g. '/account/abc/balance'. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** e.g. { 'x-idempotent-key': key } */
+	headers?: Record<string, string>;
+	/** Put into the NodeApiError so n8n shows which item failed. */
+	itemIndex?: number;
+}
+
+export interface ApiRequestAllItemsOptions {
+	path: string;
+	qs?: IDataObject;
+	returnAll: boolean;
+	limit?: number;
+	itemIndex?: number;
+}
+
+const CREDENTIAL_TYPE = 'customerBankingApi';
+
+/** Errors whose request may have been processed although it failed (spec §Errors rule 3). */
+const outcomeUnknownErrors = new WeakSet<object>();
+
+/**
+ * True when the request failed on a network error, a 5xx or a rate limit after the retries the
+ * policy allows: it MAY have been processed. Payments look the payment up before any resubmission.
+ */
+export function isTransientFailure(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && outcomeUnknownErrors.has(error);
+}
+
+function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	return ['clientSecret', 'accessToken', 'webhookSigningSecret', 'webhookSigningSecretPrevious']
+		.map((name) => credentials[name])
+		.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+function baseUrlOf(this: BankingContext, credentials: ICredentialDataDecryptedObject): string {
+	const baseUrl = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	if (!baseUrl) {
+		throw new NodeOperationError(this.getNode(), 'The Customer Banking credential has no Base URL', {
+			description: 'Open the credential and fill in the Base URL of the API.',
+		});
+	}
+	return baseUrl;
+}
+
+/**
+ * One API call, authenticated by n8n with the credential (token fetched on first use and after a
+ * 401), retried by the policy in retryPolicy.ts, failing with a NodeApiError free of secrets.
+ * `apiRequest.call(this, …)` resolves to IDataObject; for another type use `(apiRequest<T>).call(this, …)`.
+ */
+export async function apiRequest<T>(this: BankingContext, options: ApiRequestOptions): Promise<T>;
+export async function apiRequest(
+	this: BankingContext,
+	options: ApiRequestOptions,
+): Promise<IDataObject>;
+export async function apiRequest<T = IDataObject>(
+	this: BankingContext,
+	options: ApiRequestOptions,
+): Promise<T> {
+	const { method, qs, body, headers, itemIndex } = options;
+	const path = `/${options.path.replace(/^\/+/, '')}`;
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const url = `${baseUrlOf.call(this, credentials)}${path}`;
+	const repeatable = isRepeatableRequest(method, path, headers);
+
+	for (let attempt = 1; ; attempt++) {
+		// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
+		// one body object, so a resent payment has the same key and the same serialised body.
+		const request: IHttpRequestOptions = {
+			method,
+			url,
+			headers: { Accept: 'application/json', ...headers },
+			json: true,
+		};
+		if (qs && Object.keys(qs).length) request.qs = qs;
+		if (body !== undefined) request.body = body;
+
+		try {
+			return (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				request,
+			)) as T;
+		} catch (error) {
+			const failure = readFailure(error);
+			const rule = ruleFor(failure, path);
+			const delay =
+				repeatable && rule.retry === 'whenSafe'
+					? delayBeforeNextAttempt(attempt, failure)
+					: undefined;
+			if (delay === undefined) {
+				const latest = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+				const described = describeFailure(failure, rule, {
+					method,
+					path,
+					attempts: attempt,
+					itemIndex,
+					secrets: [...secretsOf(credentials), ...secretsOf(latest)],
+				});
+				const apiError = new NodeApiError(this.getNode(), described.errorResponse, {
+					message: described.message,
+					description: described.description,
+					httpCode: described.httpCode,
+					itemIndex,
+				});
+				if (described.field) apiError.context.field = described.field;
+				if (rule.outcomeUnknown) outcomeUnknownErrors.add(apiError);
+				throw apiError;
+			}
+			await sleep(delay);
+		}
+	}
+}
+
+/**
+ * Every item of a paginated list (Return All), or the first `limit` items, using the largest page
+ * the endpoint allows; stops on `total`, on a short page, or once the limit is reached.
+ * `apiRequestAllItems.call(this, …)` resolves to IDataObject[]; `(apiRequestAllItems<T>).call` to T[].
+ */
+export async function apiRequestAllItems<T>(
+	this: BankingContext,
+	options: ApiRequestAllItemsOptions,
+): Promise<T[]>;
+export async function apiRequestAllItems(
+	this: BankingContext,
+	options: ApiRequestAllItemsOptions,
+): Promise<IDataObject[]>;
+export async function apiRequestAllItems<T = IDataObject>(
+	this: BankingContext,
+	options: ApiRequestAllItemsOptions,
+): Promise<T[]> {
+	const { path, qs, returnAll, itemIndex } = options;
+	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
+	if (!returnAll && !(limit >= 1)) {
+		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
+			itemIndex,
+		});
+	}
+	const pageSize = pageSizeFor(maxPageSizeFor(path), returnAll, limit);
+	const collected: T[] = [];
+
+	for (let page = 0; ; page++) {
+		const response: unknown = await apiRequest.call(this, {
+			method: 'GET',
+			path,
+			qs: { ...qs, page, limit: pageSize },
+			itemIndex,
+		});
+		const listPage = readListPage<T>(response);
+		if (!listPage) {
+			throw new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
+				itemIndex,
+				description: 'Expected { total, results }, an array, { data } or { items }.',
+			});
+		}
+		collected.push(...listPage.items);
+		if (collected.length >= limit) return collected.slice(0, limit);
+		const endOfList =
+			listPage.items.length < pageSize ||
+			(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
+		if (endOfList) return collected;
+	}
+}
