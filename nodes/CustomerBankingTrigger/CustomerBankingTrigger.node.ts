@@ -1,0 +1,258 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { apiRequest } from '../CustomerBanking/transport';
+import {
+	readAccounts,
+	readEvents,
+	readEventValues,
+	readFetchTransaction,
+	readScheme,
+	schemeProblems,
+	subscriptionProblems,
+	triggerProperties,
+} from './description';
+import {
+	dedupeRetentionSeconds,
+	deliveryKey,
+	pruneDeliveries,
+	readHeader,
+	usableSecrets,
+	verifyDelivery,
+} from './signature';
+import type { DeliveryLedger } from './signature';
+import {
+	isBankingEvent,
+	planSubscriptions,
+	recordedSubscriptionsMatch,
+	removeStaleSubscriptions,
+	removeSubscriptions,
+	subscribeAllOrNothing,
+} from './subscriptions';
+import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
+
+const CREDENTIAL = 'customerBankingApi';
+const DELIVERY_LEDGER = 'deliveries';
+
+function credentialId(this: IHookFunctions): string | undefined {
+	return this.getNode().credentials?.[CREDENTIAL]?.id ?? undefined;
+}
+
+async function signingSecrets(this: IHookFunctions | IWebhookFunctions): Promise<string[]> {
+	const credentials = await this.getCredentials(CREDENTIAL);
+	return usableSecrets([
+		credentials.webhookSigningSecret as string | undefined,
+		credentials.webhookSigningSecretPrevious as string | undefined,
+	]);
+}
+
+/** Undefined when n8n has no URL for the webhook (nothing can be planned then). */
+function subscriptionOwner(this: IHookFunctions): SubscriptionOwner | undefined {
+	const webhookUrl = this.getNodeWebhookUrl('default');
+	if (!webhookUrl) return undefined;
+	return {
+		workflowId: this.getWorkflow().id ?? '',
+		nodeId: this.getNode().id,
+		webhookUrl,
+		// n8n registers test webhooks (the editor's "listen for test event") in manual mode.
+		isTest: this.getMode() === 'manual',
+	};
+}
+
+function plannedSubscriptions(this: IHookFunctions): SubscriptionTarget[] {
+	const owner = subscriptionOwner.call(this);
+	if (!owner) return [];
+	return planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
+}
+
+/** Refuses a delivery without starting an execution. */
+function refuse(this: IWebhookFunctions, status: 400 | 401): IWebhookResponseData {
+	this.getResponseObject().status(status).end();
+	return { noWebhookResponse: true };
+}
+
+/** Acknowledges a delivery with 200 without starting an execution. */
+function acknowledge(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, emitted: false, reason } };
+}
+
+function optionalString(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+export class CustomerBankingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Customer Banking Trigger',
+		name: 'customerBankingTrigger',
+		icon: {
+			light: 'file:../../icons/customerBanking.svg',
+			dark: 'file:../../icons/customerBanking.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ [].concat($parameter["events"]).join(", ") }}',
+		description:
+			'Starts the workflow when money arrives on a Customer Banking account or an outgoing payment settles',
+		defaults: { name: 'Customer Banking Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL, required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	methods = { loadOptions: { getAccounts } };
+
+	webhookMethods = {
+		default: {
+			// Never calls the API and never deletes: the API cannot list subscriptions, and `create` is an
+			// idempotent replace per zapId, so answering false only costs a re-subscribe.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const problems = subscriptionProblems(readAccounts.call(this), readEventValues.call(this));
+				if (problems.length > 0) return false;
+				// No secret → let `create` refuse activation with a clear message.
+				if ((await signingSecrets.call(this)).length === 0) return false;
+				const planned = plannedSubscriptions.call(this);
+				const staticData = this.getWorkflowStaticData('node');
+				return recordedSubscriptionsMatch(staticData, planned, credentialId.call(this));
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const problems = [
+					...subscriptionProblems(readAccounts.call(this), readEventValues.call(this)),
+					...schemeProblems(readScheme.call(this)),
+				];
+				if (problems.length > 0) {
+					throw new NodeOperationError(this.getNode(), problems.join('; '));
+				}
+				// Fail closed: without a secret no delivery could ever be verified (spec §Events rule 1).
+				if ((await signingSecrets.call(this)).length === 0) {
+					throw new NodeOperationError(
+						this.getNode(),
+						'Set "Webhook Signing Secret" in the Customer Banking credential before activating this trigger',
+						{
+							description:
+								'Deliveries are only accepted with a valid signature, and without the secret none can be verified.',
+						},
+					);
+				}
+				const owner = subscriptionOwner.call(this);
+				if (!owner) {
+					throw new NodeOperationError(this.getNode(), 'n8n has no webhook URL for this trigger');
+				}
+				const planned = planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
+				const staticData = this.getWorkflowStaticData('node');
+				await subscribeAllOrNothing.call(this, planned, owner.webhookUrl, staticData);
+				await removeStaleSubscriptions.call(this, staticData, planned, credentialId.call(this));
+				return true;
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const staticData = this.getWorkflowStaticData('node');
+				await removeSubscriptions.call(this, staticData, plannedSubscriptions.call(this));
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Verify first, before reading anything from the body (spec §Events rule 1, fail-closed).
+		const scheme = readScheme.call(this);
+		const request = this.getRequestObject();
+		const headers = this.getHeaderData();
+		const nowSeconds = Math.floor(Date.now() / 1000);
+		const verdict =
+			schemeProblems(scheme).length > 0
+				? ({ valid: false, reason: 'misconfiguredScheme' } as const)
+				: verifyDelivery({
+						rawBody: request.rawBody,
+						headers,
+						secrets: await signingSecrets.call(this),
+						scheme,
+						nowSeconds,
+					});
+		if (!verdict.valid) {
+			this.logger.warn(`Customer Banking Trigger: refused a delivery (${verdict.reason})`);
+			return refuse.call(this, 401);
+		}
+
+		// spec §Events rule 3: the payload shape is not shown; DECISIONS.md §Webhooks gives
+		// { deliveryId, event, xaid, xtid, zapId, occurredAt }. Parsed from the verified bytes only.
+		const rawBody = Buffer.isBuffer(request.rawBody)
+			? request.rawBody
+			: Buffer.from(String(request.rawBody), 'utf8');
+		let payload: IDataObject;
+		try {
+			const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+			if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+				return refuse.call(this, 400);
+			}
+			payload = parsed as IDataObject;
+		} catch {
+			this.logger.warn('Customer Banking Trigger: refused a signed delivery whose body is not JSON');
+			return refuse.call(this, 400);
+		}
+		const event = payload.event;
+		const xaid = optionalString(payload.xaid);
+		const xtid = optionalString(payload.xtid);
+		if (!isBankingEvent(event) || !xaid || !xtid) {
+			this.logger.warn('Customer Banking Trigger: refused a signed delivery without event, xaid or xtid');
+			return refuse.call(this, 400);
+		}
+
+		// A subscription left over from other accounts or events is acknowledged, not emitted.
+		if (!readAccounts.call(this).includes(xaid) || !readEvents.call(this).includes(event)) {
+			return acknowledge('account or event not watched by this trigger');
+		}
+
+		// Retries and replays keep their delivery id: acknowledge them without emitting twice.
+		const deliveryId =
+			optionalString(payload.deliveryId) ?? readHeader(headers, 'x-cb-delivery-id')[0];
+		const key = deliveryKey(deliveryId, rawBody);
+		const staticData = this.getWorkflowStaticData('node');
+		const ledger: DeliveryLedger = pruneDeliveries(
+			(staticData[DELIVERY_LEDGER] ?? {}) as DeliveryLedger,
+			nowSeconds,
+			dedupeRetentionSeconds(scheme),
+		);
+		staticData[DELIVERY_LEDGER] = ledger;
+		if (ledger[key] !== undefined) {
+			return acknowledge('duplicate delivery');
+		}
+
+		const output: IDataObject = {
+			event,
+			account: xaid,
+			xtid,
+			deliveryId: deliveryId ?? null,
+			occurredAt: optionalString(payload.occurredAt) ?? null,
+		};
+		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
+		// A failure throws NodeApiError (from the transport): an execution error, and the bank retries.
+		if (readFetchTransaction.call(this)) {
+			output.transaction = await apiRequest.call(this, {
+				method: 'GET',
+				path: `/transaction/${encodeURIComponent(xtid)}`,
+			});
+		}
+
+		// Remembered only once it is emitted, so a delivery that failed above is processed on retry.
+		ledger[key] = nowSeconds;
+		return { workflowData: [[{ json: output }]] };
+	}
+}

@@ -1,0 +1,221 @@
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
+
+// spec §Events rule 1: every delivery is signed and must be verified; the scheme itself is "not shown",
+// so the default below is the sandbox's (test/sandbox/DECISIONS.md §Webhooks) and every part is configurable.
+
+export type SignatureAlgorithm = 'sha256' | 'sha512';
+export type SignatureEncoding = 'hex' | 'base64';
+/** What the HMAC covers: `<timestamp>.<raw body>` or the raw body alone. */
+export type SignedContent = 'timestampAndBody' | 'body';
+
+export interface SignatureScheme {
+	signatureHeader: string;
+	/** Prefix of each signature in the header list, e.g. `v1=`; empty when signatures are bare. */
+	signaturePrefix: string;
+	/** Empty when the sender sends no timestamp (only allowed when the body alone is signed). */
+	timestampHeader: string;
+	algorithm: SignatureAlgorithm;
+	encoding: SignatureEncoding;
+	signedContent: SignedContent;
+	/** Replay window: a delivery whose timestamp is further than this from now is refused. */
+	toleranceSeconds: number;
+}
+
+export const DEFAULT_SIGNATURE_SCHEME: Readonly<SignatureScheme> = {
+	signatureHeader: 'x-cb-signature',
+	signaturePrefix: 'v1=',
+	timestampHeader: 'x-cb-timestamp',
+	algorithm: 'sha256',
+	encoding: 'hex',
+	signedContent: 'timestampAndBody',
+	toleranceSeconds: 300,
+};
+
+const DIGEST_BYTES: Record<SignatureAlgorithm, number> = { sha256: 32, sha512: 64 };
+
+export type VerificationFailure =
+	| 'noSecret'
+	| 'noRawBody'
+	| 'missingSignature'
+	| 'missingTimestamp'
+	| 'invalidTimestamp'
+	| 'staleTimestamp'
+	| 'badSignature';
+
+export type VerificationResult =
+	| { valid: true; timestampSeconds?: number }
+	| { valid: false; reason: VerificationFailure };
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+export interface VerifyDeliveryInput {
+	/** The exact bytes received (req.rawBody): never re-serialised JSON. */
+	rawBody: unknown;
+	headers: HeaderBag;
+	/** Current secret first, then the previous one while it is being rotated. */
+	secrets: Array<string | undefined>;
+	scheme: SignatureScheme;
+	nowSeconds: number;
+}
+
+/** Header names are case-insensitive; repeated headers come as arrays. */
+export function readHeader(headers: HeaderBag, name: string): string[] {
+	const wanted = name.trim().toLowerCase();
+	if (!wanted) return [];
+	const values: string[] = [];
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() !== wanted || value === undefined) continue;
+		values.push(...(Array.isArray(value) ? value : [value]));
+	}
+	return values;
+}
+
+export function usableSecrets(secrets: Array<string | undefined>): string[] {
+	const seen = new Set<string>();
+	for (const secret of secrets) {
+		const trimmed = typeof secret === 'string' ? secret.trim() : '';
+		if (trimmed) seen.add(trimmed);
+	}
+	return [...seen];
+}
+
+/** Whole seconds, or milliseconds (13 digits) converted to seconds; anything else is invalid. */
+export function parseTimestamp(value: string): number | undefined {
+	const trimmed = value.trim();
+	if (!/^\d{1,13}$/.test(trimmed)) return undefined;
+	const parsed = Number(trimmed);
+	return parsed > 1e10 ? Math.floor(parsed / 1000) : parsed;
+}
+
+/** The signatures offered in the header: a comma-separated list, each with the scheme's prefix. */
+export function parseSignatures(headerValues: string[], prefix: string): string[] {
+	const signatures: string[] = [];
+	for (const entry of headerValues.join(',').split(',')) {
+		const trimmed = entry.trim();
+		if (!trimmed) continue;
+		if (prefix) {
+			if (trimmed.startsWith(prefix)) signatures.push(trimmed.slice(prefix.length).trim());
+		} else {
+			signatures.push(trimmed);
+		}
+	}
+	return signatures;
+}
+
+/**
+ * Decodes an offered signature, refusing anything that is not exactly a well-formed digest of the
+ * expected length (Buffer.from would otherwise silently drop trailing garbage from hex or base64).
+ */
+function decodeSignature(signature: string, scheme: SignatureScheme): Buffer | undefined {
+	const bytes = DIGEST_BYTES[scheme.algorithm];
+	if (scheme.encoding === 'hex') {
+		if (signature.length !== bytes * 2 || !/^[0-9a-fA-F]+$/.test(signature)) return undefined;
+		return Buffer.from(signature, 'hex');
+	}
+	const decoded = Buffer.from(signature, 'base64');
+	if (decoded.length !== bytes || decoded.toString('base64') !== signature) return undefined;
+	return decoded;
+}
+
+export function signedPayload(rawBody: Buffer, scheme: SignatureScheme, timestamp: string): Buffer {
+	if (scheme.signedContent === 'body') return rawBody;
+	return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), rawBody]);
+}
+
+export function computeSignature(
+	secret: string,
+	payload: Buffer,
+	algorithm: SignatureAlgorithm,
+): Buffer {
+	return createHmac(algorithm, secret).update(payload).digest();
+}
+
+function toBuffer(rawBody: unknown): Buffer | undefined {
+	if (Buffer.isBuffer(rawBody)) return rawBody;
+	if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
+	return undefined;
+}
+
+/**
+ * Fail-closed verification: valid only when a timestamp inside the replay window (when the scheme has
+ * one) and one offered signature match an HMAC of the raw bytes under one of the secrets.
+ */
+export function verifyDelivery(input: VerifyDeliveryInput): VerificationResult {
+	const { scheme } = input;
+	const secrets = usableSecrets(input.secrets);
+	if (secrets.length === 0) return { valid: false, reason: 'noSecret' };
+
+	const rawBody = toBuffer(input.rawBody);
+	if (!rawBody) return { valid: false, reason: 'noRawBody' };
+
+	const signatures = parseSignatures(
+		readHeader(input.headers, scheme.signatureHeader),
+		scheme.signaturePrefix,
+	);
+	if (signatures.length === 0) return { valid: false, reason: 'missingSignature' };
+
+	const usesTimestamp = scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
+	let timestampText = '';
+	let timestampSeconds: number | undefined;
+	if (usesTimestamp) {
+		const values = readHeader(input.headers, scheme.timestampHeader);
+		if (values.length === 0) return { valid: false, reason: 'missingTimestamp' };
+		if (values.length > 1) return { valid: false, reason: 'invalidTimestamp' };
+		timestampText = values[0].trim();
+		timestampSeconds = parseTimestamp(timestampText);
+		if (timestampSeconds === undefined) return { valid: false, reason: 'invalidTimestamp' };
+		// Replay window, both ways: a timestamp far in the future is as suspect as an old one.
+		if (Math.abs(input.nowSeconds - timestampSeconds) > scheme.toleranceSeconds) {
+			return { valid: false, reason: 'staleTimestamp' };
+		}
+	}
+
+	const payload = signedPayload(rawBody, scheme, timestampText);
+	const expected = secrets.map((secret) => computeSignature(secret, payload, scheme.algorithm));
+	for (const signature of signatures) {
+		const offered = decodeSignature(signature, scheme);
+		if (!offered) continue;
+		for (const digest of expected) {
+			if (offered.length === digest.length && timingSafeEqual(offered, digest)) {
+				return { valid: true, timestampSeconds };
+			}
+		}
+	}
+	return { valid: false, reason: 'badSignature' };
+}
+
+// Deduplication: a retried or replayed delivery keeps its delivery id (DECISIONS.md §Webhooks), so the
+// ids already emitted are kept in the workflow's static data for a while and acknowledged, not re-emitted.
+
+/** delivery id → Unix seconds when it was emitted. */
+export type DeliveryLedger = Record<string, number>;
+
+/** Upper bound on remembered ids: static data is saved after every delivery, so it must stay small. */
+export const MAX_REMEMBERED_DELIVERIES = 5000;
+
+/**
+ * Ids are kept for twice the replay window: a replay of an older delivery carries a timestamp outside
+ * the window and is refused by verification anyway.
+ */
+export function dedupeRetentionSeconds(scheme: SignatureScheme): number {
+	return Math.max(scheme.toleranceSeconds * 2, 60);
+}
+
+/** The key a delivery is deduplicated on; a hash of the raw body when the sender gives no id. */
+export function deliveryKey(deliveryId: string | undefined, rawBody: Buffer): string {
+	if (deliveryId) return deliveryId;
+	return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+}
+
+export function pruneDeliveries(
+	ledger: DeliveryLedger,
+	nowSeconds: number,
+	retentionSeconds: number,
+	maxEntries = MAX_REMEMBERED_DELIVERIES,
+): DeliveryLedger {
+	const kept = Object.entries(ledger)
+		.filter(([, seenAt]) => typeof seenAt === 'number' && nowSeconds - seenAt <= retentionSeconds)
+		.sort(([, a], [, b]) => b - a)
+		.slice(0, maxEntries);
+	return Object.fromEntries(kept);
+}

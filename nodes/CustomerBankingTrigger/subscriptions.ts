@@ -1,0 +1,238 @@
+import { createHash } from 'crypto';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../CustomerBanking/transport';
+
+// spec §Events: the two kinds POST /webhooks/subscribe accepts.
+export const BANKING_EVENTS = ['TransactionReceived', 'TransactionConfirmed'] as const;
+export type BankingEvent = (typeof BANKING_EVENTS)[number];
+
+export function isBankingEvent(value: unknown): value is BankingEvent {
+	return typeof value === 'string' && (BANKING_EVENTS as readonly string[]).includes(value);
+}
+
+export interface SubscriptionTarget {
+	zapId: string;
+	xaid: string;
+	event: BankingEvent;
+}
+
+export interface SubscriptionOwner {
+	workflowId: string;
+	nodeId: string;
+	/** The URL the bank delivers to: n8n gives test and production webhooks different URLs. */
+	webhookUrl: string;
+	isTest: boolean;
+}
+
+/**
+ * The zapId is derived, never random, from everything that identifies one subscription: the same
+ * workflow, node, URL, account and event always give the same id. Re-subscribing an existing zapId is an
+ * idempotent replace (DECISIONS.md §Webhooks), so a lost static data or a repeated activation can never
+ * leave duplicates, and test and production subscriptions (different URLs) never share an id.
+ */
+export function deriveZapId(owner: SubscriptionOwner, xaid: string, event: BankingEvent): string {
+	const environment = owner.isTest ? 'test' : 'prod';
+	const digest = createHash('sha256')
+		.update(JSON.stringify([owner.workflowId, owner.nodeId, environment, owner.webhookUrl, xaid, event]))
+		.digest('hex');
+	return `n8n-${environment}-${digest.slice(0, 40)}`;
+}
+
+/** spec §Webhook subscriptions: one subscription per account and event (two of each → four). */
+export function planSubscriptions(
+	owner: SubscriptionOwner,
+	accounts: string[],
+	events: BankingEvent[],
+): SubscriptionTarget[] {
+	return accounts.flatMap((xaid) =>
+		events.map((event) => ({ zapId: deriveZapId(owner, xaid, event), xaid, event })),
+	);
+}
+
+// What the node remembers in its static data: every zapId that may still be live at the bank.
+const SUBSCRIBED_ZAP_IDS = 'subscribedZapIds';
+const SUBSCRIBED_WITH_CREDENTIAL = 'subscribedWithCredential';
+
+export function readSubscribedZapIds(staticData: IDataObject): string[] {
+	const stored = staticData[SUBSCRIBED_ZAP_IDS];
+	return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === 'string') : [];
+}
+
+export function writeSubscribedZapIds(staticData: IDataObject, zapIds: Iterable<string>): void {
+	const unique = [...new Set(zapIds)];
+	if (unique.length === 0) {
+		delete staticData[SUBSCRIBED_ZAP_IDS];
+		delete staticData[SUBSCRIBED_WITH_CREDENTIAL];
+		return;
+	}
+	staticData[SUBSCRIBED_ZAP_IDS] = unique;
+}
+
+/** The credential the recorded subscriptions were made with (another credential may be another workspace). */
+function recordCredential(staticData: IDataObject, credentialId: string | undefined): void {
+	if (credentialId === undefined) delete staticData[SUBSCRIBED_WITH_CREDENTIAL];
+	else staticData[SUBSCRIBED_WITH_CREDENTIAL] = credentialId;
+}
+
+/**
+ * True when the static data records exactly the planned subscriptions, made with the same credential.
+ * The API has no way to list subscriptions, so this never calls it, and it never deletes anything.
+ */
+export function recordedSubscriptionsMatch(
+	staticData: IDataObject,
+	planned: SubscriptionTarget[],
+	credentialId: string | undefined,
+): boolean {
+	const recorded = new Set(readSubscribedZapIds(staticData));
+	if (recorded.size === 0 || recorded.size !== planned.length) return false;
+	if (staticData[SUBSCRIBED_WITH_CREDENTIAL] !== credentialId) return false;
+	return planned.every((target) => recorded.has(target.zapId));
+}
+
+export function httpStatusOf(error: unknown): number | undefined {
+	if (typeof error !== 'object' || error === null) return undefined;
+	const { httpCode } = error as { httpCode?: unknown };
+	const status = Number(httpCode);
+	return Number.isInteger(status) && status > 0 ? status : undefined;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+export async function subscribe(
+	this: IHookFunctions,
+	target: SubscriptionTarget,
+	url: string,
+): Promise<IDataObject> {
+	// spec §Webhook subscriptions: POST /webhooks/subscribe { zapId, xaid, url, event }
+	return await apiRequest.call(this, {
+		method: 'POST',
+		path: '/webhooks/subscribe',
+		body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
+	});
+}
+
+export interface UnsubscribeOutcome {
+	/** Deleted now, or already gone (404). */
+	removed: string[];
+	failed: Array<{ zapId: string; message: string }>;
+}
+
+/** Unsubscribes each zapId; a 404 means already gone (DECISIONS.md §Webhooks, *tolerant*). */
+export async function unsubscribeEach(
+	this: IHookFunctions,
+	zapIds: Iterable<string>,
+): Promise<UnsubscribeOutcome> {
+	const outcome: UnsubscribeOutcome = { removed: [], failed: [] };
+	for (const zapId of new Set(zapIds)) {
+		try {
+			await apiRequest.call(this, {
+				method: 'DELETE',
+				path: '/webhooks/unsubscribe',
+				body: { zapId },
+			});
+			outcome.removed.push(zapId);
+		} catch (error) {
+			if (httpStatusOf(error) === 404) {
+				outcome.removed.push(zapId);
+			} else {
+				outcome.failed.push({ zapId, message: messageOf(error) });
+			}
+		}
+	}
+	return outcome;
+}
+
+function describeFailures(failed: UnsubscribeOutcome['failed']): string {
+	return failed.map(({ zapId, message }) => `${zapId} (${message})`).join('; ');
+}
+
+/**
+ * Makes every planned subscription or none: when one subscribe call fails, every subscription this call
+ * attempted (including the failed one, which the bank may have committed before the answer was lost) is
+ * unsubscribed again, and the error names the account and event that failed. Subscriptions whose
+ * rollback failed stay in the static data so that `delete` removes them later.
+ */
+export async function subscribeAllOrNothing(
+	this: IHookFunctions,
+	targets: SubscriptionTarget[],
+	url: string,
+	staticData: IDataObject,
+): Promise<void> {
+	for (const [index, target] of targets.entries()) {
+		try {
+			await subscribe.call(this, target, url);
+		} catch (error) {
+			const attempted = targets.slice(0, index + 1).map((t) => t.zapId);
+			const rollback = await unsubscribeEach.call(this, attempted);
+			const leftOver = rollback.failed.map((f) => f.zapId);
+			const stillRecorded = readSubscribedZapIds(staticData).filter(
+				(zapId) => !rollback.removed.includes(zapId),
+			);
+			writeSubscribedZapIds(staticData, [...stillRecorded, ...leftOver]);
+
+			const rolledBack =
+				leftOver.length === 0
+					? `The ${index} subscription(s) made before it were removed again, so nothing is left subscribed.`
+					: `Removing the subscriptions made before it failed for ${describeFailures(rollback.failed)}; they are removed when the workflow is deactivated.`;
+			throw new NodeOperationError(
+				this.getNode(),
+				`Could not subscribe account ${target.xaid} to ${target.event} (subscription ${index + 1} of ${targets.length}): ${messageOf(error)}`,
+				{ description: rolledBack },
+			);
+		}
+	}
+}
+
+/**
+ * Removes every subscription this node may have made: the ones recorded in static data (which may come
+ * from an earlier set of accounts or events) and the ones the current parameters derive (in case the
+ * static data was lost). Ones already gone are fine; other failures stay recorded and are reported.
+ */
+export async function removeSubscriptions(
+	this: IHookFunctions,
+	staticData: IDataObject,
+	planned: SubscriptionTarget[],
+): Promise<void> {
+	const recorded = readSubscribedZapIds(staticData);
+	const outcome = await unsubscribeEach.call(this, [
+		...recorded,
+		...planned.map((target) => target.zapId),
+	]);
+	writeSubscribedZapIds(
+		staticData,
+		outcome.failed.map((f) => f.zapId),
+	);
+	if (outcome.failed.length > 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not remove ${outcome.failed.length} webhook subscription(s): ${describeFailures(outcome.failed)}`,
+			{ description: 'They stay recorded on this node and are retried the next time the workflow is deactivated.' },
+		);
+	}
+}
+
+/**
+ * After the planned subscriptions exist, removes recorded ones that are no longer planned (the accounts
+ * or events changed). Failures are logged and kept recorded for `delete`, without failing activation.
+ */
+export async function removeStaleSubscriptions(
+	this: IHookFunctions,
+	staticData: IDataObject,
+	planned: SubscriptionTarget[],
+	credentialId: string | undefined,
+): Promise<void> {
+	const plannedIds = new Set(planned.map((target) => target.zapId));
+	const stale = readSubscribedZapIds(staticData).filter((zapId) => !plannedIds.has(zapId));
+	const outcome = await unsubscribeEach.call(this, stale);
+	if (outcome.failed.length > 0) {
+		this.logger.warn(
+			`Customer Banking Trigger: could not remove ${outcome.failed.length} outdated webhook subscription(s); they are retried on deactivation: ${describeFailures(outcome.failed)}`,
+		);
+	}
+	writeSubscribedZapIds(staticData, [...plannedIds, ...outcome.failed.map((f) => f.zapId)]);
+	recordCredential(staticData, credentialId);
+}
