@@ -1,0 +1,19 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { accountLocator } from '../common.descriptions';
+import { getAccountId } from '../parameters';
+
+const properties: INodeProperties[] = [accountLocator];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['get'] } },
+	properties,
+);
+
+// spec §Accounts: GET /account/{xaid}
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const xaid = getAccountId(this, itemIndex);
+	return await apiRequest.call(this, { method: 'GET', path: `/account/${xaid}`, itemIndex });
+}

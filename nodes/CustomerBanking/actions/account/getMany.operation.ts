@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequestAllItems } from '../../transport';
+import { returnAllOrLimit } from '../common.descriptions';
+import { getListOptions } from '../parameters';
+
+const properties: INodeProperties[] = [...returnAllOrLimit()];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['getMany'] } },
+	properties,
+);
+
+// spec §Accounts: GET /accounts (paged, { total, results })
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	return await apiRequestAllItems.call(this, {
+		path: '/accounts',
+		...getListOptions(this, itemIndex),
+		itemIndex,
+	});
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { requireUuid } from '../parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Approval Reference',
+		name: 'approvalRef',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0c9d8e7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f',
+		description: 'The ref of the approval (a UUID)',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['approval'], operation: ['get'] } },
+	properties,
+);
+
+// spec §Approvals: GET /approval/{ref}
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const ref = requireUuid(
+		this,
+		this.getNodeParameter('approvalRef', itemIndex),
+		'Approval Reference (ref)',
+		itemIndex,
+	);
+	return await apiRequest.call(this, { method: 'GET', path: `/approval/${ref}`, itemIndex });
+}

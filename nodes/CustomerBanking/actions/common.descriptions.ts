@@ -1,0 +1,116 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+// spec §Identifiers: xaid, xtid and ref are UUIDs
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const accountLocator: INodeProperties = {
+	displayName: 'Account',
+	name: 'account',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The bank account to work with',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: {
+				searchListMethod: 'searchAccounts',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: UUID_PATTERN,
+						errorMessage: 'Not a valid account ID (xaid is a UUID)',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const payeeLocator: INodeProperties = {
+	displayName: 'Payee',
+	name: 'payee',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The payee (beneficiary); the list shows the payees of the selected account',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: {
+				searchListMethod: 'searchPayees',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. pye_8f2k1q',
+		},
+	],
+};
+
+/** Return All + Limit, as every n8n list operation has them. */
+export function returnAllOrLimit(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}
+
+/** "All accounts" or "one account" for the list operations that have both endpoints. */
+export function listScope(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'All Accounts',
+					value: 'all',
+					description: `List the ${what} of every account the credentials can see`,
+				},
+				{
+					name: 'One Account',
+					value: 'account',
+					description: `List the ${what} of one account`,
+				},
+			],
+			default: 'all',
+		},
+		{
+			...accountLocator,
+			displayOptions: { show: { scope: ['account'] } },
+		},
+	];
+}

@@ -1,0 +1,82 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { payeeUpdateSchema, payeeUpsertSchema } from '../../validation/payee.schema';
+import { accountLocator } from '../common.descriptions';
+import { getAccountId } from '../parameters';
+import { payeeFormForCreate } from './fields';
+import {
+	changesBankDetails,
+	findExistingPayee,
+	getAccountCurrency,
+	getPayee,
+	readPayeeInput,
+	validatePayee,
+} from './payeeInput';
+
+const properties: INodeProperties[] = [
+	accountLocator,
+	{
+		displayName: 'Payee ID',
+		name: 'payeeId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. pye_8f2k1q',
+		description:
+			'The xpid of the payee to update. Leave empty to create a payee, or to update the one found by the look-up below.',
+	},
+	{
+		displayName: 'Look Up Existing Payee First',
+		name: 'lookUpExisting',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to search the account’s payees for one with the same name and bank details, and update it instead of creating a duplicate (used when Payee ID is empty)',
+	},
+	...payeeFormForCreate(false),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['payee'], operation: ['upsert'] } },
+	properties,
+);
+
+// spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it;
+// spec §Errors rule 6: look the payee up first and pass its xpid if it exists
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const xaid = getAccountId(this, itemIndex);
+	const givenXpid = String(this.getNodeParameter('payeeId', itemIndex, '') ?? '').trim();
+	const lookUp = this.getNodeParameter('lookUpExisting', itemIndex, true) as boolean;
+	const input = readPayeeInput(this, itemIndex, 'create');
+
+	const mayUpdate = givenXpid !== '' || lookUp;
+	// before any request: every rule that holds whether the payee is created or updated
+	validatePayee(this, itemIndex, mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(), input);
+	if (givenXpid === '' && lookUp && input.name === undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Invalid payee in item ${itemIndex}: Name (name) is required to look up an existing payee`,
+			{ itemIndex },
+		);
+	}
+
+	const currency = await getAccountCurrency(this, xaid, itemIndex);
+	const found =
+		givenXpid === '' && lookUp ? await findExistingPayee(this, xaid, input, itemIndex) : undefined;
+	const xpid = givenXpid || (found?.xpid as string | undefined);
+	const existing =
+		xpid && changesBankDetails(input) ? (found ?? (await getPayee(this, xpid, itemIndex))) : undefined;
+	const body = validatePayee(
+		this,
+		itemIndex,
+		payeeUpsertSchema({ currency, existing }),
+		xpid ? { ...input, xpid } : input,
+	);
+	return await apiRequest.call(this, {
+		method: 'POST',
+		path: `/account/${xaid}/payee`,
+		body,
+		itemIndex,
+	});
+}

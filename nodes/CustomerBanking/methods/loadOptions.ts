@@ -1,0 +1,13 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { apiRequestAllItems } from '../transport';
+import { accountLabel } from './labels';
+
+/** Accounts as options (the trigger's account picker): "Main GBP · GBP · ••1234" → xaid. */
+export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const accounts = await apiRequestAllItems.call(this, { path: '/accounts', returnAll: true });
+	return accounts.map((account) => ({
+		name: accountLabel(account),
+		value: account.xaid as string,
+	}));
+}
