@@ -223,7 +223,8 @@ function crossFieldRules(kind: 'create' | 'update', { currency, existing }: Paye
 		// spec §Bank details required by currency: "A bic is required whenever an iban is provided.
 		// An accountNumber is required for GBP, and whenever no iban is provided."
 		if (has(merged, 'iban') && !missing.has('bic')) missing.set('bic', 'is required when an IBAN is given');
-		if (!has(merged, 'iban') && !missing.has('accountNumber')) {
+		// (where the currency itself requires an iban, asking for it says enough)
+		if (!has(merged, 'iban') && !missing.has('accountNumber') && !missing.has('iban')) {
 			missing.set('accountNumber', 'is required when no IBAN is given');
 		}
 		for (const [field, message] of missing) if (!has(merged, field)) issue(field, message);

@@ -1,0 +1,209 @@
+import {
+	describeIssues,
+	payeeCreateSchema,
+	payeeUpdateSchema,
+	payeeUpsertSchema,
+	referenceLength,
+} from '../../nodes/CustomerBanking/validation/payee.schema';
+
+type Schema = ReturnType<typeof payeeUpdateSchema>;
+
+/** "field rule" lines, e.g. "sortCode must be exactly 6 digits". */
+function issuesOf(schema: Schema | ReturnType<typeof payeeUpsertSchema>, body: Record<string, unknown>): string[] {
+	const result = schema.safeParse(body);
+	if (result.success) return [];
+	return describeIssues(result.error).map((issue) => `${issue.field} ${issue.rule}`);
+}
+
+const GBP_PAYEE = {
+	name: 'Acme Supplies Ltd',
+	reference: 'INV-000001',
+	purpose: 'Supplier payment',
+	purposeCategory: 'SUPPLIER',
+	addressLine1: '1 Market Street',
+	townCity: 'London',
+	postCode: 'EC1A 1BB',
+	countryCode: 'GB',
+	sortCode: '040004',
+	accountNumber: '12345678',
+};
+
+const chars = (count: number, char = 'a') => char.repeat(count);
+const digits = (count: number) => '1234567890'.repeat(4).slice(0, count);
+
+// spec §Payee validation rules: every rule at both ends (the last valid and the first invalid value)
+const FIELD_RULES: Array<{ field: string; valid: string[]; invalid: string[]; rule: string; currency?: string }> = [
+	{ field: 'name', valid: [chars(4), chars(140), 'A&B (UK) Ltd. - 2'], invalid: [chars(3), chars(141)], rule: 'must be 4-140 characters' },
+	{ field: 'name', valid: ['Acme'], invalid: ['Acme, Inc', 'Acme/Co', 'Acme_Co', "O'Neil"], rule: 'may contain only letters, digits, spaces and the punctuation & ) ( . -' },
+	{ field: 'displayName', valid: [chars(4), chars(140)], invalid: [chars(3), chars(141)], rule: 'must be 4-140 characters' },
+	{ field: 'displayName', valid: ['Acme (EU)'], invalid: ['Acme #1'], rule: 'may contain only letters, digits, spaces and the punctuation & ) ( . -' },
+	{ field: 'reference', currency: 'GBP', valid: [chars(6), chars(18)], invalid: [chars(5), chars(19)], rule: 'must be 6-18 characters for GBP accounts' },
+	{ field: 'reference', currency: 'EUR', valid: [chars(6), chars(19), chars(140)], invalid: [chars(5), chars(141)], rule: 'must be 6-140 characters for EUR accounts' },
+	{ field: 'addressLine1', valid: [chars(1), chars(50)], invalid: [chars(51)], rule: 'must be 1-50 characters' },
+	{ field: 'addressLine2', valid: [chars(3), chars(35)], invalid: [chars(2), chars(36)], rule: 'must be 3-35 characters' },
+	{ field: 'townCity', valid: [chars(1), chars(35)], invalid: [chars(36)], rule: 'must be 1-35 characters' },
+	{ field: 'countyState', valid: [chars(4), chars(35)], invalid: [chars(3), chars(36)], rule: 'must be 4-35 characters' },
+	{ field: 'postCode', valid: ['AB12', 'ABCDE12345', 'SW1A 1AA'], invalid: ['AB1', 'ABCDE123456', 'AB-12', 'AB  12'], rule: 'must be 4-10 letters or digits' },
+	{ field: 'countryCode', valid: ['GB', 'DE'], invalid: ['G', 'GBR', 'gb', 'G1'], rule: 'must be exactly 2 uppercase letters (ISO country code)' },
+	{ field: 'bankCountryCode', valid: ['GB', 'de'], invalid: ['G', 'GBR', '12'], rule: 'must be 2 letters' },
+	{ field: 'sortCode', currency: 'GBP', valid: ['040004'], invalid: ['04000', '0400041', '04-00-04', 'abcdef'], rule: 'must be exactly 6 digits' },
+	{ field: 'accountNumber', valid: [digits(4), digits(17)], invalid: [digits(3), digits(18), '1234a678'], rule: 'must be 4-17 digits' },
+	{ field: 'iban', valid: [chars(15, 'A'), chars(34, '9'), 'DE89370400440532013000'], invalid: [chars(14, 'A'), chars(35, 'A'), 'DE89 3704 0044 0532 0130 00'], rule: 'must be 15-34 letters or digits' },
+	{ field: 'bic', valid: ['COBADEFF', 'COBADEFFXXX'], invalid: ['COBADEF', 'COBADEFFXXXX', 'COBA-DEFF'], rule: 'must be 8-11 letters or digits' },
+	{ field: 'aba', currency: 'USD', valid: [digits(9)], invalid: [digits(8), digits(10), '02100002a'], rule: 'must be exactly 9 digits' },
+	{ field: 'institutionNumber', currency: 'CAD', valid: ['003'], invalid: ['03', '0003', 'abc'], rule: 'must be exactly 3 digits' },
+	{ field: 'transitNumber', currency: 'CAD', valid: ['12345'], invalid: ['1234', '123456', '1234a'], rule: 'must be exactly 5 digits' },
+	{ field: 'email', valid: ['ap@acme.example', 'a.b+c@d.co'], invalid: ['acme.example', 'a@', '@acme.example'], rule: 'must be a valid e-mail address' },
+	{ field: 'mobilePhone', valid: [digits(7), '+44 (20) 7946-0958'.slice(0, 15), '+1 (555) 010-99'], invalid: [digits(6), digits(16), '+44 7700 900123x', '07700.900123'], rule: 'must be 7-15 characters: digits, +, spaces, dashes and parentheses' },
+	{ field: 'website', valid: ['https://acme.example', 'http://acme.example/path?q=1'], invalid: ['acme.example', 'ftp://acme.example', 'not a url'], rule: 'must be a valid URL (e.g. https://example.com)' },
+	{ field: 'intermediaryName', valid: [chars(2), chars(140)], invalid: [chars(1), chars(141)], rule: 'must be 2-140 characters' },
+	{ field: 'intermediaryBic', valid: [chars(8), chars(11)], invalid: [chars(7), chars(12)], rule: 'must be 8-11 characters' },
+	{ field: 'intermediaryAba', valid: [digits(9)], invalid: [digits(8), digits(10), 'abcdefghi'], rule: 'must be exactly 9 digits' },
+	{ field: 'intermediaryAddress1', valid: [chars(50)], invalid: [chars(51)], rule: 'must be at most 50 characters' },
+	{ field: 'intermediaryAddress2', valid: [chars(50)], invalid: [chars(51)], rule: 'must be at most 50 characters' },
+	{ field: 'intermediaryTownCity', valid: [chars(35)], invalid: [chars(36)], rule: 'must be at most 35 characters' },
+	{ field: 'intermediaryCountyState', valid: [chars(35)], invalid: [chars(36)], rule: 'must be at most 35 characters' },
+	{ field: 'intermediaryPostcode', valid: [chars(10)], invalid: [chars(11)], rule: 'must be at most 10 characters' },
+];
+
+describe('payee schema: one rule per field (spec §Payee validation rules)', () => {
+	for (const { field, valid, invalid, rule, currency = 'GBP' } of FIELD_RULES) {
+		for (const value of valid) {
+			it(`${field} accepts ${JSON.stringify(value)} (${value.length} characters, ${currency})`, () => {
+				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toEqual([]);
+			});
+		}
+		for (const value of invalid) {
+			it(`${field} refuses ${JSON.stringify(value)} (${value.length} characters, ${currency}): ${rule}`, () => {
+				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toContain(`${field} ${rule}`);
+			});
+		}
+	}
+
+	it('applies the same field rules on create and upsert (one definition)', () => {
+		const body = { ...GBP_PAYEE, sortCode: '04-00-04' };
+		const expected = 'sortCode must be exactly 6 digits';
+		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([expected]);
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), body)).toEqual([expected]);
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { ...body, xpid: 'p-1' })).toEqual([expected]);
+	});
+
+	it('refuses values that are not text, and fields that are not payee fields', () => {
+		expect(issuesOf(payeeUpdateSchema(), { accountNumber: 12345678 })).toEqual(['accountNumber must be text']);
+		expect(issuesOf(payeeUpdateSchema(), { isBusiness: 'yes' })).toEqual(['isBusiness must be true or false']);
+		expect(issuesOf(payeeUpdateSchema(), { currency: 'EUR' })).toEqual(['currency is not a payee field']);
+	});
+
+	it('trims surrounding spaces before judging and sending a value', () => {
+		const result = payeeUpdateSchema({ currency: 'GBP' }).safeParse({ sortCode: ' 040004 ', name: '  Acme Ltd ' });
+		expect(result.success && result.data).toEqual({ sortCode: '040004', name: 'Acme Ltd' });
+	});
+
+	it('reference length: 6-18 for GBP, 6-140 otherwise (also exported for payments)', () => {
+		expect(referenceLength('GBP')).toEqual({ min: 6, max: 18 });
+		expect(referenceLength('EUR')).toEqual({ min: 6, max: 140 });
+		expect(referenceLength(undefined)).toEqual({ min: 6, max: 140 });
+		// before the currency is known only the widest bound applies
+		expect(issuesOf(payeeUpdateSchema(), { reference: chars(19) })).toEqual([]);
+		expect(issuesOf(payeeUpdateSchema(), { reference: chars(141) })).toEqual(['reference must be 6-140 characters']);
+	});
+});
+
+describe('payee schema: create (spec §Create, §Bank details required by currency)', () => {
+	it('accepts a complete GBP payee', () => {
+		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
+	});
+
+	it.each(['name', 'reference', 'purpose', 'purposeCategory', 'addressLine1', 'townCity', 'postCode', 'countryCode'])(
+		'requires %s',
+		(field) => {
+			const body: Record<string, unknown> = { ...GBP_PAYEE };
+			delete body[field];
+			expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([`${field} is required`]);
+			// also before the currency is known (no request needed to tell)
+			expect(issuesOf(payeeCreateSchema(), body)).toContain(`${field} is required`);
+		},
+	);
+
+	const base = { ...GBP_PAYEE, sortCode: undefined, accountNumber: undefined };
+	it.each([
+		['GBP', {}, ['sortCode is required for GBP accounts', 'accountNumber is required for GBP accounts']],
+		['GBP', { sortCode: '040004' }, ['accountNumber is required for GBP accounts']],
+		['GBP', { sortCode: '040004', accountNumber: '12345678' }, []],
+		['EUR', {}, ['iban is required for EUR accounts', 'bic is required for EUR accounts']],
+		['EUR', { iban: 'DE89370400440532013000' }, ['bic is required for EUR accounts']],
+		['EUR', { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }, []],
+		['CHF', { iban: 'CH9300762011623852957', bic: 'UBSWCHZH80A' }, []],
+		['CHF', { accountNumber: '12345678' }, ['iban is required for CHF accounts', 'bic is required for CHF accounts']],
+		['USD', {}, ['accountNumber is required for USD accounts', 'aba is required for USD accounts']],
+		['USD', { accountNumber: '12345678' }, ['aba is required for USD accounts']],
+		['USD', { accountNumber: '12345678', aba: '021000021' }, []],
+		['CAD', {}, ['institutionNumber is required for CAD accounts', 'transitNumber is required for CAD accounts', 'accountNumber is required for CAD accounts']],
+		['CAD', { institutionNumber: '003', transitNumber: '12345' }, ['accountNumber is required for CAD accounts']],
+		['CAD', { institutionNumber: '003', transitNumber: '12345', accountNumber: '1234567' }, []],
+	])('%s account with %j: %j', (currency, bank, expected) => {
+		expect(issuesOf(payeeCreateSchema({ currency }), { ...base, ...bank }).sort()).toEqual([...expected].sort());
+	});
+
+	it('requires a bic whenever an iban is given, and an accountNumber when no iban is (any currency)', () => {
+		expect(issuesOf(payeeCreateSchema(), { ...base, iban: 'GB29NWBK60161331926819' })).toEqual([
+			'bic is required when an IBAN is given',
+		]);
+		expect(issuesOf(payeeCreateSchema(), { ...base })).toEqual(['accountNumber is required when no IBAN is given']);
+		expect(
+			issuesOf(payeeCreateSchema({ currency: 'GBP' }), { ...GBP_PAYEE, iban: 'GB29NWBK60161331926819' }),
+		).toEqual(['bic is required when an IBAN is given']);
+		expect(
+			issuesOf(payeeCreateSchema({ currency: 'USD' }), { ...base, iban: 'GB29NWBK60161331926819', bic: 'NWBKGB2L', aba: '021000021' }),
+		).toEqual(['accountNumber is required for USD accounts']);
+	});
+
+	it.each([
+		['sortCode', '040004', 'GBP'],
+		['aba', '021000021', 'USD'],
+		['institutionNumber', '003', 'CAD'],
+		['transitNumber', '12345', 'CAD'],
+	])('%s is only allowed for %s… accounts', (field, value, only) => {
+		const other = only === 'GBP' ? 'EUR' : 'GBP';
+		expect(issuesOf(payeeUpdateSchema({ currency: other }), { [field]: value })).toEqual([
+			`${field} is only allowed for ${only} accounts (this account is ${other})`,
+		]);
+		expect(issuesOf(payeeUpdateSchema({ currency: only }), { [field]: value })).toEqual([]);
+	});
+});
+
+describe('payee schema: update and upsert (spec §Update, §Upsert)', () => {
+	it('update: every field optional', () => {
+		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP' }), {})).toEqual([]);
+		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP' }), { email: 'ap@acme.example' })).toEqual([]);
+	});
+
+	it('update: changed bank details are checked merged with the stored payee', () => {
+		const stored = { ...GBP_PAYEE, xpid: 'p-1', iban: '', bic: '' };
+		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP', existing: stored }), { accountNumber: '87654321' })).toEqual([]);
+		const eurStored = { xpid: 'p-2', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountNumber: '' };
+		expect(issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurStored }), { iban: 'FR1420041010050500013M02606' })).toEqual([]);
+		const eurWithoutBic = { ...eurStored, bic: '' };
+		expect(
+			issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurWithoutBic }), { iban: 'FR1420041010050500013M02606' }),
+		).toEqual(['bic is required for EUR accounts']);
+	});
+
+	it('upsert without xpid follows create (required fields), with xpid follows update', () => {
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { email: 'ap@acme.example' })).toEqual(
+			expect.arrayContaining(['name is required', 'reference is required', 'sortCode is required for GBP accounts']),
+		);
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { email: 'ap@acme.example', xpid: 'p-1' })).toEqual([]);
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
+	});
+
+	it('names each issue with the label the node shows', () => {
+		const result = payeeCreateSchema({ currency: 'GBP' }).safeParse({ ...GBP_PAYEE, sortCode: '1' });
+		expect(result.success).toBe(false);
+		if (!result.success) {
+			expect(describeIssues(result.error)).toEqual([
+				{ field: 'sortCode', label: 'Sort Code', rule: 'must be exactly 6 digits' },
+			]);
+		}
+	});
+});
