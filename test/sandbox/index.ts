@@ -1,0 +1,119 @@
+/**
+ * The sandbox bank, in process: a stateful simulator of the Customer Banking API
+ * (../../shared/spec/customer-banking-api.md) with the wire decisions of DECISIONS.md.
+ *
+ *   const sandbox = await startSandbox({ port: 0 });
+ *   // sandbox.baseUrl, sandbox.tokenUrl, sandbox.clients.full, sandbox.control.approve(ref) …
+ *   await sandbox.close();
+ */
+import { TokenService } from './auth';
+import { SandboxClock } from './clock';
+import { controlRoutes, createControl, type SandboxControl } from './control';
+import { Faults, type FaultRule } from './faults';
+import { SeededRandom } from './random';
+import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
+import { API_PREFIX, AUTH_PREFIX, CONTROL_PREFIX, createSandboxServer, listen, type RequestLogEntry } from './server';
+import type { Bank } from './state';
+import { WebhookDeliveries } from './webhooks/delivery';
+
+export type { SandboxClient } from './auth';
+export type { DeliveryRecord, LedgerSnapshot, Policy, SandboxControl, Subscription } from './control';
+export type { FaultRule, RequestLogEntry };
+
+/** DECISIONS.md §Addresses. */
+export const SANDBOX_AUDIENCE = 'https://api.customer-banking.example';
+
+export interface SandboxOptions {
+	/** 0 picks a free port. */
+	port?: number;
+	host?: string;
+	/** Drives every id, secret and probabilistic fault. */
+	seed?: number;
+	tokenTtlSeconds?: number;
+	tokenRateLimit?: { max: number; windowSeconds: number };
+	/** Waits between webhook delivery attempts. */
+	deliveryBackoffMs?: number[];
+	deliveryTimeoutMs?: number;
+	faults?: FaultRule[];
+	/** Where the sandbox clock starts; it then runs with real time plus every advance. */
+	now?: Date;
+}
+
+export interface Sandbox {
+	/** {base_url}. */
+	baseUrl: string;
+	/** {auth_url}: the credential's Token URL. */
+	authUrl: string;
+	/** The token endpoint itself: `${authUrl}/oauth/token`. */
+	tokenUrl: string;
+	audience: string;
+	controlUrl: string;
+	clients: SeededClients;
+	/** Webhook signing secret of the main workspace (current value, follows rotation). */
+	signingSecret: string;
+	/** Current signing secrets of both workspaces. */
+	signingSecrets: { main: string; otherWorkspace: string };
+	seeded: SeededIds;
+	control: SandboxControl;
+	close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const seed = options.seed ?? 1;
+	const host = options.host ?? '127.0.0.1';
+	const clock = new SandboxClock(options.now);
+	const bank: Bank = { workspaces: new Map(), random: new SeededRandom(seed), clock, emit: () => undefined };
+	const deliveries = new WebhookDeliveries(bank, {
+		backoffMs: options.deliveryBackoffMs ?? [1000, 2000, 4000, 8000],
+		timeoutMs: options.deliveryTimeoutMs ?? 5000,
+	});
+	bank.emit = (event) => deliveries.dispatch(event);
+	const { clients, seeded } = seedBank(bank);
+	const tokens = new TokenService(Object.values(clients), clock, {
+		audience: SANDBOX_AUDIENCE,
+		ttlSeconds: options.tokenTtlSeconds ?? 3600,
+		rateLimit: options.tokenRateLimit ?? { max: 30, windowSeconds: 60 },
+	});
+	const faults = new Faults(seed);
+	faults.set(options.faults ?? []);
+	const requestLog: RequestLogEntry[] = [];
+	const control = createControl({
+		bank,
+		tokens,
+		faults,
+		deliveries,
+		requestLog,
+		mainWorkspaceId: MAIN_WORKSPACE,
+		reseed: () => {
+			bank.random = new SeededRandom(seed);
+			tokens.resetClients(Object.values(seedBank(bank).clients));
+		},
+	});
+	const server = createSandboxServer({ bank, tokens, faults, requestLog, controlRoutes: controlRoutes(control) });
+	const port = await listen(server, options.port ?? 0, host);
+	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const authUrl = `${origin}${AUTH_PREFIX}`;
+	const currentSecret = (workspaceId: string) => bank.workspaces.get(workspaceId)?.signing.current ?? '';
+
+	return {
+		baseUrl: `${origin}${API_PREFIX}`,
+		authUrl,
+		tokenUrl: `${authUrl}/oauth/token`,
+		audience: SANDBOX_AUDIENCE,
+		controlUrl: `${origin}${CONTROL_PREFIX}`,
+		clients,
+		get signingSecret() {
+			return currentSecret(MAIN_WORKSPACE);
+		},
+		get signingSecrets() {
+			return { main: currentSecret(MAIN_WORKSPACE), otherWorkspace: currentSecret(OTHER_WORKSPACE) };
+		},
+		seeded,
+		control,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await deliveries.close();
+		},
+	};
+}

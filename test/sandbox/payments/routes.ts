@@ -1,0 +1,63 @@
+import { SCOPES } from '../auth';
+import { ApiError, badRequest } from '../errors';
+import type { ApiRoute, RouteContext, RouteResult } from '../http';
+import { UUID_V4 } from '../random';
+import { canonicalJson, forgetExpiredKeys, type IdempotencyRecord, paymentItems, submitPayments } from './model';
+
+const REPLAYED = { 'x-idempotent-replayed': 'true' };
+
+// spec §Payments: x-idempotent-key is a required UUID v4
+function idempotencyKey(ctx: RouteContext): string {
+	const key = ctx.headers['x-idempotent-key'];
+	if (typeof key !== 'string' || key === '') throw badRequest('x-idempotent-key header is required');
+	if (!UUID_V4.test(key)) throw badRequest('x-idempotent-key must be a UUID v4');
+	return key;
+}
+
+/**
+ * spec §Payments rules 1-2: the key is claimed synchronously before anything can wait, so a
+ * concurrent twin finds the claim and waits for the original answer instead of paying again.
+ */
+async function submit(ctx: RouteContext): Promise<RouteResult> {
+	const key = idempotencyKey(ctx);
+	const body = ctx.body();
+	const fingerprint = canonicalJson(body);
+	const workspace = ctx.caller.workspace;
+	forgetExpiredKeys(ctx.bank, workspace);
+	const existing = workspace.idempotency.get(key);
+	if (existing) {
+		// spec §Errors rule 7 "not shown": 422 (DECISIONS.md §Payments)
+		if (existing.fingerprint !== fingerprint) {
+			throw new ApiError(422, `x-idempotent-key ${key} was already used with a different request body`);
+		}
+		return { status: 202, rawJson: await existing.response, headers: REPLAYED };
+	}
+	const items = paymentItems(body);
+	let settle!: (json: string) => void;
+	let fail!: (error: unknown) => void;
+	const record: IdempotencyRecord = {
+		fingerprint,
+		createdMs: ctx.bank.clock.now(),
+		response: new Promise<string>((resolve, reject) => {
+			settle = resolve;
+			fail = reject;
+		}),
+	};
+	record.response.catch(() => undefined); // a failure reaches waiters, never the process
+	workspace.idempotency.set(key, record);
+	try {
+		await ctx.pause(); // injected latency keeps the request in flight with its key claimed
+		const json = JSON.stringify(submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId));
+		settle(json);
+		return { status: 202, rawJson: json };
+	} catch (error) {
+		workspace.idempotency.delete(key); // nothing was committed: the key is free again
+		fail(error);
+		throw error;
+	}
+}
+
+// spec §Endpoints §Payments
+export const paymentRoutes: ApiRoute[] = [
+	{ method: 'POST', path: '/payments', scopes: [SCOPES.createPayment], pausesItself: true, handle: submit },
+];

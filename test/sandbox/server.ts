@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { accountRoutes } from './accounts/routes';
+import { expireDue } from './approvals/model';
+import { approvalRoutes } from './approvals/routes';
+import { requireScopes, type TokenService } from './auth';
+import type { ControlRoute } from './control';
+import { ApiError } from './errors';
+import type { Faults, FaultRule } from './faults';
+import { type ApiRoute, compileRoute, matchRoute, parseJsonBody, readBody, type RouteContext, type RouteResult, sendJson } from './http';
+import { payeeRoutes } from './payees/routes';
+import { paymentRoutes } from './payments/routes';
+import type { Bank } from './state';
+import { transactionRoutes } from './transactions/routes';
+import { webhookRoutes } from './webhooks/routes';
+
+/** Prefixes of the addresses (DECISIONS.md §Addresses). */
+export const API_PREFIX = '/api';
+export const AUTH_PREFIX = '/auth';
+export const CONTROL_PREFIX = '/_sandbox';
+const TOKEN_PATH = '/oauth/token';
+
+/** One API or token request as the sandbox saw it; authorization headers and secrets are left out. */
+export interface RequestLogEntry {
+	id: number;
+	time: string;
+	area: 'api' | 'auth';
+	method: string;
+	/** Relative to {base_url} or {auth_url}: `/payments`, `/oauth/token`. */
+	path: string;
+	/** The matched route template, e.g. `/account/{xaid}/balance`. */
+	route?: string;
+	query: Record<string, string>;
+	headers: Record<string, string | string[] | undefined>;
+	/** Parsed JSON body of API requests (token requests carry secrets and are never logged). */
+	body?: unknown;
+	clientId?: string;
+	/** 0 when the socket was destroyed without an answer. */
+	status: number;
+	fault?: FaultRule['kind'];
+	durationMs: number;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+export interface ServerDeps {
+	bank: Bank;
+	tokens: TokenService;
+	faults: Faults;
+	requestLog: RequestLogEntry[];
+	controlRoutes: ControlRoute[];
+}
+
+const apiRoutes = [...accountRoutes, ...transactionRoutes, ...approvalRoutes, ...payeeRoutes, ...paymentRoutes, ...webhookRoutes].map(
+	(route) => compileRoute<ApiRoute>(route),
+);
+
+export function createSandboxServer(deps: ServerDeps): Server {
+	const controlRoutes = deps.controlRoutes.map((route) => compileRoute(route));
+	let nextId = 1;
+
+	async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL, area: 'api' | 'auth'): Promise<void> {
+		const started = Date.now();
+		const method = req.method ?? 'GET';
+		const path = url.pathname.slice(area === 'api' ? API_PREFIX.length : AUTH_PREFIX.length) || '/';
+		const entry: RequestLogEntry = {
+			id: nextId++,
+			time: deps.bank.clock.iso(),
+			area,
+			method,
+			path,
+			query: Object.fromEntries(url.searchParams),
+			headers: Object.fromEntries(Object.entries(req.headers).filter(([name]) => !SECRET_HEADERS.has(name))),
+			status: 0,
+			durationMs: 0,
+		};
+		deps.requestLog.push(entry);
+		const finish = (status: number) => {
+			entry.status = status;
+			entry.durationMs = Date.now() - started;
+		};
+		const drop = () => {
+			finish(0);
+			req.socket.destroy();
+		};
+		try {
+			const rawBody = await readBody(req);
+			const matched = area === 'api' ? matchRoute(apiRoutes, method, path) : undefined;
+			const route = matched && 'route' in matched ? matched.route : undefined;
+			entry.route = area === 'auth' ? TOKEN_PATH : route?.path;
+			if (area === 'api' && rawBody.length > 0) entry.body = tryJson(rawBody);
+
+			const fault = deps.faults.match(method, path, entry.route);
+			entry.fault = fault?.kind;
+			if (fault?.kind === 'reset') return drop();
+			if (fault?.kind === 'status') {
+				const headers: Record<string, string> =
+					fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
+				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
+			}
+			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
+			let paused = false;
+			const pause = async () => {
+				if (paused || fault?.kind !== 'latency') return;
+				paused = true;
+				await sleep(fault.latencyMs ?? 0);
+			};
+
+			let result: RouteResult;
+			if (area === 'auth') {
+				if (path !== TOKEN_PATH || method !== 'POST') throw new ApiError(404, `no route ${method} ${url.pathname}`);
+				await pause();
+				result = { status: 200, body: deps.tokens.exchange(req.headers, rawBody), headers: { 'cache-control': 'no-store' } };
+			} else {
+				if (!route) {
+					const mismatch = matched && 'methodMismatch' in matched && matched.methodMismatch;
+					throw new ApiError(mismatch ? 405 : 404, `no route ${method} ${url.pathname}`);
+				}
+				const client = deps.tokens.authenticate(req.headers);
+				entry.clientId = client.clientId;
+				requireScopes(client, route.scopes);
+				const workspace = deps.bank.workspaces.get(client.workspaceId);
+				if (!workspace) throw new ApiError(401, 'the workspace of these credentials no longer exists');
+				expireDue(deps.bank); // the sandbox clock may have passed an expiry window
+				const ctx: RouteContext = {
+					bank: deps.bank,
+					caller: { clientId: client.clientId, scopes: client.scopes, workspace },
+					params: (matched as { params: Record<string, string> }).params,
+					query: url.searchParams,
+					headers: req.headers,
+					body: () => parseJsonBody(req.headers, rawBody),
+					pause,
+				};
+				if (!route.pausesItself) await pause();
+				result = await route.handle(ctx);
+			}
+			if (fault?.kind === 'commitThenDrop') return drop();
+			sendJson(res, result.status, result.rawJson ?? result.body, result.headers);
+			finish(result.status);
+		} catch (error) {
+			const apiError =
+				error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error', {}, {});
+			if (!(error instanceof ApiError)) console.error('sandbox: unexpected error', error);
+			if (res.headersSent || req.socket.destroyed) return finish(0);
+			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
+			finish(apiError.statusCode);
+		}
+	}
+
+	async function serveControl(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+		try {
+			const rawBody = await readBody(req);
+			const path = url.pathname.slice(CONTROL_PREFIX.length);
+			const matched = matchRoute(controlRoutes, req.method ?? 'GET', path);
+			if (!('route' in matched)) throw new ApiError(404, `no control route ${req.method} ${url.pathname}`);
+			const body = rawBody.length > 0 ? parseJsonBody(req.headers, rawBody) : {};
+			const result = await matched.route.handle({ params: matched.params, query: url.searchParams, body });
+			sendJson(res, result.status, result.body ?? {});
+		} catch (error) {
+			const apiError =
+				error instanceof ApiError ? error : new ApiError(400, error instanceof Error ? error.message : String(error));
+			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
+		}
+	}
+
+	return createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+		const url = new URL(req.url ?? '/', 'http://sandbox');
+		const path = url.pathname;
+		if (path.startsWith(`${CONTROL_PREFIX}/`)) void serveControl(req, res, url);
+		else if (path.startsWith(`${API_PREFIX}/`)) void serveApi(req, res, url, 'api');
+		else if (path.startsWith(`${AUTH_PREFIX}/`)) void serveApi(req, res, url, 'auth');
+		else sendJson(res, 404, { statusCode: 404, message: `no route ${req.method} ${path}` });
+	});
+}
+
+function tryJson(raw: Buffer): unknown {
+	try {
+		return JSON.parse(raw.toString('utf8'));
+	} catch {
+		return raw.toString('utf8');
+	}
+}
+
+export async function listen(server: Server, port: number, host: string): Promise<number> {
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen({ port, host, backlog: 4096 }, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	return (server.address() as AddressInfo).port;
+}
