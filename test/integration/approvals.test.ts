@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../sandbox';
+import { byId, mainJson, runNode } from './actionNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+/** Submitted payments that await approval, oldest first: 60 on the GBP account, 2 on the EUR account. */
+let gbpXtids: string[];
+let eurXtids: string[];
+
+/** Submits a batch straight to the API (not through the node): the approvals are this suite's fixtures. */
+async function submitPayments(xaid: string, xpid: string, count: number, amount: number): Promise<string[]> {
+	const token = await fetch(sandbox.tokenUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({
+			client_id: sandbox.clients.full.clientId,
+			client_secret: sandbox.clients.full.clientSecret,
+			audience: sandbox.audience,
+			grant_type: 'client_credentials',
+		}),
+	}).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
+	const batch = Array.from({ length: count }, (_, index) => ({ xaid, xpid, amount, reference: `APPR-${index}-TEST` }));
+	const response = await fetch(`${sandbox.baseUrl}/payments`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
+		body: JSON.stringify(batch),
+	});
+	const result = (await response.json()) as { submitted: IDataObject[]; rejectedCount: number };
+	expect(result.rejectedCount).toBe(0);
+	return result.submitted.map((item) => item.xtid as string);
+}
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	credentials = credentialsFor(sandbox);
+	const { accounts, payees } = sandbox.seeded;
+	await sandbox.control.receive(accounts.gbp, 100_000);
+	// the seeded policy covers API payments of 1000.00 or more
+	gbpXtids = await submitPayments(accounts.gbp, payees.gbp, 60, 1000);
+	eurXtids = await submitPayments(accounts.eur, payees.eur, 2, 1500);
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.control.clearRequests());
+
+const run = (parameters: Record<string, unknown>) =>
+	runNode(sandbox, credentials, { parameters: { resource: 'approval', ...parameters } });
+
+describe('Approval', () => {
+	it('Get Many (Return All, all accounts): every pending approval', async () => {
+		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true });
+		const approvals = mainJson(result);
+		expect(approvals.map((approval) => approval.xtid).sort()).toEqual([...gbpXtids, ...eurXtids].sort());
+		expect(approvals.every((approval) => approval.status === 'pending')).toBe(true);
+		expect(result.calls).toEqual(['GET /approvals?page=0&limit=500']);
+	});
+
+	it('Get Many (one account, Limit)', async () => {
+		const xaid = sandbox.seeded.accounts.eur;
+		const all = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true });
+		expect(mainJson(all).map((approval) => approval.xtid)).toEqual(eurXtids);
+		const limited = await run({ operation: 'getMany', scope: 'account', account: byId(sandbox.seeded.accounts.gbp), returnAll: false, limit: 1 });
+		expect(mainJson(limited)).toEqual([expect.objectContaining({ xtid: gbpXtids[0], parent_xaid: sandbox.seeded.accounts.gbp })]);
+		expect(limited.calls).toEqual([`GET /account/${sandbox.seeded.accounts.gbp}/approvals?page=0&limit=1`]);
+	});
+
+	it('Get: one approval by ref; 404 for an unknown ref', async () => {
+		const [approval] = sandbox.control.ledger().approvals;
+		const found = await run({ operation: 'get', approvalRef: approval.ref });
+		expect(mainJson(found)).toEqual([expect.objectContaining({ ref: approval.ref, xtid: approval.xtid })]);
+
+		const missing = await run({ operation: 'get', approvalRef: randomUUID() });
+		expect(missing.error).toBeInstanceOf(NodeApiError);
+		expect(missing.error?.httpCode).toBe('404');
+	});
+
+	it('Get by Payment: pages of 50, stopping at the page that holds the xtid', async () => {
+		// the 55th approval of the account: on the second page of 50
+		const xtid = gbpXtids[54];
+		const result = await run({ operation: 'getByPayment', transactionId: xtid, scope: 'account', account: byId(sandbox.seeded.accounts.gbp) });
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xtid, parent_xaid: sandbox.seeded.accounts.gbp, status: 'pending' })]);
+		const path = `/account/${sandbox.seeded.accounts.gbp}/approvals`;
+		expect(result.calls).toEqual([`GET ${path}?page=0&limit=50`, `GET ${path}?page=1&limit=50`]);
+
+		const first = await run({ operation: 'getByPayment', transactionId: gbpXtids[3], scope: 'all' });
+		expect(mainJson(first)[0].xtid).toBe(gbpXtids[3]);
+		expect(first.calls).toEqual(['GET /approvals?page=0&limit=50']);
+	});
+
+	it('Get by Payment: a payment without an approval is an error once every page was read', async () => {
+		const xtid = randomUUID();
+		const result = await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all' });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe(`No approval found for the payment ${xtid}`);
+		// 62 approvals: two pages of 50
+		expect(result.calls).toEqual(['GET /approvals?page=0&limit=50', 'GET /approvals?page=1&limit=50']);
+	});
+
+	it('Get by Payment: an xtid that is not a UUID sends nothing', async () => {
+		const result = await run({ operation: 'getByPayment', transactionId: 'xt-1', scope: 'all' });
+		expect(result.error?.message).toBe('Transaction ID (xtid): must be a UUID (item 0)');
+		expect(result.requests).toEqual([]);
+	});
+});
