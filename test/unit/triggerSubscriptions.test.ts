@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import {
@@ -95,7 +95,7 @@ describe('recorded subscriptions (static data)', () => {
 	});
 
 	it('stores unique ids and forgets everything when none are left', () => {
-		const staticData: Record<string, unknown> = {};
+		const staticData: IDataObject = {};
 		writeSubscribedZapIds(staticData, ['a', 'b', 'a']);
 		expect(readSubscribedZapIds(staticData)).toEqual(['a', 'b']);
 		staticData.subscribedWithCredential = 'cred-1';
