@@ -43,6 +43,10 @@ function tokenError(statusCode: number, error: string, message: string, headers:
 	return new ApiError(statusCode, message, { error }, headers);
 }
 
+function bearer(headers: IncomingHttpHeaders): string | undefined {
+	return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+}
+
 function sameSecret(a: string, b: string): boolean {
 	const left = Buffer.from(a);
 	const right = Buffer.from(b);
@@ -116,9 +120,9 @@ export class TokenService {
 
 	// spec §Authentication Behaviour 2: a missing or expired token yields 401
 	authenticate(headers: IncomingHttpHeaders): SandboxClient {
-		const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-		if (!match) throw unauthorized('missing bearer token');
-		const token = this.tokens.get(match[1]);
+		const presented = bearer(headers);
+		if (!presented) throw unauthorized('missing bearer token');
+		const token = this.tokens.get(presented);
 		if (!token) throw unauthorized('invalid or revoked token');
 		if (token.expiresAtMs <= this.clock.now()) throw unauthorized('token expired');
 		return token.client;
@@ -126,8 +130,8 @@ export class TokenService {
 
 	/** Ends the presented token early (fault `expireToken`). */
 	expire(headers: IncomingHttpHeaders): void {
-		const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-		if (match) this.tokens.delete(match[1]);
+		const token = this.tokens.get(bearer(headers) ?? '');
+		if (token) token.expiresAtMs = this.clock.now();
 	}
 
 	revokeAll(): void {
