@@ -211,7 +211,8 @@ export function describeFailure(
 	if (failure.status !== undefined) errorResponse.statusCode = failure.status;
 	if (failure.apiMessage !== undefined) errorResponse.apiMessage = redact(failure.apiMessage, context.secrets);
 	if (described.field) errorResponse.field = described.field;
-	if (failure.networkCode) errorResponse.code = failure.networkCode;
+	// Not under `code`: NodeApiError would swap the message for a generic one per network code.
+	if (failure.networkCode) errorResponse.networkError = failure.networkCode;
 	return {
 		errorResponse: errorResponse as JsonObject,
 		message,
