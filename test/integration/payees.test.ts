@@ -1,0 +1,325 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../sandbox';
+import { byId, mainJson, type NodeRun, runNode } from './actionNode';
+
+let sandbox: Sandbox;
+const clients: Record<string, ICredentialDataDecryptedObject> = {};
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	for (const client of ['full', 'readOnly', 'noUpdatePayee'] as const) clients[client] = credentialsFor(sandbox, client);
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.control.clearRequests());
+
+type RunOptions = Omit<Parameters<typeof runNode>[2], 'parameters'> & { client?: string };
+const run = (parameters: Record<string, unknown>, { client = 'full', ...options }: RunOptions = {}) =>
+	runNode(sandbox, clients[client], { parameters: { resource: 'payee', ...parameters }, ...options });
+
+/** A valid "Create" form for a GBP account (top-level fields as the node shows them). */
+function gbpForm(overrides: Record<string, unknown> = {}) {
+	return {
+		operation: 'create',
+		account: byId(sandbox.seeded.accounts.gbp),
+		name: 'Oak Timber Ltd',
+		reference: 'OAK-000001',
+		purpose: 'Supplier payment',
+		purposeCategory: 'SUPPLIER',
+		addressLine1: '2 Mill Lane',
+		townCity: 'Leeds',
+		postCode: 'LS1 4AP',
+		countryCode: 'GB',
+		bankDetailsFormat: 'gbp',
+		sortCode: '040004',
+		accountNumber: '11223344',
+		...overrides,
+	};
+}
+
+const payeesInSandbox = () => sandbox.control.requests().filter((entry) => entry.method !== 'GET' && entry.area === 'api');
+
+function expectApiError(result: NodeRun, httpCode: string) {
+	expect(result.error).toBeInstanceOf(NodeApiError);
+	expect(result.error?.httpCode).toBe(httpCode);
+	expect(result.error?.context?.itemIndex).toBe(0);
+}
+
+describe('Payee: Get and Get Many', () => {
+	it('Get: a payee by xpid; 404 for an unknown one', async () => {
+		const xpid = sandbox.seeded.payees.eur;
+		const found = await run({ operation: 'get', payee: byId(xpid) });
+		expect(mainJson(found)).toEqual([expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' })]);
+		expect(found.calls).toEqual([`GET /payee/${xpid}`]);
+
+		const missing = await run({ operation: 'get', payee: byId('no-such-payee') });
+		expectApiError(missing, '404');
+		expect(missing.calls).toHaveLength(1);
+	});
+
+	it('Get Many (Return All): pages of 100, the largest payee lists allow', async () => {
+		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true });
+		const payees = mainJson(result);
+		expect(payees.map((payee) => payee.xpid)).toEqual(
+			expect.arrayContaining(Object.values(sandbox.seeded.payees).filter((xpid) => xpid !== sandbox.seeded.payees.otherWorkspace)),
+		);
+		expect(payees.map((payee) => payee.xpid)).not.toContain(sandbox.seeded.payees.otherWorkspace);
+		expect(result.calls).toEqual(['GET /payees?page=0&limit=100']);
+	});
+
+	it('Get Many (one account, Limit)', async () => {
+		const xaid = sandbox.seeded.accounts.usd;
+		const result = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 1 });
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid: sandbox.seeded.payees.usd, xaid })]);
+		expect(result.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=1`]);
+	});
+
+	it('429: the payees of a suspended account are refused, and not retried', async () => {
+		const result = await run({ operation: 'getMany', scope: 'account', account: byId(sandbox.seeded.accounts.suspended), returnAll: true });
+		expectApiError(result, '429');
+		expect(result.calls).toHaveLength(1);
+	});
+});
+
+describe('Payee: Create', () => {
+	it('creates the payee: reads the account currency once, then one POST with the fields as given', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const result = await run(
+			gbpForm({
+				identity: { displayName: 'Oak Timber', isBusiness: true },
+				contact: { email: 'ap@oak.example', website: 'https://oak.example' },
+				address: { addressLine2: 'Unit 4 Yard' },
+				intermediaryBank: { intermediaryName: 'Clearing Bank plc' },
+			}),
+		);
+		const [payee] = mainJson(result);
+		expect(payee).toEqual(
+			expect.objectContaining({ xaid, currency: 'GBP', name: 'Oak Timber Ltd', displayName: 'Oak Timber', sortCode: '040004', isBusiness: true }),
+		);
+		expect(result.calls).toEqual([`GET /account/${xaid}`, `POST /account/${xaid}/payees`]);
+		const post = result.requests.find((request) => request.method === 'POST' && request.url.endsWith('/payees'));
+		expect(post?.body).toEqual({
+			name: 'Oak Timber Ltd',
+			reference: 'OAK-000001',
+			purpose: 'Supplier payment',
+			purposeCategory: 'SUPPLIER',
+			addressLine1: '2 Mill Lane',
+			townCity: 'Leeds',
+			postCode: 'LS1 4AP',
+			countryCode: 'GB',
+			sortCode: '040004',
+			accountNumber: '11223344',
+			displayName: 'Oak Timber',
+			isBusiness: true,
+			email: 'ap@oak.example',
+			website: 'https://oak.example',
+			addressLine2: 'Unit 4 Yard',
+			intermediaryName: 'Clearing Bank plc',
+		});
+	});
+
+	it('fetches each account once per execution, however many items use it', async () => {
+		const { gbp, eur } = sandbox.seeded.accounts;
+		const eurFields = { account: byId(eur), bankDetailsFormat: 'iban', iban: 'DE02120300000000202051', bic: 'BYLADEM1001', sortCode: '', accountNumber: '' };
+		const result = await run(gbpForm(), {
+			itemParameters: [{ name: 'Pine One Ltd' }, { name: 'Pine Two Ltd' }, { name: 'Pine Three Ltd', ...eurFields }, { name: 'Pine Four Ltd' }],
+		});
+		expect(mainJson(result).map((payee) => [payee.name, payee.currency])).toEqual([
+			['Pine One Ltd', 'GBP'],
+			['Pine Two Ltd', 'GBP'],
+			['Pine Three Ltd', 'EUR'],
+			['Pine Four Ltd', 'GBP'],
+		]);
+		expect(result.calls.filter((call) => call.startsWith('GET'))).toEqual([`GET /account/${gbp}`, `GET /account/${eur}`]);
+		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(4);
+	});
+
+	it('an invalid item sends no request at all (not even a token request)', async () => {
+		const result = await run(gbpForm({ sortCode: '04-00-04' }));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe('Invalid payee in item 0: Sort Code (sortCode) must be exactly 6 digits');
+		expect(result.requests).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+	});
+
+	it('a rule that needs the currency is checked after reading the account, before any write', async () => {
+		// a GBP-format payee on the EUR account: the EUR account needs iban + bic, and sortCode is GBP-only
+		const xaid = sandbox.seeded.accounts.eur;
+		const result = await run(gbpForm({ account: byId(xaid) }));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe(
+			'Invalid payee in item 0: Sort Code (sortCode) is only allowed for GBP accounts (this account is EUR) (and 2 more)',
+		);
+		expect(result.error?.description).toBe(
+			[
+				'Sort Code (sortCode) is only allowed for GBP accounts (this account is EUR)',
+				'IBAN (iban) is required for EUR accounts',
+				'BIC (bic) is required for EUR accounts',
+			].join('\n'),
+		);
+		expect(result.calls).toEqual([`GET /account/${xaid}`]);
+	});
+
+	it('reference length follows the account currency: 18 is the GBP maximum, 19 passes on EUR', async () => {
+		const tooLong = await run(gbpForm({ reference: 'R'.repeat(19) }));
+		expect(tooLong.error?.message).toBe('Invalid payee in item 0: Reference (reference) must be 6-18 characters for GBP accounts');
+		expect(tooLong.calls).toEqual([`GET /account/${sandbox.seeded.accounts.gbp}`]);
+
+		const eur = await run(
+			gbpForm({ account: byId(sandbox.seeded.accounts.eur), reference: 'R'.repeat(19), bankDetailsFormat: 'iban', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' }),
+		);
+		expect(mainJson(eur)).toEqual([expect.objectContaining({ reference: 'R'.repeat(19), currency: 'EUR' })]);
+	});
+
+	it('400: a value the service refuses (no client-side rule in the spec) names the field', async () => {
+		const result = await run(gbpForm({ intermediaryBank: { intermediaryCountryCode: 'GBR' } }));
+		expectApiError(result, '400');
+		expect(`${result.error?.message} ${result.error?.description}`).toContain('intermediaryCountryCode');
+		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
+	});
+
+	it('401: an account of another workspace', async () => {
+		const result = await run(gbpForm({ account: byId(sandbox.seeded.accounts.otherWorkspace) }));
+		expectApiError(result, '401');
+		expect(payeesInSandbox()).toEqual([]);
+	});
+
+	it('403: a read-only client cannot create payees (not retried)', async () => {
+		const result = await run(gbpForm(), { client: 'readOnly' });
+		expectApiError(result, '403');
+		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
+	});
+
+	it('429: a suspended account refuses new payees (not retried)', async () => {
+		const result = await run(gbpForm({ account: byId(sandbox.seeded.accounts.suspended) }));
+		expectApiError(result, '429');
+		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
+	});
+
+	it('continueOnFail: invalid and refused items become error items paired with their input', async () => {
+		const result = await run(gbpForm(), {
+			itemParameters: [{ name: 'Elm One Ltd' }, { name: 'Elm, Two' }, { name: 'Elm Three Ltd', account: byId(sandbox.seeded.accounts.suspended) }, { name: 'Elm Four Ltd' }],
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		const items = result.output?.[0] ?? [];
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].json.name).toBe('Elm One Ltd');
+		expect(items[1].json).toEqual({
+			error: 'Invalid payee in item 1: Name (name) may contain only letters, digits, spaces and the punctuation & ) ( . -',
+		});
+		expect(Object.keys(items[2].json)).toEqual(['error']);
+		expect(items[3].json.name).toBe('Elm Four Ltd');
+		// the invalid item never reached the bank
+		expect(payeesInSandbox().map((entry) => (entry.body as IDataObject).name)).toEqual(['Elm One Ltd', 'Elm Three Ltd', 'Elm Four Ltd']);
+	});
+});
+
+describe('Payee: Update', () => {
+	it('changes only the fields given', async () => {
+		const { gbp: xaid } = sandbox.seeded.accounts;
+		const xpid = sandbox.seeded.payees.gbp;
+		const result = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), contact: { email: 'billing@acme.example' } });
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, email: 'billing@acme.example', name: 'Acme Supplies Ltd' })]);
+		expect(result.calls).toEqual([`GET /account/${xaid}`, `PUT /account/${xaid}/payees/${xpid}`]);
+		expect(result.requests.at(-1)?.body).toEqual({ email: 'billing@acme.example' });
+	});
+
+	it('changed bank details are checked together with the stored ones', async () => {
+		const { eur: xaid } = sandbox.seeded.accounts;
+		const xpid = sandbox.seeded.payees.eur;
+		const result = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), bankDetails: { iban: 'DE02120300000000202051' } });
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, iban: 'DE02120300000000202051', bic: 'SOGEDEFFXXX' })]);
+		expect(result.calls).toEqual([`GET /account/${xaid}`, `GET /payee/${xpid}`, `PUT /account/${xaid}/payees/${xpid}`]);
+
+		const gbpOnly = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), bankDetails: { sortCode: '040004' } });
+		expect(gbpOnly.error?.message).toBe(
+			'Invalid payee in item 0: Sort Code (sortCode) is only allowed for GBP accounts (this account is EUR)',
+		);
+		expect(gbpOnly.calls.filter((call) => call.startsWith('PUT'))).toEqual([]);
+	});
+
+	it('an update without fields is refused before any request', async () => {
+		const result = await run({ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp) });
+		expect(result.error?.message).toBe('Nothing to update in item 0');
+		expect(result.requests).toEqual([]);
+	});
+
+	it('403: a client without update:payee; 404: a payee of another account', async () => {
+		const denied = await run(
+			{ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), contact: { website: 'https://acme.example' } },
+			{ client: 'noUpdatePayee' },
+		);
+		expectApiError(denied, '403');
+
+		const elsewhere = await run({ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.usd), contact: { website: 'https://hudson.example' } });
+		expectApiError(elsewhere, '404');
+	});
+});
+
+describe('Payee: Create or Update (spec §Upsert, §Errors rule 6)', () => {
+	const upsertForm = (overrides: Record<string, unknown> = {}) => gbpForm({ operation: 'upsert', ...overrides });
+
+	it('looks the payee up by name and bank details and updates it (its xpid passed)', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const result = await run(
+			upsertForm({ name: 'Acme Supplies Ltd', sortCode: '200000', accountNumber: '55779911', reference: 'ACME-GBP-0002' }),
+		);
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid: sandbox.seeded.payees.gbp, reference: 'ACME-GBP-0002' })]);
+		expect(result.calls).toEqual([`GET /account/${xaid}`, `GET /account/${xaid}/payees?page=0&limit=100`, `POST /account/${xaid}/payee`]);
+		expect(result.requests.at(-1)?.body).toEqual(expect.objectContaining({ xpid: sandbox.seeded.payees.gbp }));
+	});
+
+	it('creates the payee when none matches (no xpid sent), and finds it the next time', async () => {
+		const form = upsertForm({ name: 'Birch Works Ltd', sortCode: '090128', accountNumber: '99887766' });
+		const created = await run(form);
+		const [payee] = mainJson(created);
+		expect(created.requests.at(-1)?.body).not.toHaveProperty('xpid');
+
+		const again = await run({ ...form, contact: { email: 'ap@birch.example' } });
+		expect(mainJson(again)).toEqual([expect.objectContaining({ xpid: payee.xpid, email: 'ap@birch.example' })]);
+		const payeesOfAccount = sandbox.control.requests().filter((entry) => entry.method === 'POST').map((entry) => (entry.body as IDataObject).xpid);
+		expect(payeesOfAccount).toEqual([undefined, payee.xpid]);
+	});
+
+	it('an explicit Payee ID updates that payee without looking up, and only needs the fields that change', async () => {
+		const xaid = sandbox.seeded.accounts.usd;
+		const xpid = sandbox.seeded.payees.usd;
+		const result = await run({
+			operation: 'upsert',
+			account: byId(xaid),
+			payeeId: xpid,
+			lookUpExisting: true,
+			bankDetailsFormat: 'usd',
+			contact: { mobilePhone: '+1 212 555 0100' },
+		});
+		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, mobilePhone: '+1 212 555 0100', name: 'Hudson Freight Inc' })]);
+		expect(result.calls).toEqual([`GET /account/${xaid}`, `POST /account/${xaid}/payee`]);
+		expect(result.requests.at(-1)?.body).toEqual({ mobilePhone: '+1 212 555 0100', xpid });
+	});
+
+	it('without look-up and without Payee ID it creates, and needs every field required for create', async () => {
+		const result = await run(upsertForm({ lookUpExisting: false, purpose: '' }));
+		expect(result.error?.message).toBe('Invalid payee in item 0: Purpose (purpose) is required');
+		expect(result.requests).toEqual([]);
+	});
+
+	it('several payees matching is an error that names them, and nothing is written', async () => {
+		const form = upsertForm({ name: 'Cedar Twins Ltd', sortCode: '090128', accountNumber: '12121212', lookUpExisting: false });
+		const first = mainJson(await run(form))[0];
+		const second = mainJson(await run(form))[0];
+		sandbox.control.clearRequests();
+		const result = await run({ ...form, lookUpExisting: true });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe('2 payees of the account match the name and bank details of item 0');
+		expect(result.error?.description).toContain(`${first.xpid}, ${second.xpid}`);
+		expect(payeesInSandbox()).toEqual([]);
+	});
+
+	it('403: upsert needs both create:payee and update:payee', async () => {
+		const result = await run(upsertForm({ name: 'Willow Ltd', lookUpExisting: false }), { client: 'noUpdatePayee' });
+		expectApiError(result, '403');
+	});
+});
