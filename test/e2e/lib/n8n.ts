@@ -1,0 +1,217 @@
+/**
+ * Starts a real, pinned n8n on loopback with its own user folder and the packed package installed,
+ * sets up the owner and a public-API key, and stops it again (process group, also on failure).
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { cleanEnv, ensureN8n, type N8nInstall } from './install';
+import { installPackage } from './pack';
+import { freePorts, type ManagedProcess, startProcess } from './processes';
+
+export const OWNER = {
+	email: 'owner@customer-banking.example',
+	firstName: 'Ada',
+	lastName: 'Owner',
+	password: 'E2e-Password-1234',
+};
+
+export interface StartOptions {
+	version: string;
+	tarball: string;
+	port?: number;
+	/** keep the user folder after stop (demo / debugging) */
+	keepUserFolder?: boolean;
+	env?: Record<string, string>;
+	/** mirror n8n's log lines here (besides the log file in the user folder) */
+	onOutput?: (chunk: string) => void;
+}
+
+export interface HttpResult<T = any> {
+	status: number;
+	headers: Headers;
+	body: T;
+	text: string;
+}
+
+export class N8n {
+	cookie = '';
+	apiKey = '';
+
+	constructor(
+		readonly version: string,
+		readonly install: N8nInstall,
+		readonly url: string,
+		readonly userFolder: string,
+		readonly process: ManagedProcess,
+		private readonly keepUserFolder: boolean,
+	) {}
+
+	get major(): number {
+		return Number(this.version.split('.')[0]);
+	}
+
+	/** n8n's own log output so far (for failure messages) */
+	logs(): string {
+		return this.process.output();
+	}
+
+	async http<T = any>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
+		const headers: Record<string, string> = { ...options.headers };
+		let body: string | undefined = options.raw;
+		if (options.body !== undefined) {
+			headers['content-type'] = 'application/json';
+			body = JSON.stringify(options.body);
+		}
+		const response = await fetch(`${this.url}${path}`, { method, headers, body });
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON: keep the text
+		}
+		return { status: response.status, headers: response.headers, body: parsed as T, text };
+	}
+
+	/** Internal REST API (what the editor uses), signed in as the owner. */
+	async rest<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+		return this.http<T>(method, `/rest${path}`, { body, headers: { cookie: this.cookie, 'browser-id': 'e2e' } });
+	}
+
+	/** Public API (/api/v1) with the owner's API key. */
+	async api<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+		return this.http<T>(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
+	}
+
+	/** Like api(), but throws with the response when the status is not 2xx. */
+	async apiOk<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+		const result = await this.api<T>(method, path, body);
+		if (result.status < 200 || result.status > 299) throw new Error(`${method} /api/v1${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
+		return result.body;
+	}
+
+	async restOk<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+		const result = await this.rest<T>(method, path, body);
+		if (result.status < 200 || result.status > 299) throw new Error(`${method} /rest${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
+		return result.body;
+	}
+
+	async setupOwner(): Promise<void> {
+		const result = await this.http('POST', '/rest/owner/setup', { body: OWNER });
+		if (result.status !== 200) throw new Error(`owner setup → ${result.status}: ${result.text}`);
+		this.cookie = cookieFrom(result.headers);
+		if (!this.cookie) throw new Error('owner setup returned no auth cookie');
+	}
+
+	async signIn(): Promise<void> {
+		// 2.x takes emailOrLdapLoginId, 1.x email
+		const result = await this.http('POST', '/rest/login', {
+			body: { email: OWNER.email, emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+		});
+		if (result.status !== 200) throw new Error(`login → ${result.status}: ${result.text}`);
+		this.cookie = cookieFrom(result.headers);
+	}
+
+	/** An API key with every scope the owner may grant. */
+	async createApiKey(): Promise<void> {
+		const scopes = await this.rest<{ data: string[] }>('GET', '/api-keys/scopes');
+		const body: Record<string, unknown> = { label: `e2e-${Date.now()}`, expiresAt: null };
+		if (scopes.status === 200 && Array.isArray(scopes.body?.data)) body.scopes = scopes.body.data;
+		const created = await this.restOk<{ data: { rawApiKey?: string; apiKey?: string } }>('POST', '/api-keys', body);
+		this.apiKey = created.data.rawApiKey ?? created.data.apiKey ?? '';
+		if (!this.apiKey) throw new Error(`no API key in ${JSON.stringify(created)}`);
+	}
+
+	async stop(): Promise<void> {
+		await this.process.stop();
+		if (!this.keepUserFolder) rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+function cookieFrom(headers: Headers): string {
+	const setCookies = headers.getSetCookie?.() ?? [headers.get('set-cookie') ?? ''];
+	return setCookies
+		.map((c) => c.split(';')[0])
+		.filter((c) => c.startsWith('n8n-auth='))
+		.join('; ');
+}
+
+async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let exited = false;
+	void proc.exited.then(() => (exited = true));
+	while (Date.now() < deadline) {
+		if (exited) throw new Error(`n8n exited before it was ready:\n${proc.output().slice(-6000)}`);
+		try {
+			const response = await fetch(`${url}/healthz/readiness`);
+			if (response.status === 200) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`n8n not ready after ${timeoutMs} ms:\n${proc.output().slice(-6000)}`);
+}
+
+/** Environment that makes n8n run quietly on loopback (see shared/notes/real-n8n.md). */
+export function n8nEnv(install: N8nInstall, userFolder: string, port: number, brokerPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	return cleanEnv(install.nodePackageDir, {
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		DB_SQLITE_POOL_SIZE: '1',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		...install.versionEnv,
+		...extra,
+	});
+}
+
+/** Installs (cached) n8n `version`, the tarball into a fresh user folder, starts n8n, sets up the owner. */
+export async function startN8n(options: StartOptions): Promise<N8n> {
+	const install = await ensureN8n(options.version);
+	mkdirSync(tmpdir(), { recursive: true });
+	const userFolder = mkdtempSync(join(tmpdir(), `cb-n8n-${options.version}-`));
+	try {
+		installPackage(userFolder, options.tarball, install);
+		const [freeMain, brokerPort] = await freePorts(2);
+		const port = options.port ?? freeMain;
+		const url = `http://127.0.0.1:${port}`;
+		const logFile = createWriteStream(join(userFolder, 'n8n.log'));
+		const proc = startProcess(install.nodeBin, [install.n8nEntry, 'start'], {
+			cwd: userFolder,
+			env: n8nEnv(install, userFolder, port, brokerPort, options.env),
+			onOutput: (chunk) => {
+				logFile.write(chunk);
+				options.onOutput?.(chunk);
+			},
+		});
+		void proc.exited.then(() => logFile.end());
+		const n8n = new N8n(options.version, install, url, userFolder, proc, options.keepUserFolder ?? false);
+		try {
+			await waitUntilReady(url, proc, 120_000);
+			await n8n.setupOwner();
+			await n8n.createApiKey();
+		} catch (error) {
+			await n8n.stop();
+			throw error;
+		}
+		return n8n;
+	} catch (error) {
+		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
+		throw error;
+	}
+}

@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free TCP port on loopback (the OS picks it; released before returning). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+/** Whether something already listens on 127.0.0.1:port. */
+export function portIsFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+/** Distinct free ports (asked for together, so the OS does not hand the same one out twice). */
+export async function freePorts(count: number): Promise<number[]> {
+	const ports = new Set<number>();
+	while (ports.size < count) ports.add(await freePort());
+	return [...ports];
+}
+
+export interface ManagedProcess {
+	child: ChildProcess;
+	/** everything written to stdout and stderr so far */
+	output(): string;
+	exited: Promise<number | null>;
+	/** SIGTERM to the whole process group, SIGKILL after the grace period; resolves once it is gone */
+	stop(graceMs?: number): Promise<void>;
+}
+
+const running = new Set<ManagedProcess>();
+
+/** Spawns `command` as the leader of its own process group, so stop() also ends its children. */
+export function startProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: string) => void }): ManagedProcess {
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	let output = '';
+	const collect = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		if (output.length > 2_000_000) output = output.slice(-1_000_000);
+		options.onOutput?.(text);
+	};
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	const exited = new Promise<number | null>((resolve) => {
+		child.on('exit', (code) => resolve(code));
+		child.on('error', () => resolve(null));
+	});
+	let stopping: Promise<void> | undefined;
+	const managed: ManagedProcess = {
+		child,
+		output: () => output,
+		exited,
+		stop(graceMs = 10_000) {
+			stopping ??= (async () => {
+				const signal = (name: NodeJS.Signals) => {
+					try {
+						if (child.pid) process.kill(-child.pid, name);
+					} catch {
+						// the group is already gone
+					}
+				};
+				if (child.exitCode === null && child.signalCode === null) {
+					signal('SIGTERM');
+					const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+					if ((await Promise.race([exited, timer])) === 'timeout') signal('SIGKILL');
+					await exited;
+				}
+				// children that outlived the leader (task runners) go too
+				signal('SIGKILL');
+				running.delete(managed);
+			})();
+			return stopping;
+		},
+	};
+	running.add(managed);
+	return managed;
+}
+
+/** Stops every process this module started that is still running (afterAll safety net). */
+export async function stopAll(): Promise<void> {
+	await Promise.all([...running].map((p) => p.stop(5_000)));
+}
+
+let exitHookInstalled = false;
+/** On Ctrl-C / SIGTERM of the harness itself: stop the process groups, then exit. */
+export function stopAllOnSignals(cleanup: () => Promise<void> = stopAll): void {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	const handler = (signal: NodeJS.Signals) => {
+		void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+	};
+	process.once('SIGINT', handler);
+	process.once('SIGTERM', handler);
+	// last resort if the harness dies without cleanup: never leave an n8n behind
+	process.once('exit', () => {
+		for (const p of running) {
+			try {
+				if (p.child.pid) process.kill(-p.child.pid, 'SIGKILL');
+			} catch {
+				// gone
+			}
+		}
+	});
+}
