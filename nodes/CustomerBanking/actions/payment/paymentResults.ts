@@ -1,0 +1,143 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { IdempotencyKey } from '../../payments/idempotencyKey';
+import type { ResubmissionNote } from '../../payments/resubmitRejected';
+import type { PaymentOutcome } from '../../payments/submitPayments';
+import type { PaymentIssue } from '../../validation/payment.schema';
+import type { BatchItemResult } from '../types';
+import type { PaymentInputItem } from './paymentFields';
+
+/** Where a Submit Batch item travelled: which request, and which items shared it. */
+export interface BatchPlacement {
+	index: number;
+	itemIndexes: number[];
+}
+
+function keyFields(key: IdempotencyKey, sentWith: string): IDataObject {
+	return {
+		idempotencyKey: sentWith,
+		idempotencyKeySource: sentWith === key.key ? key.source : 'resubmission',
+		...(key.customKey !== undefined && { customIdempotencyKey: key.customKey }),
+	};
+}
+
+/** The accepted entry as the bank answered it, minus its position in the request. */
+function acceptedFields(accepted: IDataObject): IDataObject {
+	const fields = { ...accepted };
+	delete fields.index;
+	delete fields.status;
+	return fields;
+}
+
+/**
+ * One output item per payment: status submitted / pending_approval (spec §States and transitions:
+ * an approval request, nothing sent yet) / rejected / found_after_error; failures become errors
+ * that the router turns into error items (continueOnFail) or a node error.
+ */
+export function outcomeResult(
+	outcome: PaymentOutcome,
+	payment: PaymentInputItem,
+	key: IdempotencyKey,
+	placement?: { batch?: BatchPlacement; resubmission?: ResubmissionNote },
+): BatchItemResult {
+	const { itemIndex } = outcome;
+	if (outcome.kind === 'failed') return { itemIndex, error: outcome.error };
+
+	const context: IDataObject = {
+		...keyFields(key, outcome.idempotencyKey),
+		...(placement?.batch && { batch: { ...placement.batch } }),
+		...(placement?.resubmission && { resubmission: { ...placement.resubmission } }),
+	};
+	if (outcome.kind === 'accepted') {
+		const awaitingApproval =
+			outcome.accepted.status === 'pending_approval' || typeof outcome.accepted.approvalRef === 'string';
+		return {
+			itemIndex,
+			results: [
+				{
+					json: {
+						status: awaitingApproval ? 'pending_approval' : 'submitted',
+						...payment.body,
+						...acceptedFields(outcome.accepted),
+						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
+						...context,
+					},
+				},
+			],
+		};
+	}
+	if (outcome.kind === 'rejected') {
+		return {
+			itemIndex,
+			results: [
+				{
+					json: {
+						status: 'rejected',
+						rejectionReason: outcome.reason,
+						...payment.body,
+						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
+						...context,
+					},
+					output: 'rejected',
+				},
+			],
+		};
+	}
+	const { found } = outcome;
+	return {
+		itemIndex,
+		results: [
+			{
+				json: {
+					status: 'found_after_error',
+					xtid: found.xtid,
+					...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+					...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
+					...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
+					foundIn: found.foundIn,
+					...payment.body,
+					requestError: outcome.failure,
+					...context,
+				},
+			},
+		],
+	};
+}
+
+/** Validate Only: what would be sent for a valid item. */
+export function validatedResult(
+	payment: PaymentInputItem,
+	key: IdempotencyKey,
+	batch?: BatchPlacement,
+): BatchItemResult {
+	return {
+		itemIndex: payment.itemIndex,
+		results: [
+			{
+				json: {
+					status: 'valid',
+					...keyFields(key, key.key),
+					request: {
+						method: 'POST',
+						path: '/payments',
+						headers: { 'x-idempotent-key': key.key },
+						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
+					},
+				},
+			},
+		],
+	};
+}
+
+/** Validate Only: an item that would not be sent, and why. */
+export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchItemResult {
+	return {
+		itemIndex,
+		results: [
+			{
+				json: { status: 'invalid', issues: issues.map(({ field, rule }) => `${field} ${rule}`) },
+				output: 'rejected',
+			},
+		],
+	};
+}

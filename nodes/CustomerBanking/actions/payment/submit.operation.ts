@@ -1,0 +1,63 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { itemKey, keyScopeOf } from '../../payments/idempotencyKey';
+import { sendPayments } from '../../payments/submitPayments';
+import type { BatchItemResult } from '../types';
+import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
+import { invalidResult, outcomeResult, validatedResult } from './paymentResults';
+
+const properties: INodeProperties[] = [
+	...paymentFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [customKeyOption, validateOnlyOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['payment'], operation: ['submit'] } },
+	properties,
+);
+
+/**
+ * One POST /payments per input item, each with its own key. Every item is checked before the
+ * first payment is sent: a bad item 57 must not leave 56 payments sent and the workflow failed,
+ * because running it again would be a new execution with new keys.
+ */
+export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
+	if (itemIndexes.length === 0) return [];
+	const scope = keyScopeOf(this);
+	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
+
+	if (this.getNodeParameter('options.validateOnly', itemIndexes[0], false) === true) {
+		return read.map((entry) =>
+			entry.valid
+				? validatedResult(entry.payment, itemKey(scope, entry.payment.itemIndex, entry.payment.customKey))
+				: invalidResult(entry.itemIndex, entry.issues),
+		);
+	}
+
+	const results: BatchItemResult[] = [];
+	for (const entry of read) {
+		if (entry.valid) continue;
+		// without Continue On Fail the node stops here, before anything is sent
+		if (!this.continueOnFail()) return [{ itemIndex: entry.itemIndex, error: entry.error }];
+		results.push({ itemIndex: entry.itemIndex, error: entry.error });
+	}
+
+	for (const entry of read) {
+		if (!entry.valid) continue;
+		const { payment } = entry;
+		const key = itemKey(scope, payment.itemIndex, payment.customKey);
+		const [outcome] = await sendPayments.call(this, { key: key.key, payments: [payment], asBatch: false });
+		results.push(outcomeResult(outcome, payment, key));
+		// the node fails on this item: later items stay unsent, as n8n does item by item
+		if (outcome.kind === 'failed' && !this.continueOnFail()) break;
+	}
+	return results;
+}

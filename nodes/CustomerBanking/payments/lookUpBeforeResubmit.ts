@@ -1,0 +1,120 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequestAllItems } from '../transport';
+
+/** What was sent for one payment, as the lookup needs it. */
+export interface SentPayment {
+	itemIndex: number;
+	xaid: string;
+	xpid: string;
+	amount: number;
+	reference: string;
+	currency?: string;
+}
+
+export interface FoundPayment {
+	xtid: string;
+	/** Where it was found: an approval record (spec §States and transitions row 1) or a transaction. */
+	foundIn: 'approvals' | 'transactions';
+	approvalRef?: string;
+	approvalStatus?: string;
+	transactionStatus?: string;
+}
+
+export type LookupResult =
+	| { found: true; payment: FoundPayment }
+	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
+	| { found: false; candidates: string[] };
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function sameAmount(value: unknown, amount: number): boolean {
+	const number = typeof value === 'string' ? Number(value) : value;
+	return typeof number === 'number' && Math.round(number * 100) === Math.round(amount * 100);
+}
+
+/**
+ * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
+ * does not carry are not held against it: the spec leaves approval and transaction fields "not shown".
+ */
+function matches(payment: SentPayment, record: IDataObject): boolean {
+	if (record.reference !== payment.reference || !sameAmount(record.amount, payment.amount)) return false;
+	const xpid = text(record.xpid);
+	if (xpid !== undefined && xpid !== payment.xpid) return false;
+	const currency = text(record.currency);
+	return currency === undefined || payment.currency === undefined || currency === payment.currency;
+}
+
+/** An approval's payment details sit in `transaction` (DECISIONS.md §Approvals) or at the top level. */
+function approvalPayment(approval: IDataObject): IDataObject {
+	const transaction = approval.transaction;
+	return typeof transaction === 'object' && transaction !== null && !Array.isArray(transaction)
+		? { ...approval, ...(transaction as IDataObject) }
+		: approval;
+}
+
+interface AccountRecords {
+	approvals: IDataObject[];
+	transactions: IDataObject[];
+}
+
+/**
+ * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
+ * the account's approvals for payments awaiting approval, its transactions for those submitted,
+ * matching on reference. Each account is read once for all the payments of one request.
+ * Only one distinct matching xtid counts as found: payees paid the same amount with a reused
+ * reference cannot be told apart, and then the state stays unknown.
+ */
+export async function lookUpPayments(
+	this: IExecuteFunctions,
+	payments: SentPayment[],
+): Promise<Map<number, LookupResult>> {
+	const byAccount = new Map<string, AccountRecords>();
+	for (const xaid of new Set(payments.map((payment) => payment.xaid))) {
+		const itemIndex = payments.find((payment) => payment.xaid === xaid)?.itemIndex;
+		const path = `/account/${encodeURIComponent(xaid)}`;
+		byAccount.set(xaid, {
+			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex }),
+			transactions: await apiRequestAllItems.call(this, {
+				path: `${path}/transactions`,
+				returnAll: true,
+				itemIndex,
+			}),
+		});
+	}
+
+	const results = new Map<number, LookupResult>();
+	for (const payment of payments) {
+		const records = byAccount.get(payment.xaid) as AccountRecords;
+		const found = new Map<string, FoundPayment>();
+		for (const approval of records.approvals) {
+			const details = approvalPayment(approval);
+			const xtid = text(details.xtid);
+			if (xtid === undefined || !matches(payment, details)) continue;
+			found.set(xtid, {
+				xtid,
+				foundIn: 'approvals',
+				approvalRef: text(approval.ref),
+				approvalStatus: text(approval.status),
+			});
+		}
+		for (const transaction of records.transactions) {
+			const xtid = text(transaction.xtid);
+			if (xtid === undefined || transaction.direction === 'incoming' || !matches(payment, transaction)) {
+				continue;
+			}
+			// an approved payment has both records, with the same xtid (spec §Approval)
+			found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
+		}
+		const candidates = [...found.values()];
+		results.set(
+			payment.itemIndex,
+			candidates.length === 1
+				? { found: true, payment: candidates[0] }
+				: { found: false, candidates: candidates.map((candidate) => candidate.xtid) },
+		);
+	}
+	return results;
+}
