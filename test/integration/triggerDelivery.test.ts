@@ -1,0 +1,345 @@
+/**
+ * Customer Banking Trigger: the sandbox's signed deliveries, captured byte for byte by a local node:http
+ * receiver, fed to webhook() with their exact raw body and headers.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import { hookContext, hooks, newStaticData, startReceiver, trigger, webhookContext } from './triggerFixtures';
+import type { CapturedDelivery, Receiver, TriggerParameters } from './triggerFixtures';
+
+const BOTH = ['TransactionReceived', 'TransactionConfirmed'];
+
+let sandbox: Sandbox;
+let receiver: Receiver;
+let parameters: TriggerParameters;
+let gbp: string;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 11, deliveryBackoffMs: [50, 50], deliveryTimeoutMs: 2000 });
+	receiver = await startReceiver();
+	gbp = sandbox.seeded.accounts.gbp;
+	parameters = { accounts: [gbp], events: BOTH };
+	const { context } = hookContext(credentialsFor(sandbox), parameters, {
+		webhookUrl: `${receiver.url}/webhook/webhook-1/webhook`,
+	});
+	await hooks.create.call(context);
+});
+
+afterAll(async () => {
+	await sandbox.close();
+	await receiver.close();
+});
+
+beforeEach(() => {
+	receiver.answer = async () => ({ status: 200 });
+	sandbox.control.clearFaults();
+});
+
+function payloadOf(delivery: CapturedDelivery): IDataObject {
+	return JSON.parse(delivery.rawBody.toString('utf8')) as IDataObject;
+}
+
+/** Runs `action`, waits for the sandbox to finish delivering, returns what the receiver got meanwhile. */
+async function deliveriesDuring(action: () => Promise<unknown>): Promise<CapturedDelivery[]> {
+	const before = receiver.captured.length;
+	await action();
+	await sandbox.control.waitForDeliveries();
+	return receiver.captured.slice(before);
+}
+
+async function receiveMoney(amount = 12.34, reference = 'Invoice 1001') {
+	let transaction: IDataObject = {};
+	const [delivery] = await deliveriesDuring(async () => {
+		transaction = await sandbox.control.receive(gbp, amount, reference);
+	});
+	return { delivery, transaction };
+}
+
+/** An outgoing payment through the API, then settled by the sandbox: the TransactionConfirmed delivery. */
+async function settlePayment() {
+	const { context } = hookContext(credentialsFor(sandbox), parameters);
+	const response = await apiRequest.call(context, {
+		method: 'POST',
+		path: '/payments',
+		body: [{ xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 25, reference: 'TRIGGERTEST1' }],
+		headers: { 'x-idempotent-key': randomUUID() },
+	});
+	const xtid = ((response.submitted as IDataObject[])[0] as IDataObject).xtid as string;
+	const [delivery] = await deliveriesDuring(async () => await sandbox.control.settle(xtid));
+	return { delivery, xtid };
+}
+
+function credentialsWith(secrets: { current: string; previous?: string }): ICredentialDataDecryptedObject {
+	return {
+		...credentialsFor(sandbox),
+		webhookSigningSecret: secrets.current,
+		webhookSigningSecretPrevious: secrets.previous ?? '',
+	};
+}
+
+function apiRequestsOf(requests: Array<{ url: string }>) {
+	return requests.filter((request) => !request.url.includes('/oauth/token'));
+}
+
+describe('verified deliveries', () => {
+	it('receive money → TransactionReceived with the full current transaction', async () => {
+		const { delivery, transaction } = await receiveMoney(12.34, 'Invoice 1001');
+		const payload = payloadOf(delivery);
+		expect(payload).toMatchObject({ event: 'TransactionReceived', xaid: gbp, xtid: transaction.xtid });
+		expect(delivery.headers['x-cb-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+
+		const { context, response, requests } = webhookContext(credentialsFor(sandbox), parameters, delivery);
+		const result = await trigger.webhook.call(context);
+
+		expect(result.workflowData).toHaveLength(1);
+		expect(result.workflowData?.[0]).toEqual([
+			{
+				json: {
+					event: 'TransactionReceived',
+					account: gbp,
+					xtid: transaction.xtid,
+					deliveryId: delivery.headers['x-cb-delivery-id'],
+					occurredAt: payload.occurredAt,
+					transaction: expect.objectContaining({
+						xtid: transaction.xtid,
+						xaid: gbp,
+						direction: 'incoming',
+						status: 'settled',
+						amount: 12.34,
+						reference: 'Invoice 1001',
+					}),
+				},
+			},
+		]);
+		expect(response.statusCode).toBe(200);
+		expect(apiRequestsOf(requests).map((r) => `${r.method ?? ''} ${r.url}`)).toEqual([
+			`GET ${sandbox.baseUrl}/transaction/${transaction.xtid as string}`,
+		]);
+	});
+
+	it('settle → TransactionConfirmed with the transaction as it is now (settled)', async () => {
+		const { delivery, xtid } = await settlePayment();
+		expect(payloadOf(delivery)).toMatchObject({ event: 'TransactionConfirmed', xaid: gbp, xtid });
+
+		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
+		const result = await trigger.webhook.call(context);
+
+		const json = result.workflowData?.[0][0].json;
+		expect(json).toMatchObject({ event: 'TransactionConfirmed', account: gbp, xtid });
+		expect(json?.transaction).toMatchObject({ xtid, direction: 'outgoing', status: 'settled', amount: 25 });
+	});
+
+	it('without Fetch Full Transaction emits the signal alone and calls no API', async () => {
+		const { delivery, transaction } = await receiveMoney();
+		const { context, requests } = webhookContext(
+			credentialsFor(sandbox),
+			{ ...parameters, fetchTransaction: false },
+			delivery,
+		);
+		const result = await trigger.webhook.call(context);
+
+		expect(result.workflowData?.[0][0].json).toEqual({
+			event: 'TransactionReceived',
+			account: gbp,
+			xtid: transaction.xtid,
+			deliveryId: delivery.headers['x-cb-delivery-id'],
+			occurredAt: payloadOf(delivery).occurredAt,
+		});
+		expect(requests).toEqual([]);
+	});
+
+	it('a fetch failure is an execution error (NodeApiError), and the delivery is not marked as seen', async () => {
+		const { delivery } = await receiveMoney();
+		const staticData = newStaticData();
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 }]);
+
+		const failing = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
+		await expect(trigger.webhook.call(failing.context)).rejects.toBeInstanceOf(NodeApiError);
+		expect(staticData.node.deliveries).toEqual({});
+
+		// The bank retries (same delivery id): now it goes through.
+		const retried = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
+		expect((await trigger.webhook.call(retried.context)).workflowData).toHaveLength(1);
+	});
+
+	it('a delivery for an event this trigger does not watch is acknowledged, not emitted', async () => {
+		const { delivery } = await settlePayment();
+		const { context, requests } = webhookContext(
+			credentialsFor(sandbox),
+			{ ...parameters, events: ['TransactionReceived'] },
+			delivery,
+		);
+		const result = await trigger.webhook.call(context);
+		expect(result.workflowData).toBeUndefined();
+		expect(result.webhookResponse).toMatchObject({ received: true, emitted: false });
+		expect(requests).toEqual([]);
+	});
+});
+
+describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
+	let delivery: CapturedDelivery;
+
+	beforeAll(async () => {
+		({ delivery } = await receiveMoney(7.5, 'Refusals'));
+	});
+
+	function withoutHeader(name: string): CapturedDelivery {
+		const headers = { ...delivery.headers };
+		delete headers[name];
+		return { ...delivery, headers };
+	}
+
+	function tampered(): CapturedDelivery {
+		const payload = payloadOf(delivery);
+		const body = delivery.rawBody.toString('utf8').replace(payload.xtid as string, randomUUID());
+		expect(body).not.toBe(delivery.rawBody.toString('utf8'));
+		return { ...delivery, rawBody: Buffer.from(body) };
+	}
+
+	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox)) {
+		const { context, response, requests, logs } = webhookContext(credentials, parameters, input);
+		const result = await trigger.webhook.call(context);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(response.statusCode).toBe(401);
+		expect(response.ended).toBe(true);
+		expect(requests).toEqual([]);
+		const secret = String(credentials.webhookSigningSecret);
+		for (const entry of logs) if (secret) expect(entry.message).not.toContain(secret);
+		return logs;
+	}
+
+	it('the untouched delivery is accepted (control)', async () => {
+		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
+		expect((await trigger.webhook.call(context)).workflowData).toHaveLength(1);
+	});
+
+	it('missing signature', async () => {
+		const logs = await expectRefused(withoutHeader('x-cb-signature'));
+		expect(logs.map((l) => l.message)).toContain('Customer Banking Trigger: refused a delivery (missingSignature)');
+	});
+
+	it('missing timestamp', async () => {
+		await expectRefused(withoutHeader('x-cb-timestamp'));
+	});
+
+	it('wrong secret', async () => {
+		await expectRefused(delivery, credentialsWith({ current: 'whsec_not_the_right_one' }));
+	});
+
+	it('tampered body', async () => {
+		await expectRefused(tampered());
+	});
+
+	it('raw bytes other than those signed (an empty body)', async () => {
+		await expectRefused({ ...delivery, rawBody: Buffer.alloc(0) });
+	});
+
+	it('stale timestamp (more than 300 s old)', async () => {
+		const sentAt = Number(delivery.headers['x-cb-timestamp']) * 1000;
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(sentAt + 301_000);
+		try {
+			const logs = await expectRefused(delivery);
+			expect(logs.map((l) => l.message)).toContain('Customer Banking Trigger: refused a delivery (staleTimestamp)');
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('no signing secret in the credential: refused, never an open endpoint', async () => {
+		await expectRefused(delivery, credentialsWith({ current: '', previous: '' }));
+	});
+});
+
+describe('replays and retries', () => {
+	it('a replayed delivery is acknowledged with 2xx and not emitted twice', async () => {
+		const { delivery } = await receiveMoney(3.21, 'Replay');
+		const staticData = newStaticData();
+
+		const first = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
+		expect((await trigger.webhook.call(first.context)).workflowData).toHaveLength(1);
+
+		const replay = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
+		const result = await trigger.webhook.call(replay.context);
+		expect(result.workflowData).toBeUndefined();
+		expect(result.noWebhookResponse).toBeUndefined();
+		expect(result.webhookResponse).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
+		expect(replay.response.statusCode).toBe(200);
+		expect(replay.requests).toEqual([]);
+	});
+
+	it('the sandbox\'s own retry (same delivery id and body, signed again) is emitted once', async () => {
+		let attempts = 0;
+		receiver.answer = async () => ({ status: ++attempts === 1 ? 503 : 200 });
+		const { delivery } = await receiveMoney(4.56, 'Retried');
+		const attemptsSeen = receiver.captured.slice(-2);
+		expect(attemptsSeen).toHaveLength(2);
+		expect(attemptsSeen[0].headers['x-cb-delivery-id']).toBe(attemptsSeen[1].headers['x-cb-delivery-id']);
+		expect(attemptsSeen[0].rawBody.equals(attemptsSeen[1].rawBody)).toBe(true);
+		expect(delivery).toBe(attemptsSeen[0]);
+
+		const staticData = newStaticData();
+		const emitted: unknown[] = [];
+		for (const attempt of attemptsSeen) {
+			const { context } = webhookContext(credentialsFor(sandbox), parameters, attempt, { staticData });
+			const result = await trigger.webhook.call(context);
+			if (result.workflowData) emitted.push(result.workflowData);
+		}
+		expect(emitted).toHaveLength(1);
+	});
+});
+
+describe('end to end: the receiver answers with what webhook() decides', () => {
+	it('the sandbox sees 401 on every attempt for a wrong secret, and 200 once verified', async () => {
+		const staticData = newStaticData();
+		let credentials = credentialsWith({ current: 'whsec_not_the_right_one' });
+		let executions = 0;
+		receiver.answer = async (captured) => {
+			const { context, response } = webhookContext(credentials, parameters, captured, { staticData });
+			const result = await trigger.webhook.call(context);
+			if (result.workflowData) executions++;
+			return { status: result.noWebhookResponse ? response.statusCode : 200 };
+		};
+
+		await receiveMoney(1.11, 'Refused E2E');
+		const refused = sandbox.control.deliveries().at(-1);
+		expect(refused?.status).toBe('failed');
+		expect(refused?.attempts.map((a) => a.statusCode)).toEqual([401, 401, 401]);
+		expect(executions).toBe(0);
+
+		credentials = credentialsFor(sandbox);
+		await receiveMoney(2.22, 'Accepted E2E');
+		const accepted = sandbox.control.deliveries().at(-1);
+		expect(accepted?.status).toBe('delivered');
+		expect(accepted?.attempts.map((a) => a.statusCode)).toEqual([200]);
+		expect(executions).toBe(1);
+	});
+});
+
+describe('signing secret rotation', () => {
+	it('accepts both the current and the previous secret', async () => {
+		const { delivery: beforeRotation } = await receiveMoney(5, 'Before rotation');
+		const { current, previous } = sandbox.control.rotateSigningSecret();
+		const { delivery: duringRotation } = await receiveMoney(6, 'During rotation');
+		expect(duringRotation.headers['x-cb-signature'].split(',')).toHaveLength(2);
+
+		const accepts = async (delivery: CapturedDelivery, credentials: ICredentialDataDecryptedObject) => {
+			const { context, response } = webhookContext(credentials, parameters, delivery);
+			const result = await trigger.webhook.call(context);
+			return result.workflowData !== undefined && response.statusCode === 200;
+		};
+
+		// A delivery signed only with the old secret: accepted through "Previous Webhook Signing Secret".
+		expect(await accepts(beforeRotation, credentialsWith({ current, previous }))).toBe(true);
+		expect(await accepts(beforeRotation, credentialsWith({ current }))).toBe(false);
+		// Signed with both: the new current secret alone is enough.
+		expect(await accepts(duringRotation, credentialsWith({ current }))).toBe(true);
+		expect(await accepts(duringRotation, credentialsWith({ current, previous }))).toBe(true);
+	});
+});
