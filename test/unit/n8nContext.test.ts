@@ -1,0 +1,216 @@
+/** The test contexts behave like n8n's where the nodes depend on it. */
+import type { INodeType } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import {
+	AxiosError,
+	createExecuteContext,
+	createHookContext,
+	createLoadOptionsContext,
+	createWebhookContext,
+	testCredential,
+} from '../helpers/n8nContext';
+import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+
+let api: ScriptedApi;
+beforeEach(async () => {
+	api = await startScriptedApi();
+});
+afterEach(async () => {
+	await api.close();
+});
+
+describe('getNodeParameter', () => {
+	const nodeType = {
+		description: {
+			name: 'test.node',
+			displayName: 'Test',
+			group: [],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			properties: [
+				{ displayName: 'Resource', name: 'resource', type: 'options', options: [{ name: 'A', value: 'a' }], default: 'a' },
+				{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false },
+				{ displayName: 'Limit', name: 'limit', type: 'number', default: 50, displayOptions: { show: { returnAll: [false] } } },
+			],
+		},
+	} as unknown as INodeType;
+
+	const { context } = createExecuteContext({
+		nodeType,
+		credentials: {},
+		parameters: {
+			account: { __rl: true, mode: 'list', value: 'xaid-1' },
+			additionalFields: { reference: 'REF-1', nested: { deep: 3 } },
+		},
+		itemParameters: [{}, { 'additionalFields.reference': 'REF-2' }, { additionalFields: { reference: 'REF-3' } }],
+		items: [{ json: {} }, { json: {} }, { json: {} }],
+	});
+
+	it('applies the node description defaults like n8n', () => {
+		expect(context.getNodeParameter('resource', 0)).toBe('a');
+		expect(context.getNodeParameter('returnAll', 0)).toBe(false);
+		expect(context.getNodeParameter('limit', 0)).toBe(50);
+	});
+
+	it('reads dotted paths and per-item overrides', () => {
+		expect(context.getNodeParameter('additionalFields.reference', 0)).toBe('REF-1');
+		expect(context.getNodeParameter('additionalFields.nested.deep', 0)).toBe(3);
+		expect(context.getNodeParameter('additionalFields.reference', 1)).toBe('REF-2');
+		expect(context.getNodeParameter('additionalFields.reference', 2)).toBe('REF-3');
+	});
+
+	it('uses the fallback, and throws like n8n without one', () => {
+		expect(context.getNodeParameter('missing', 0, 'fallback')).toBe('fallback');
+		expect(context.getNodeParameter('missing', 0, undefined)).toBeUndefined();
+		expect(() => context.getNodeParameter('missing', 0)).toThrow('Could not get parameter "missing"');
+	});
+
+	it('extracts resource locator values on request', () => {
+		expect(context.getNodeParameter('account', 0, undefined, { extractValue: true })).toBe('xaid-1');
+		expect(context.getNodeParameter('account', 0)).toEqual({ __rl: true, mode: 'list', value: 'xaid-1' });
+	});
+
+	it('returns copies, so a node cannot change the parameters of the next item', () => {
+		(context.getNodeParameter('additionalFields', 0) as { reference: string }).reference = 'changed';
+		expect(context.getNodeParameter('additionalFields.reference', 0)).toBe('REF-1');
+	});
+});
+
+describe('execute context basics', () => {
+	it('exposes items, continueOnFail, node, execution and workflow ids, n8n-core helpers', () => {
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: {},
+			items: [{ json: { a: 1 } }],
+			continueOnFail: true,
+			executionId: 'exec-9',
+			workflowId: 'wf-3',
+			node: { name: 'Bank' },
+		});
+		expect(context.getInputData()).toEqual([{ json: { a: 1 } }]);
+		expect(context.continueOnFail()).toBe(true);
+		expect(context.getNode().name).toBe('Bank');
+		expect(context.getExecutionId()).toBe('exec-9');
+		expect(context.getWorkflow().id).toBe('wf-3');
+		expect(context.helpers.returnJsonArray([{ a: 1 }, { json: { b: 2 } }] as never)).toEqual([
+			{ json: { a: 1 } },
+			{ json: { b: 2 } },
+		]);
+		expect(context.helpers.constructExecutionMetaData([{ json: { a: 1 } }], { itemData: { item: 4 } })).toEqual([
+			{ json: { a: 1 }, pairedItem: { item: 4 } },
+		]);
+	});
+});
+
+describe('httpRequestWithAuthentication (n8n-core semantics)', () => {
+	it('fetches a token once, stores it in the credential, reuses it across items and contexts', async () => {
+		api.setApi(() => ({ status: 200, body: { ok: true } }));
+		const credentials = scriptedCredentials(api);
+		const first = createExecuteContext({ parameters: {}, credentials });
+		const second = createLoadOptionsContext({ credentials });
+		const request = { method: 'GET' as const, url: `${api.baseUrl}/accounts` };
+		await first.context.helpers.httpRequestWithAuthentication.call(first.context, 'customerBankingApi', { ...request });
+		await first.context.helpers.httpRequestWithAuthentication.call(first.context, 'customerBankingApi', { ...request });
+		await second.context.helpers.httpRequestWithAuthentication.call(second.context, 'customerBankingApi', { ...request });
+		expect(api.tokenRequests()).toHaveLength(1);
+		expect(credentials.accessToken).toBe('token-1');
+		expect(api.apiRequests().map((served) => served.headers.authorization)).toEqual([
+			'Bearer token-1',
+			'Bearer token-1',
+			'Bearer token-1',
+		]);
+		expect(first.requests.map((recorded) => recorded.url)).toEqual([`${api.authUrl}/oauth/token`, `${api.baseUrl}/accounts`, `${api.baseUrl}/accounts`]);
+	});
+
+	it('throws NodeApiError wrapping an axios-like error with response status, data and headers', async () => {
+		api.setApi(() => ({ status: 418, headers: { 'x-why': 'teapot' }, body: { statusCode: 418, message: 'short and stout' } }));
+		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const error = await context.helpers
+			.httpRequestWithAuthentication.call(context, 'customerBankingApi', { method: 'GET', url: `${api.baseUrl}/x` })
+			.catch((thrown: unknown) => thrown as NodeApiError);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.httpCode).toBe('418');
+		const cause = error.cause as AxiosError;
+		expect(cause.constructor.name).toBe('AxiosError');
+		expect(cause.response).toMatchObject({ status: 418, data: { message: 'short and stout' }, headers: { 'x-why': 'teapot' } });
+		expect((cause.config.headers as Record<string, string>).Authorization).toBe('Bearer token-1');
+	});
+
+	it('returns the full response or ignores status errors when asked, like n8n', async () => {
+		api.setApi(() => ({ status: 404, body: { statusCode: 404, message: 'nope' } }));
+		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const full = await context.helpers.httpRequestWithAuthentication.call(context, 'customerBankingApi', {
+			method: 'GET',
+			url: `${api.baseUrl}/x`,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		});
+		expect(full).toMatchObject({ statusCode: 404, body: { message: 'nope' } });
+	});
+
+	it('network errors carry the Node code', async () => {
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api, { baseUrl: 'http://127.0.0.1:1', accessToken: 'cached' }),
+		});
+		const error = await context.helpers
+			.httpRequestWithAuthentication.call(context, 'customerBankingApi', { method: 'GET', url: 'http://127.0.0.1:1/x' })
+			.catch((thrown: unknown) => thrown as NodeApiError);
+		expect((error.cause as AxiosError).code).toBe('ECONNREFUSED');
+		expect((error.cause as AxiosError).response).toBeUndefined();
+	});
+
+	it('rejects another credential type like n8n', async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		await expect(context.getCredentials('otherApi')).rejects.toThrow(/does not have any credentials/);
+	});
+});
+
+describe('credential test (as n8n runs it)', () => {
+	it('passes with a working credential: token exchange then GET /accounts?limit=1', async () => {
+		api.setApi(() => ({ status: 200, body: { total: 0, results: [] } }));
+		const result = await testCredential(scriptedCredentials(api));
+		expect(result.status).toBe('OK');
+		expect(result.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			`POST ${api.authUrl}/oauth/token`,
+			`GET ${api.baseUrl}/accounts?limit=1`,
+		]);
+	});
+
+	it('shows the credential message when the exchange fails', async () => {
+		api.setToken(() => ({ status: 401, body: { error: 'invalid_client', message: 'no' } }));
+		const result = await testCredential(scriptedCredentials(api));
+		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Client ID or Client Secret' });
+	});
+});
+
+describe('hook and webhook contexts', () => {
+	it('hook context shares static data across calls', () => {
+		const staticData = { node: {}, global: {} };
+		const first = createHookContext({ credentials: {}, staticData, webhookUrl: 'https://n8n.example/webhook/abc' });
+		(first.context.getWorkflowStaticData('node') as Record<string, string>).ref = 'sub-1';
+		const second = createHookContext({ credentials: {}, staticData });
+		expect(second.context.getWorkflowStaticData('node')).toEqual({ ref: 'sub-1' });
+		expect(first.context.getNodeWebhookUrl('default')).toBe('https://n8n.example/webhook/abc');
+		expect(first.context.getWebhookName()).toBe('default');
+	});
+
+	it('webhook context keeps the exact raw body and records the response', () => {
+		const raw = '{"event":"TransactionReceived",  "xtid":"t1"}';
+		const { context, response } = createWebhookContext({
+			credentials: { webhookSigningSecret: 'whsec_x' },
+			body: raw,
+			headers: { 'X-CB-Signature': 'v1=abc' },
+		});
+		const request = context.getRequestObject() as unknown as { rawBody: Buffer };
+		expect(request.rawBody.toString('utf8')).toBe(raw);
+		expect(context.getBodyData()).toEqual({ event: 'TransactionReceived', xtid: 't1' });
+		expect(context.getHeaderData()).toMatchObject({ 'x-cb-signature': 'v1=abc' });
+		context.getResponseObject().status(401).json({ message: 'bad signature' });
+		expect(response).toMatchObject({ statusCode: 401, body: { message: 'bad signature' }, ended: true });
+	});
+});
