@@ -84,7 +84,7 @@ function credentialsWith(secrets: { current: string; previous?: string }): ICred
 	};
 }
 
-function apiRequestsOf(requests: Array<{ url: string }>) {
+function apiRequestsOf(requests: Array<{ method: string; url: string }>) {
 	return requests.filter((request) => !request.url.includes('/oauth/token'));
 }
 
@@ -119,7 +119,7 @@ describe('verified deliveries', () => {
 			},
 		]);
 		expect(response.statusCode).toBe(200);
-		expect(apiRequestsOf(requests).map((r) => `${r.method ?? ''} ${r.url}`)).toEqual([
+		expect(apiRequestsOf(requests).map((r) => `${r.method} ${r.url}`)).toEqual([
 			`GET ${sandbox.baseUrl}/transaction/${transaction.xtid as string}`,
 		]);
 	});
