@@ -54,9 +54,11 @@ function fail(errors: string[]): void {
 
 // spec §Create: required fields, conditional bank details, every value by §Payee validation rules
 export function createPayee(bank: Bank, workspace: Workspace, account: AccountRecord, body: unknown): PayeeRecord {
-	const { values, errors } = parsePayeeInput(asObject(body), account.currency);
-	const missing = REQUIRED_ON_CREATE.filter((field) => values[field] === undefined).map((field) => `${field} is required`);
-	fail([...errors, ...missing, ...missingBankDetails(account.currency, values)]);
+	const { values, invalid, errors } = parsePayeeInput(asObject(body), account.currency);
+	const missing = REQUIRED_ON_CREATE.filter((field) => values[field] === undefined && !invalid.includes(field)).map(
+		(field) => `${field} is required`,
+	);
+	fail([...errors, ...missing, ...missingBankDetails(account.currency, values, invalid)]);
 	const now = bank.clock.iso();
 	const payee = {
 		xpid: bank.random.uuid(),
@@ -75,13 +77,13 @@ export function createPayee(bank: Bank, workspace: Workspace, account: AccountRe
 
 // spec §Update: every field optional; changed bank details are re-validated on the merged payee
 export function updatePayee(bank: Bank, account: AccountRecord, payee: PayeeRecord, body: unknown): PayeeRecord {
-	const { values, cleared, errors } = parsePayeeInput(asObject(body), account.currency);
+	const { values, cleared, invalid, errors } = parsePayeeInput(asObject(body), account.currency);
 	const clearedRequired = cleared
 		.filter((field) => REQUIRED_ON_CREATE.includes(field))
 		.map((field) => `${field} cannot be empty`);
 	const merged: PayeeInput = { ...payee, ...values };
 	for (const field of cleared) merged[field] = '';
-	fail([...errors, ...clearedRequired, ...missingBankDetails(account.currency, merged)]);
+	fail([...errors, ...clearedRequired, ...missingBankDetails(account.currency, merged, invalid)]);
 	Object.assign(payee, merged, { updated: bank.clock.iso() });
 	return payee;
 }

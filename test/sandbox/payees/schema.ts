@@ -135,6 +135,8 @@ export interface ParsedPayeeInput {
 	values: PayeeInput;
 	/** Fields sent as "" or null: absent on create, cleared on update (DECISIONS.md §Payees). */
 	cleared: PayeeTextField[];
+	/** Fields sent with a value that broke a rule (already reported, not "missing" as well). */
+	invalid: PayeeTextField[];
 	errors: string[];
 }
 
@@ -143,6 +145,7 @@ export function parsePayeeInput(body: Record<string, unknown>, currency: string)
 	const schemas = fieldSchemas(currency);
 	const values: PayeeInput = {};
 	const cleared: PayeeTextField[] = [];
+	const invalid: PayeeTextField[] = [];
 	const errors: string[] = [];
 	for (const field of PAYEE_TEXT_FIELDS) {
 		if (!(field in body)) continue;
@@ -153,23 +156,28 @@ export function parsePayeeInput(body: Record<string, unknown>, currency: string)
 		}
 		const only = ONLY_FOR_CURRENCY[field];
 		if (only && only !== currency) {
+			invalid.push(field);
 			errors.push(`${field} is only allowed for ${only} payees (the account currency is ${currency})`);
 			continue;
 		}
 		const result = schemas[field].safeParse(raw);
-		if (result.success) values[field] = result.data;
-		else errors.push(...new Set(result.error.issues.map((issue) => issue.message)));
+		if (result.success) {
+			values[field] = result.data;
+		} else {
+			invalid.push(field);
+			errors.push(...new Set(result.error.issues.map((issue) => issue.message)));
+		}
 	}
 	if ('isBusiness' in body && body.isBusiness !== null) {
 		const result = schemas.isBusiness.safeParse(body.isBusiness);
 		if (result.success) values.isBusiness = result.data;
 		else errors.push(result.error.issues[0].message);
 	}
-	return { values, cleared, errors };
+	return { values, cleared, invalid, errors };
 }
 
 // spec §Bank details required by currency (+ its two sentences on bic and accountNumber)
-export function missingBankDetails(currency: string, payee: PayeeInput): string[] {
+export function missingBankDetails(currency: string, payee: PayeeInput, invalid: PayeeTextField[] = []): string[] {
 	const required = new Map<PayeeTextField, string>();
 	const byCurrency: Record<string, PayeeTextField[]> = {
 		GBP: ['sortCode', 'accountNumber'],
@@ -183,5 +191,5 @@ export function missingBankDetails(currency: string, payee: PayeeInput): string[
 	if (!payee.iban && !required.has('accountNumber')) {
 		required.set('accountNumber', 'accountNumber is required when no iban is given');
 	}
-	return [...required].filter(([field]) => !payee[field]).map(([, message]) => message);
+	return [...required].filter(([field]) => !payee[field] && !invalid.includes(field)).map(([, message]) => message);
 }
