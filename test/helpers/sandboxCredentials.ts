@@ -6,7 +6,9 @@ export interface SandboxAddresses {
 	/** {auth_url}: the credential's Token URL; the exchange goes to `${authUrl}/oauth/token`. */
 	authUrl: string;
 	audience: string;
+	/** Signing secret of the main workspace (the sandbox's getter follows rotation). */
 	signingSecret: string;
+	signingSecrets?: { main: string; otherWorkspace: string };
 	clients: Record<SandboxClientName, { clientId: string; clientSecret: string }>;
 }
 
@@ -29,8 +31,9 @@ export function credentialsFor(
 		audience: sandbox.audience,
 		clientId,
 		clientSecret,
-		// The sandbox exposes the signing secret of workspace 1, the workspace of every client but otherWorkspace.
-		webhookSigningSecret: client === 'otherWorkspace' ? '' : sandbox.signingSecret,
+		// Every client but otherWorkspace belongs to the main workspace. Read now: rotation later is not followed.
+		webhookSigningSecret:
+			client === 'otherWorkspace' ? (sandbox.signingSecrets?.otherWorkspace ?? '') : sandbox.signingSecret,
 		webhookSigningSecretPrevious: '',
 		accessToken: '',
 	};

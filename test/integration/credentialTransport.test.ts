@@ -1,0 +1,252 @@
+/**
+ * The credential and the transport against the sandbox bank, through the realistic n8n context:
+ * token exchange outcomes, token reuse, 401 → one refresh + one resend, retries under injected faults,
+ * payments resent with the same key and body, paging request counts.
+ */
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiRequest, apiRequestAllItems, isTransientFailure } from '../../nodes/CustomerBanking/transport';
+import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual<object>('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+const waits = sleep as jest.MockedFunction<typeof sleep>;
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: 7 });
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+beforeEach(() => {
+	sandbox.control.reset();
+	sandbox.control.clearFaults();
+	sandbox.control.clearRequests();
+	waits.mockClear();
+});
+
+const apiLog = () => sandbox.control.requests().filter((entry) => entry.area === 'api');
+const authLog = () => sandbox.control.requests().filter((entry) => entry.area === 'auth');
+
+async function rejection(promise: Promise<unknown>): Promise<NodeApiError> {
+	const error = await promise.then(
+		() => undefined,
+		(thrown: unknown) => thrown,
+	);
+	expect(error).toBeInstanceOf(NodeApiError);
+	return error as NodeApiError;
+}
+
+describe('credential test against the sandbox', () => {
+	it('succeeds with the seeded client', async () => {
+		const result = await testCredential(credentialsFor(sandbox));
+		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
+		expect(authLog()).toHaveLength(1);
+		expect(apiLog().map((entry) => [entry.method, entry.path, entry.query.limit])).toEqual([['GET', '/accounts', '1']]);
+	});
+
+	it('names the client ID or secret for a wrong secret', async () => {
+		const result = await testCredential({ ...credentialsFor(sandbox), clientSecret: 'not-the-secret' });
+		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Client ID or Client Secret' });
+		expect(apiLog()).toHaveLength(0);
+	});
+
+	it('names the audience for a wrong audience', async () => {
+		const result = await testCredential({ ...credentialsFor(sandbox), audience: 'https://wrong.example' });
+		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Audience' });
+	});
+
+	it('names the Token URL when nothing answers there', async () => {
+		const result = await testCredential({ ...credentialsFor(sandbox), tokenUrl: 'http://127.0.0.1:1/auth' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			'Could not reach the Token URL (http://127.0.0.1:1/auth/oauth/token): the connection was refused',
+		);
+	});
+
+	it('accepts the full token endpoint as Token URL', async () => {
+		const result = await testCredential({ ...credentialsFor(sandbox), tokenUrl: sandbox.tokenUrl });
+		expect(result.status).toBe('OK');
+	});
+});
+
+describe('token lifecycle through the transport', () => {
+	it('one token serves many requests, items and contexts sharing the credential', async () => {
+		const credentials = credentialsFor(sandbox);
+		const execute = createExecuteContext({ parameters: {}, credentials });
+		const loadOptions = createLoadOptionsContext({ credentials });
+		await apiRequest.call(execute.context, { method: 'GET', path: '/accounts' });
+		await apiRequest.call(execute.context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}` });
+		await apiRequest.call(loadOptions.context, { method: 'GET', path: '/accounts' });
+		expect(authLog()).toHaveLength(1);
+		expect(apiLog()).toHaveLength(3);
+	});
+
+	it('a revoked token: exactly one new token and one resend, then success', async () => {
+		const credentials = credentialsFor(sandbox);
+		const { context } = createExecuteContext({ parameters: {}, credentials });
+		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		const firstToken = credentials.accessToken;
+		sandbox.control.revokeTokens();
+		sandbox.control.clearRequests();
+
+		const balance = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/account/${sandbox.seeded.accounts.gbp}/balance`,
+		});
+		expect(balance).toMatchObject({ currency: 'GBP' });
+		expect(authLog()).toHaveLength(1);
+		expect(apiLog().map((entry) => entry.status)).toEqual([401, 200]);
+		expect(credentials.accessToken).not.toBe(firstToken);
+		expect(waits).not.toHaveBeenCalled();
+	});
+
+	it("another workspace's account: 401 survives the refresh, the user learns the account is not theirs", async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox, 'otherWorkspace') });
+		const error = await rejection(
+			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}/balance` }),
+		);
+		expect(error.message).toBe(
+			'Authorization failed: the account does not exist or does not belong to these credentials, or the token was refused',
+		);
+		expect(apiLog().map((entry) => entry.status)).toEqual([401, 401]);
+		expect(authLog()).toHaveLength(2); // the first token, then n8n's single refresh
+	});
+
+	it('a token that expires mid-run (expireToken fault) is refreshed once', async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.setFaults([{ kind: 'expireToken', path: '/accounts', times: 1 }]);
+		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		expect(apiLog().map((entry) => entry.status)).toEqual([401, 200]);
+		expect(authLog()).toHaveLength(2);
+	});
+});
+
+describe('errors and retries against the sandbox', () => {
+	it('retries a GET through two 503s', async () => {
+		sandbox.control.setFaults([{ kind: 'status', status: 503, method: 'GET', path: '/accounts', times: 2 }]);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		expect(apiLog().map((entry) => entry.status)).toEqual([503, 503, 200]);
+		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([1000, 2000]);
+	});
+
+	it('honours the rate limit Retry-After', async () => {
+		sandbox.control.setFaults([{ kind: 'status', status: 429, retryAfterSeconds: 2, path: '/transactions', times: 1 }]);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		await apiRequest.call(context, { method: 'GET', path: '/transactions' });
+		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([2000]);
+	});
+
+	it('payee endpoints of a suspended account answer 429: "not active", never retried', async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const error = await rejection(
+			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.suspended}/payees` }),
+		);
+		expect(error.message).toBe('The account is not active');
+		expect(apiLog()).toHaveLength(1);
+		expect(waits).not.toHaveBeenCalled();
+	});
+
+	it('a 400 names the field from the sandbox message', async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts', qs: { limit: 900 } }));
+		expect(error.message).toBe('Invalid request: limit must be at most 500');
+		expect(error.context.field).toBe('limit');
+		expect(apiLog()).toHaveLength(1);
+	});
+
+	it('a payment whose answer is lost is resent with the same key and body and is made once', async () => {
+		sandbox.control.setFaults([{ kind: 'commitThenDrop', method: 'POST', path: '/payments', times: 1 }]);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const key = 'a3b7f1d2-4c5e-4f60-8a71-92b3c4d5e6f7';
+		const body = {
+			xaid: sandbox.seeded.accounts.gbp,
+			xpid: sandbox.seeded.payees.gbp,
+			amount: 12.34,
+			reference: 'INTEGRATION01',
+		};
+		const result = await apiRequest.call(context, {
+			method: 'POST',
+			path: '/payments',
+			headers: { 'x-idempotent-key': key },
+			body,
+		});
+		expect(result).toMatchObject({ rejectedCount: 0 });
+		const posts = apiLog().filter((entry) => entry.method === 'POST');
+		expect(posts).toHaveLength(2);
+		expect(posts.map((entry) => entry.headers['x-idempotent-key'])).toEqual([key, key]);
+		expect(posts.map((entry) => entry.body)).toEqual([body, body]);
+		const made = sandbox.control
+			.ledger()
+			.transactions.filter((transaction) => (transaction as { reference?: string }).reference === 'INTEGRATION01');
+		expect(made).toHaveLength(1);
+	});
+
+	it('a payee create whose answer is lost is not resent, and the failure says the outcome is unknown', async () => {
+		sandbox.control.setFaults([{ kind: 'commitThenDrop', method: 'POST', path: '/account/{xaid}/payees' }]);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const error = await rejection(
+			apiRequest.call(context, {
+				method: 'POST',
+				path: `/account/${sandbox.seeded.accounts.gbp}/payees`,
+				body: {
+					name: 'Jane Doe',
+					reference: 'INVOICE1',
+					purpose: 'Services',
+					purposeCategory: 'SERVICES',
+					addressLine1: '1 High Street',
+					townCity: 'London',
+					postCode: 'SW1A1AA',
+					countryCode: 'GB',
+					sortCode: '040004',
+					accountNumber: '12345678',
+				},
+			}),
+		);
+		expect(apiLog()).toHaveLength(1);
+		expect(isTransientFailure(error)).toBe(true);
+		expect(waits).not.toHaveBeenCalled();
+	});
+});
+
+describe('paging against the sandbox', () => {
+	it('Return All reads every transaction of an account in pages of 500', async () => {
+		const xaid = sandbox.seeded.accounts.eur;
+		await sandbox.control.seedTransactions(xaid, 1234);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.clearRequests();
+		const items = await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: true });
+		const expectedRequests = Math.max(1, Math.ceil(items.length / 500));
+		expect(items.length).toBeGreaterThanOrEqual(1234);
+		expect(new Set(items.map((item) => item.xtid)).size).toBe(items.length);
+		expect(apiLog().map((entry) => [entry.query.page, entry.query.limit])).toEqual(
+			Array.from({ length: expectedRequests }, (_, page) => [String(page), '500']),
+		);
+	});
+
+	it('a limit requests no more than needed', async () => {
+		const xaid = sandbox.seeded.accounts.usd;
+		await sandbox.control.seedTransactions(xaid, 700);
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.clearRequests();
+		const items = await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: false, limit: 600 });
+		expect(items).toHaveLength(600);
+		expect(apiLog().map((entry) => [entry.query.page, entry.query.limit])).toEqual([
+			['0', '300'],
+			['1', '300'],
+		]);
+	});
+
+	it('payees are read in pages of 100', async () => {
+		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.clearRequests();
+		await apiRequestAllItems.call(context, { path: '/payees', returnAll: true });
+		expect(apiLog()[0].query.limit).toBe('100');
+	});
+});
