@@ -2,7 +2,7 @@
  * Customer Banking Trigger: the sandbox's signed deliveries, captured byte for byte by a local node:http
  * receiver, fed to webhook() with their exact raw body and headers.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -167,6 +167,26 @@ describe('verified deliveries', () => {
 		// The bank retries (same delivery id): now it goes through.
 		const retried = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
 		expect((await trigger.webhook.call(retried.context)).workflowData).toHaveLength(1);
+	});
+
+	it('verifies the raw bytes received, not the parsed and re-serialised body', async () => {
+		const { transaction } = await receiveMoney(8.88, 'Raw bytes');
+		// Spacing a sender may use: n8n's parsed body, serialised again, would not be these bytes.
+		const raw = Buffer.from(
+			`{ "deliveryId": "${randomUUID()}", "event": "TransactionReceived", "xaid": "${gbp}", "xtid": "${transaction.xtid as string}", "occurredAt": "2026-11-21T10:00:00.000Z" }`,
+		);
+		expect(Buffer.from(JSON.stringify(JSON.parse(raw.toString()))).equals(raw)).toBe(false);
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(raw).digest('hex');
+		const delivery: CapturedDelivery = {
+			path: '/webhook',
+			rawBody: raw,
+			headers: { 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` },
+		};
+
+		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
+		const result = await trigger.webhook.call(context);
+		expect(result.workflowData?.[0][0].json).toMatchObject({ xtid: transaction.xtid, occurredAt: '2026-11-21T10:00:00.000Z' });
 	});
 
 	it('a delivery for an event this trigger does not watch is acknowledged, not emitted', async () => {
