@@ -1,0 +1,295 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { credentialsFor } from '../../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../../sandbox';
+import {
+	approvalsWithReference,
+	byId,
+	jsonOf,
+	runPayments,
+	sentWithReference,
+	UUID_V4,
+	type RunOptions,
+} from './paymentNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+let gbp: { xaid: string; xpid: string };
+let refCounter = 0;
+
+/** A fresh GBP reference (6-18 characters): the look-up matches on it, so tests never share one. */
+const newReference = () => `SUB-${process.pid % 1000}-${++refCounter}`.slice(0, 18);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	credentials = credentialsFor(sandbox);
+	gbp = { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp };
+});
+afterAll(async () => await sandbox.close());
+afterEach(() => sandbox.control.clearFaults());
+
+function submit(fields: IDataObject, options: Omit<RunOptions, 'parameters'> & { parameters?: IDataObject } = {}) {
+	return runPayments(sandbox, credentials, {
+		// a new execution per run unless the test says otherwise: derived keys are per execution
+		executionId: `exec-${++refCounter}`,
+		...options,
+		parameters: {
+			operation: 'submit',
+			account: byId(gbp.xaid),
+			payee: byId(gbp.xpid),
+			...fields,
+			...options.parameters,
+		},
+	});
+}
+
+describe('Payment → Submit', () => {
+	it('sends one payment per item, each with its own UUID v4 key, and reports xtid and key', async () => {
+		const [first, second] = [newReference(), newReference()];
+		const run = await submit(
+			{},
+			{
+				executionId: 'exec-basic',
+				itemParameters: [
+					{ amount: 25, reference: first },
+					{ amount: 30.5, reference: second, additionalFields: { currency: 'GBP', description: 'April' } },
+				],
+			},
+		);
+		const [a, b] = jsonOf(run);
+		expect(run.posts).toHaveLength(2);
+		expect(run.posts.map((post) => post.key)).toEqual([a.idempotencyKey, b.idempotencyKey]);
+		expect(a.idempotencyKey).toMatch(UUID_V4);
+		expect(a.idempotencyKey).not.toBe(b.idempotencyKey);
+		expect(run.posts[1].body).toEqual({
+			xaid: gbp.xaid,
+			xpid: gbp.xpid,
+			amount: 30.5,
+			currency: 'GBP',
+			reference: second,
+			description: 'April',
+		});
+		expect(a).toMatchObject({ status: 'submitted', reference: first, amount: 25, idempotencyKeySource: 'derived' });
+		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 30.5, currency: 'GBP' });
+		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.xtid]);
+		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
+		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('an amount of 1000 or more becomes an approval request: pending_approval with approvalRef, nothing sent', async () => {
+		const reference = newReference();
+		const [result] = jsonOf(await submit({ amount: 1000, reference }));
+		expect(result).toMatchObject({ status: 'pending_approval', reference, amount: 1000 });
+		expect(result.approvalRef).toEqual(expect.any(String));
+		const [approval] = approvalsWithReference(sandbox, reference);
+		expect(approval).toMatchObject({ ref: result.approvalRef, xtid: result.xtid, status: 'pending' });
+		expect(sentWithReference(sandbox, reference)).toEqual([]);
+	});
+
+	it('no double payment when run twice in one execution after the bank committed and dropped the answer', async () => {
+		const reference = newReference();
+		// every answer to POST /payments is lost, the first attempt commits, the resends are replays
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop' }]);
+		const first = await submit({ amount: 42.1, reference }, { executionId: 'exec-retry-on-fail' });
+		const [found] = jsonOf(first);
+		expect(found).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference, amount: 42.1 });
+		expect(first.posts.length).toBeGreaterThan(1);
+		expect(new Set(first.posts.map((post) => post.key))).toEqual(new Set([found.idempotencyKey]));
+		// looked up, not resubmitted: the only POSTs are the transport's resends with the same key
+		expect(first.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url).pathname)).toEqual([
+			`/api/account/${gbp.xaid}/approvals`,
+			`/api/account/${gbp.xaid}/transactions`,
+		]);
+
+		// Retry On Fail: the same node, the same execution, the network healthy again
+		sandbox.control.clearFaults();
+		const second = await submit({ amount: 42.1, reference }, { executionId: 'exec-retry-on-fail' });
+		const [replayed] = jsonOf(second);
+		expect(second.posts).toEqual([{ key: found.idempotencyKey, body: first.posts[0].body }]);
+		expect(replayed).toMatchObject({ status: 'submitted', xtid: found.xtid });
+		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
+		expect(sentWithReference(sandbox, reference)[0].xtid).toBe(found.xtid);
+	}, 60_000);
+
+	it('a transport resend after a dropped answer reuses the key: one payment, reported as submitted', async () => {
+		const reference = newReference();
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+		const run = await submit({ amount: 12, reference });
+		const [result] = jsonOf(run);
+		expect(run.posts).toHaveLength(2);
+		expect(run.posts[0]).toEqual(run.posts[1]);
+		expect(result).toMatchObject({ status: 'submitted' });
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
+	});
+
+	it('a new execution without a custom key derives a new key: the workflow run again pays again (documented)', async () => {
+		const reference = newReference();
+		const [first] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-a' }));
+		const [second] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-b' }));
+		expect(second.idempotencyKey).not.toBe(first.idempotencyKey);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([first.xtid, second.xtid]);
+	});
+
+	it('a custom key keeps the key across executions: no second payment, the original key shown', async () => {
+		const reference = newReference();
+		const options = { idempotencyKey: `invoice-${reference}` };
+		const first = await submit({ amount: 7.25, reference, options }, { executionId: 'exec-c', workflowId: 'wf-pay' });
+		const second = await submit({ amount: 7.25, reference, options }, { executionId: 'exec-d', workflowId: 'wf-pay' });
+		const [a] = jsonOf(first);
+		const [b] = jsonOf(second);
+		expect(a).toMatchObject({ idempotencyKeySource: 'custom', customIdempotencyKey: `invoice-${reference}` });
+		expect(a.idempotencyKey).toMatch(UUID_V4);
+		expect(b.idempotencyKey).toBe(a.idempotencyKey);
+		expect(b.xtid).toBe(a.xtid);
+		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
+		// the bank replayed the original answer
+		const replays = sandbox.control
+			.requests()
+			.filter((entry) => entry.method === 'POST' && entry.headers['x-idempotent-key'] === a.idempotencyKey);
+		expect(replays).toHaveLength(2);
+	});
+
+	it('a custom key reused for a different payment is refused (422) with a clear error; nothing is paid', async () => {
+		const reference = newReference();
+		const options = { idempotencyKey: `invoice-${reference}` };
+		jsonOf(await submit({ amount: 10, reference, options }, { executionId: 'exec-e' }));
+		const run = await submit({ amount: 11, reference, options }, { executionId: 'exec-f' });
+		expect(run.error).toBeInstanceOf(NodeApiError);
+		expect(run.error?.message).toMatch(/^Idempotency key [0-9a-f-]{36} was already used for a different payment request/);
+		expect(run.error?.httpCode).toBe('422');
+		expect(run.posts).toHaveLength(1);
+		expect(sentWithReference(sandbox, reference).map((t) => t.amount)).toEqual([10]);
+	});
+
+	it('state unknown after 500s on every resend: looked up, nothing found, fails naming key and reference, not resubmitted', async () => {
+		const reference = newReference();
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		const run = await submit({ amount: 15, reference }, { executionId: 'exec-500' });
+		expect(run.error).toBeInstanceOf(NodeOperationError);
+		const key = run.posts[0].key;
+		expect(run.error?.message).toBe(`Payment state unknown — not resubmitted (reference "${reference}", idempotency key ${key})`);
+		expect(run.error?.description).toMatch(/HTTP 500/);
+		expect(run.error?.description).toMatch(/No payment of 15 to payee .* was found/);
+		expect(run.error?.context?.itemIndex).toBe(0);
+		expect(run.posts).toHaveLength(5);
+		expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
+		const lastPost = run.requests.map((r) => r.method).lastIndexOf('POST');
+		const afterPosts = run.requests.slice(lastPost + 1);
+		expect(afterPosts.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+			`GET /api/account/${gbp.xaid}/approvals`,
+			`GET /api/account/${gbp.xaid}/transactions`,
+		]);
+		expect(sentWithReference(sandbox, reference)).toEqual([]);
+	});
+
+	it('an approval request whose answer was lost is found among the approvals', async () => {
+		const reference = newReference();
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+			{ method: 'POST', path: '/payments', kind: 'status', status: 503, retryAfterSeconds: 0 },
+		]);
+		const [found] = jsonOf(await submit({ amount: 1500, reference }));
+		const [approval] = approvalsWithReference(sandbox, reference);
+		expect(found).toMatchObject({
+			status: 'found_after_error',
+			foundIn: 'approvals',
+			xtid: approval.xtid,
+			approvalRef: approval.ref,
+			approvalStatus: 'pending',
+		});
+		expect(found.requestError).toMatch(/HTTP 503/);
+	});
+
+	it('bad input fails before any request, naming the field, the rule and the item', async () => {
+		const run = await submit(
+			{},
+			{ itemParameters: [{ amount: 20, reference: newReference() }, { amount: 10.005, reference: 'INV' }] },
+		);
+		expect(run.error).toBeInstanceOf(NodeOperationError);
+		expect(run.error?.message).toBe(
+			'Invalid payment in item 1: Amount must have at most 2 decimal places; Reference must be 6-140 characters (has 3)',
+		);
+		expect(run.error?.context?.itemIndex).toBe(1);
+		expect(run.requests).toEqual([]);
+	});
+
+	it('an empty custom key is bad input, not a silent fallback to a derived key', async () => {
+		const run = await submit({ amount: 20, reference: newReference(), options: { idempotencyKey: ' ' } });
+		expect(run.error?.message).toBe('Invalid payment in item 0: Custom Idempotency Key is empty for this item');
+		expect(run.requests).toEqual([]);
+	});
+
+	it('Continue On Fail: invalid and failed items become error items, every item paired with its input', async () => {
+		const [good, rejected] = [newReference(), newReference()];
+		const run = await submit(
+			{},
+			{
+				continueOnFail: true,
+				itemParameters: [
+					{ amount: 20, reference: good },
+					{ amount: -1, reference: newReference() },
+					{ amount: 20, reference: rejected, account: byId(sandbox.seeded.accounts.suspended) },
+				],
+			},
+		);
+		const items = run.output?.[0] ?? [];
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[0].json).toMatchObject({ status: 'submitted', reference: good });
+		expect(items[1].json).toEqual({ error: 'Invalid payment in item 1: Amount must be greater than 0' });
+		expect(items[2].json).toMatchObject({ status: 'rejected', reference: rejected });
+		expect(items[2].json.rejectionReason).toMatch(/not active/);
+		expect(run.posts.map((post) => (post.body as IDataObject).reference)).toEqual([good, rejected]);
+	});
+
+	it('Route Rejected: rejected payments go to the second output, paired with their items', async () => {
+		const [good, rejected] = [newReference(), newReference()];
+		const run = await submit(
+			{ routeRejected: true },
+			{
+				itemParameters: [
+					{ amount: 20, reference: rejected, payee: byId(sandbox.seeded.payees.eur) },
+					{ amount: 21, reference: good },
+				],
+			},
+		);
+		expect(run.output).toHaveLength(2);
+		const [submitted, rejectedOutput] = run.output ?? [];
+		expect(submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
+			['submitted', good, { item: 1 }],
+		]);
+		expect(rejectedOutput.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
+			['rejected', rejected, { item: 0 }],
+		]);
+		expect(rejectedOutput[0].json.rejectionReason).toMatch(/payee .* not found on account/);
+	});
+
+	it('Validate Only sends nothing and shows the body and the key the real run then uses', async () => {
+		const reference = newReference();
+		const fields = { amount: 33.3, reference, options: { validateOnly: true } };
+		sandbox.control.clearRequests();
+		const check = await submit(fields, {
+			executionId: 'exec-validate',
+			itemParameters: [{}, { amount: 0, reference: 'x' }],
+		});
+		expect(check.requests).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+		const [valid, invalid] = jsonOf(check);
+		expect(valid).toMatchObject({
+			status: 'valid',
+			request: {
+				method: 'POST',
+				path: '/payments',
+				headers: { 'x-idempotent-key': valid.idempotencyKey },
+				body: { xaid: gbp.xaid, xpid: gbp.xpid, amount: 33.3, reference },
+			},
+		});
+		expect(invalid).toEqual({
+			status: 'invalid',
+			issues: ['Amount must be greater than 0', 'Reference must be 6-140 characters (has 1)'],
+		});
+
+		const real = await submit({ ...fields, options: {} }, { executionId: 'exec-validate' });
+		expect(real.posts).toEqual([{ key: valid.idempotencyKey, body: (valid.request as IDataObject).body }]);
+	});
+});
