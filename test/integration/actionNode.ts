@@ -26,6 +26,8 @@ export async function runNode(
 		itemParameters?: Array<Record<string, unknown>>;
 		items?: INodeExecutionData[];
 		continueOnFail?: boolean;
+		/** Payments derive their idempotency key from it: give each logical run its own. */
+		executionId?: string;
 	},
 ): Promise<NodeRun> {
 	const nodeType = new CustomerBanking();
