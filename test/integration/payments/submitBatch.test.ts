@@ -1,0 +1,286 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { credentialsFor } from '../../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../../sandbox';
+import {
+	approvalsWithReference,
+	byId,
+	jsonOf,
+	runPayments,
+	sentWithReference,
+	UUID_V4,
+	type RunOptions,
+} from './paymentNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+let gbp: { xaid: string; xpid: string };
+let counter = 0;
+
+const newReference = () => `BAT-${++counter}-${process.pid % 1000}`.slice(0, 18);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	credentials = credentialsFor(sandbox);
+	gbp = { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp };
+});
+afterAll(async () => await sandbox.close());
+afterEach(() => sandbox.control.clearFaults());
+
+function submitBatch(
+	itemParameters: Array<Record<string, unknown>>,
+	options: Omit<RunOptions, 'parameters' | 'itemParameters'> & { parameters?: IDataObject } = {},
+) {
+	return runPayments(sandbox, credentials, {
+		executionId: `batch-exec-${++counter}`,
+		...options,
+		itemParameters,
+		parameters: {
+			operation: 'submitBatch',
+			account: byId(gbp.xaid),
+			payee: byId(gbp.xpid),
+			amount: 10,
+			...options.parameters,
+		},
+	});
+}
+
+const references = (body: unknown) => (body as IDataObject[]).map((payment) => payment.reference);
+const availableGbp = () =>
+	Number(sandbox.control.ledger().accounts.find((account) => account.xaid === gbp.xaid)?.availableBalance);
+
+describe('Payment → Submit Batch', () => {
+	it('groups items into requests of Batch Size, one UUID v4 key per request, results paired per item', async () => {
+		const refs = Array.from({ length: 5 }, newReference);
+		const run = await submitBatch(
+			refs.map((reference, index) => ({ reference, amount: 10 + index })),
+			{ parameters: { batchSize: 2 } },
+		);
+		expect(run.posts.map((post) => references(post.body))).toEqual([refs.slice(0, 2), refs.slice(2, 4), refs.slice(4)]);
+		const keys = run.posts.map((post) => post.key);
+		expect(new Set(keys).size).toBe(3);
+		keys.forEach((key) => expect(key).toMatch(UUID_V4));
+
+		const results = jsonOf(run);
+		expect(results.map((result) => [result.status, result.reference, result.idempotencyKey])).toEqual(
+			refs.map((reference, index) => ['submitted', reference, keys[Math.floor(index / 2)]]),
+		);
+		expect(results[3].batch).toEqual({ index: 1, itemIndexes: [2, 3] });
+		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		for (const [index, reference] of refs.entries()) {
+			expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([results[index].xtid]);
+		}
+	});
+
+	it('sends at most 100 payments per request', async () => {
+		const refs = Array.from({ length: 101 }, newReference);
+		const run = await submitBatch(refs.map((reference) => ({ reference, amount: 0.01 })));
+		expect(run.posts.map((post) => (post.body as unknown[]).length)).toEqual([100, 1]);
+		expect(jsonOf(run).every((result) => result.status === 'submitted')).toBe(true);
+	});
+
+	it('refuses a Batch Size over 100 before any request', async () => {
+		const run = await submitBatch([{ reference: newReference() }], { parameters: { batchSize: 101 } });
+		expect(run.error).toBeInstanceOf(NodeOperationError);
+		expect(run.error?.message).toBe('Batch Size must be a whole number from 1 to 100');
+		expect(run.requests).toEqual([]);
+	});
+
+	it('a batch mixes submitted, pending_approval and rejected items; Route Rejected splits them', async () => {
+		const [small, large, foreignPayee] = [newReference(), newReference(), newReference()];
+		const run = await submitBatch(
+			[
+				{ reference: small, amount: 20 },
+				{ reference: large, amount: 1000 },
+				{ reference: foreignPayee, amount: 20, payee: byId(sandbox.seeded.payees.usd) },
+			],
+			{ parameters: { routeRejected: true } },
+		);
+		expect(run.posts).toHaveLength(1);
+		const [submitted, rejected] = run.output ?? [];
+		expect(submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
+			['submitted', small, { item: 0 }],
+			['pending_approval', large, { item: 1 }],
+		]);
+		expect(submitted[1].json.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
+		expect(rejected.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
+			['rejected', foreignPayee, { item: 2 }],
+		]);
+	});
+
+	it('Resubmit Rejected Items resends only the rejected item, once, with a new key; nothing accepted is sent again', async () => {
+		const [accepted, shortOfFunds, badPayee] = [newReference(), newReference(), newReference()];
+		const large = Math.round(availableGbp() + 5000);
+		const parameters = {
+			options: { resubmitRejected: true, resubmitWhen: 'insufficient' },
+		};
+		const items = [
+			{ reference: accepted, amount: 100 },
+			{ reference: shortOfFunds, amount: large },
+			{ reference: badPayee, amount: 20, payee: byId(sandbox.seeded.payees.eur) },
+		];
+		// money arrives between the bank's answer and the resubmission
+		let credited = false;
+		const afterRequest = async (request: IHttpRequestOptions) => {
+			if (!credited && request.method === 'POST') {
+				credited = true;
+				await sandbox.control.receive(gbp.xaid, 10_000, 'Top-up');
+			}
+		};
+		const run = await submitBatch(items, { parameters, executionId: 'batch-resubmit', afterRequest });
+
+		expect(run.posts).toHaveLength(2);
+		const [firstPost, resubmission] = run.posts;
+		expect(references(firstPost.body)).toEqual([accepted, shortOfFunds, badPayee]);
+		expect(references(resubmission.body)).toEqual([shortOfFunds]);
+		expect(resubmission.key).toMatch(UUID_V4);
+		expect(resubmission.key).not.toBe(firstPost.key);
+
+		const [a, b, c] = jsonOf(run);
+		expect(a).toMatchObject({ status: 'submitted', idempotencyKey: firstPost.key });
+		expect(a.resubmission).toBeUndefined();
+		expect(b).toMatchObject({
+			status: 'pending_approval',
+			idempotencyKey: resubmission.key,
+			idempotencyKeySource: 'resubmission',
+			resubmission: { resubmitted: true, firstIdempotencyKey: firstPost.key },
+		});
+		expect((b.resubmission as IDataObject).firstRejection).toMatch(/insufficient available balance/);
+		expect(c).toMatchObject({
+			status: 'rejected',
+			idempotencyKey: firstPost.key,
+			resubmission: { resubmitted: false },
+		});
+		expect((c.resubmission as IDataObject).notResubmittedBecause).toMatch(/would be rejected again/);
+		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
+		expect(approvalsWithReference(sandbox, shortOfFunds).map((x) => x.xtid)).toEqual([b.xtid]);
+
+		// Retry On Fail: both requests are replayed with their keys, nothing is paid again
+		const again = await submitBatch(items, { parameters, executionId: 'batch-resubmit' });
+		expect(again.posts).toEqual(run.posts);
+		expect(jsonOf(again).map((result) => result.xtid)).toEqual([a.xtid, b.xtid, undefined]);
+		expect(sentWithReference(sandbox, accepted)).toHaveLength(1);
+		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
+	});
+
+	it('by default a rejection for insufficient funds or a field error is not resubmitted: no second request', async () => {
+		const [accepted, shortOfFunds] = [newReference(), newReference()];
+		const run = await submitBatch(
+			[
+				{ reference: accepted, amount: 5 },
+				{ reference: shortOfFunds, amount: Math.round(availableGbp() + 5000) },
+			],
+			{ parameters: { options: { resubmitRejected: true } } },
+		);
+		expect(run.posts).toHaveLength(1);
+		const [, rejected] = jsonOf(run);
+		expect(rejected).toMatchObject({
+			status: 'rejected',
+			resubmission: {
+				resubmitted: false,
+				notResubmittedBecause: 'insufficient funds is not resubmitted unless "Resubmit When Reason Matches" names it',
+			},
+		});
+	});
+
+	it('after lost answers the whole batch is looked up: each item found in transactions or approvals, then replayed', async () => {
+		const [small, large] = [newReference(), newReference()];
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+			{ method: 'POST', path: '/payments', kind: 'status', status: 502, retryAfterSeconds: 0 },
+		]);
+		const items = [
+			{ reference: small, amount: 30 },
+			{ reference: large, amount: 2500 },
+		];
+		const run = await submitBatch(items, { executionId: 'batch-lost', parameters: { options: { resubmitRejected: true } } });
+		const [a, b] = jsonOf(run);
+		expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
+		expect(a).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference: small });
+		expect(b).toMatchObject({ status: 'found_after_error', foundIn: 'approvals', approvalStatus: 'pending', reference: large });
+		expect(a.xtid).toBe(sentWithReference(sandbox, small)[0].xtid);
+		expect(b.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
+
+		sandbox.control.clearFaults();
+		const again = await submitBatch(items, { executionId: 'batch-lost' });
+		expect(again.posts).toEqual([run.posts[0]]);
+		expect(jsonOf(again).map((result) => [result.status, result.xtid])).toEqual([
+			['submitted', a.xtid],
+			['pending_approval', b.xtid],
+		]);
+		expect(sentWithReference(sandbox, small)).toHaveLength(1);
+		expect(approvalsWithReference(sandbox, large)).toHaveLength(1);
+	});
+
+	it('state unknown for a batch: every item fails naming the key and its reference; later batches are not sent', async () => {
+		const refs = [newReference(), newReference(), newReference()];
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		const failing = await submitBatch(
+			refs.map((reference) => ({ reference })),
+			{ parameters: { batchSize: 2 } },
+		);
+		expect(failing.error).toBeInstanceOf(NodeOperationError);
+		expect(failing.error?.message).toBe(
+			`Payment state unknown — not resubmitted (reference "${refs[0]}", idempotency key ${failing.posts[0].key})`,
+		);
+		// five attempts of the first batch, the second batch never sent
+		expect(failing.posts.map((post) => references(post.body))).toEqual(Array(5).fill(refs.slice(0, 2)));
+
+		const tolerant = await submitBatch(
+			refs.map((reference) => ({ reference })),
+			{ parameters: { batchSize: 2 }, continueOnFail: true },
+		);
+		const errors = (tolerant.output?.[0] ?? []).map((item) => [item.json.error, item.pairedItem]);
+		expect(errors).toEqual(
+			refs.map((reference, index) => [
+				`Payment state unknown — not resubmitted (reference "${reference}", idempotency key ${tolerant.posts[index < 2 ? 0 : 5].key})`,
+				{ item: index },
+			]),
+		);
+		for (const reference of refs) expect(sentWithReference(sandbox, reference)).toEqual([]);
+	});
+
+	it('a declined approval is never resubmitted: a re-run only replays the original answer', async () => {
+		const reference = newReference();
+		const items = [{ reference, amount: 1200 }];
+		const parameters = { options: { resubmitRejected: true } };
+		const [pending] = jsonOf(await submitBatch(items, { executionId: 'batch-declined', parameters }));
+		await sandbox.control.decline(pending.approvalRef as string);
+		const again = await submitBatch(items, { executionId: 'batch-declined', parameters });
+		expect(again.posts).toHaveLength(1);
+		expect(jsonOf(again)[0]).toMatchObject({ status: 'pending_approval', xtid: pending.xtid });
+		expect(approvalsWithReference(sandbox, reference).map((a) => a.status)).toEqual(['declined']);
+		expect(sentWithReference(sandbox, reference)).toEqual([]);
+	});
+
+	it('custom keys: the request key comes from the items\' keys, stable across executions', async () => {
+		const refs = [newReference(), newReference()];
+		const items = refs.map((reference) => ({ reference, options: { idempotencyKey: `inv-${reference}` } }));
+		const first = await submitBatch(items, { executionId: 'batch-custom-1' });
+		const second = await submitBatch(items, { executionId: 'batch-custom-2' });
+		expect(second.posts[0].key).toBe(first.posts[0].key);
+		expect(jsonOf(first)[1]).toMatchObject({ idempotencyKeySource: 'custom' });
+		expect(jsonOf(second).map((result) => result.xtid)).toEqual(jsonOf(first).map((result) => result.xtid));
+		for (const reference of refs) expect(sentWithReference(sandbox, reference)).toHaveLength(1);
+	});
+
+	it('Validate Only: zero requests, the key of each batch and the invalid items with their rules', async () => {
+		const refs = [newReference(), newReference(), newReference()];
+		sandbox.control.clearRequests();
+		const run = await submitBatch(
+			[{ reference: refs[0] }, { reference: refs[1], amount: 1.234 }, { reference: refs[2] }],
+			{ parameters: { batchSize: 1, options: { validateOnly: true } }, executionId: 'batch-validate' },
+		);
+		expect(run.requests).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+		const results = jsonOf(run);
+		expect(results.map((result) => result.status)).toEqual(['valid', 'invalid', 'valid']);
+		expect(results[1].issues).toEqual(['Amount must have at most 2 decimal places']);
+		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(results[2]).toMatchObject({
+			request: { batch: { index: 1, itemIndexes: [2] }, payment: { reference: refs[2], amount: 10 } },
+		});
+		expect(results[0].idempotencyKey).not.toBe(results[2].idempotencyKey);
+	});
+});
