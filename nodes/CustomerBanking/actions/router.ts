@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account/Account.resource';
 import * as approval from './approval/Approval.resource';
-import type { ResourceName } from './node.type';
+import type { CustomerBankingType, ResourceName } from './node.type';
 import * as payee from './payee/Payee.resource';
 import * as payment from './payment/Payment.resource';
 import * as transaction from './transaction/Transaction.resource';
@@ -60,8 +60,10 @@ function toNodeError(
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	const { resource, operation } = {
+		resource: this.getNodeParameter('resource', 0),
+		operation: this.getNodeParameter('operation', 0),
+	} as CustomerBankingType;
 	const selected = findOperation(this, resource, operation);
 
 	// Two outputs ("Submitted", "Rejected") only for payments with Route Rejected on: the same
