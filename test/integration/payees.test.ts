@@ -217,6 +217,32 @@ describe('Payee: Create', () => {
 	});
 });
 
+describe('Payee: Return All over several pages', () => {
+	it('150 payees created in one execution (one account look-up), then listed in pages of 100', async () => {
+		const xaid = sandbox.seeded.accounts.cad;
+		const names = Array.from({ length: 150 }, (_, index) => `Spruce ${String(index).padStart(3, '0')} Ltd`);
+		const created = await run(
+			{ operation: 'create', account: byId(xaid), reference: 'SPRUCE-0001', purpose: 'Supplier payment', purposeCategory: 'SUPPLIER', addressLine1: '5 Bay Street', townCity: 'Toronto', postCode: 'M5J 2N8', countryCode: 'CA', bankDetailsFormat: 'cad', institutionNumber: '004', transitNumber: '54321', accountNumber: '7654321' },
+			{ itemParameters: names.map((name) => ({ name })) },
+		);
+		expect(mainJson(created)).toHaveLength(150);
+		expect(created.calls.filter((call) => call.startsWith('GET'))).toEqual([`GET /account/${xaid}`]);
+
+		sandbox.control.clearRequests();
+		const listed = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true });
+		expect(mainJson(listed).map((payee) => payee.name)).toEqual(['Maple Logistics Ltd', ...names]);
+		expect(listed.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=100`, `GET /account/${xaid}/payees?page=1&limit=100`]);
+		expect(sandbox.control.requests().filter((entry) => entry.area === 'api').map((entry) => entry.query)).toEqual([
+			{ page: '0', limit: '100' },
+			{ page: '1', limit: '100' },
+		]);
+
+		const limited = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 120 });
+		expect(mainJson(limited)).toHaveLength(120);
+		expect(limited.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=60`, `GET /account/${xaid}/payees?page=1&limit=60`]);
+	});
+});
+
 describe('Payee: Update', () => {
 	it('changes only the fields given', async () => {
 		const { gbp: xaid } = sandbox.seeded.accounts;
