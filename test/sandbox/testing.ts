@@ -1,4 +1,7 @@
 /** HTTP helpers for the sandbox's own suites: real requests over loopback with undici. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { request } from 'undici';
 
 import type { Sandbox, SandboxClient } from './index';
@@ -91,4 +94,43 @@ export async function apiAs(sandbox: Sandbox, client: keyof Sandbox['clients'] =
 	const reply = await requestToken(sandbox, sandbox.clients[client]);
 	if (reply.status !== 200) throw new Error(`token request failed: ${reply.status} ${reply.body.message}`);
 	return new Api(sandbox, reply.body.access_token);
+}
+
+export interface ReceivedDelivery {
+	headers: Record<string, string | string[] | undefined>;
+	rawBody: string;
+}
+
+export interface Receiver {
+	url: string;
+	received: ReceivedDelivery[];
+	close(): Promise<void>;
+}
+
+/**
+ * A local webhook endpoint (node:http). `answer(n)` picks the status of the n-th request (0-based),
+ * or 'hang' to never answer.
+ */
+export async function startReceiver(answer: (n: number) => number | 'hang' = () => 200): Promise<Receiver> {
+	const received: ReceivedDelivery[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const n = received.length;
+			received.push({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
+			const status = answer(n);
+			if (status !== 'hang') res.writeHead(status).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/hook`,
+		received,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
 }
