@@ -140,10 +140,10 @@ function cookieFrom(headers: Headers): string {
 
 async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
-	let exited = false;
-	void proc.exited.then(() => (exited = true));
+	let exitCode: number | null | undefined;
+	void proc.exited.then((code) => (exitCode = code));
 	while (Date.now() < deadline) {
-		if (exited) throw new Error(`n8n exited before it was ready:\n${proc.output().slice(-6000)}`);
+		if (exitCode !== undefined) throw new Error(`n8n exited (code ${exitCode}) before it was ready:\n${proc.output().slice(-6000)}`);
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
 			if (response.status === 200) return;
@@ -158,12 +158,13 @@ async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: numb
 /** Environment that makes n8n run quietly on loopback (see shared/notes/real-n8n.md). */
 export function n8nEnv(install: N8nInstall, userFolder: string, port: number, brokerPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	return cleanEnv(install.nodePackageDir, {
+		// jest sets NODE_ENV=test, which n8n reads as "running its own unit tests"
+		NODE_ENV: 'production',
 		N8N_USER_FOLDER: userFolder,
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_DIAGNOSTICS_ENABLED: 'false',

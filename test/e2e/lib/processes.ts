@@ -54,7 +54,7 @@ export function startProcess(command: string, args: string[], options: { cwd?: s
 	child.stdout?.on('data', collect);
 	child.stderr?.on('data', collect);
 	const exited = new Promise<number | null>((resolve) => {
-		child.on('exit', (code) => resolve(code));
+		child.on('close', (code) => resolve(code));
 		child.on('error', () => resolve(null));
 	});
 	let stopping: Promise<void> | undefined;

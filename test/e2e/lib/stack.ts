@@ -1,0 +1,183 @@
+/**
+ * One scenario's world: the sandbox bank (in process), a real n8n with the packed package, a
+ * credential pointing at the sandbox, and helpers to import, activate and run the scenario
+ * workflows of test/e2e/workflows/ and read their executions.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox';
+import { type N8n, startN8n } from './n8n';
+import { packedTarball } from './pack';
+
+export const CREDENTIAL_TYPE = 'customerBankingApi';
+export const PACKAGE = 'n8n-nodes-customer-banking';
+
+export type SandboxClientName = 'full' | 'readOnly' | 'noUpdatePayee' | 'otherWorkspace';
+
+export interface Stack {
+	sandbox: Sandbox;
+	n8n: N8n;
+	stop(): Promise<void>;
+}
+
+export async function startStack(version: string, sandboxOptions: SandboxOptions = {}): Promise<Stack> {
+	const sandbox = await startSandbox({ port: 0, ...sandboxOptions });
+	let n8n: N8n;
+	try {
+		n8n = await startN8n({ version, tarball: packedTarball() });
+	} catch (error) {
+		await sandbox.close();
+		throw error;
+	}
+	let stopped: Promise<void> | undefined;
+	return {
+		sandbox,
+		n8n,
+		stop: () => (stopped ??= Promise.allSettled([n8n.stop(), sandbox.close()]).then(() => undefined)),
+	};
+}
+
+/** The credential's data for one of the sandbox's seeded clients (field names: CONTRACT.md). */
+export function credentialData(sandbox: Sandbox, client: SandboxClientName = 'full', overrides: Record<string, string> = {}): Record<string, string> {
+	const { clientId, clientSecret } = sandbox.clients[client];
+	return {
+		environment: 'sandbox',
+		baseUrl: sandbox.baseUrl,
+		tokenUrl: sandbox.authUrl,
+		audience: sandbox.audience,
+		clientId,
+		clientSecret,
+		webhookSigningSecret: sandbox.signingSecret,
+		...overrides,
+	};
+}
+
+export interface CreatedCredential {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, string>;
+}
+
+/** Creates a credential through the public API, as an admin's provisioning script would. */
+export async function createCredential(n8n: N8n, name: string, data: Record<string, string>): Promise<CreatedCredential> {
+	const created = await n8n.apiOk<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+	return { id: String(created.id), name, type: CREDENTIAL_TYPE, data };
+}
+
+/** The workflow JSON of test/e2e/workflows/<file>, with `__PLACEHOLDER__` strings replaced. */
+export function loadWorkflow(file: string, replacements: Record<string, string>): Record<string, unknown> {
+	let text = readFileSync(join(__dirname, '..', 'workflows', file), 'utf8');
+	for (const [key, value] of Object.entries(replacements)) text = text.split(`__${key}__`).join(value);
+	const leftover = /__[A-Z][A-Z0-9_]+__/.exec(text);
+	if (leftover) throw new Error(`${file}: placeholder ${leftover[0]} has no value`);
+	const workflow = JSON.parse(text) as Record<string, unknown>;
+	// the public API accepts exactly these keys
+	return { name: workflow.name, nodes: workflow.nodes, connections: workflow.connections, settings: workflow.settings ?? {} };
+}
+
+export interface ImportedWorkflow {
+	id: string;
+	name: string;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+}
+
+export async function importWorkflow(n8n: N8n, file: string, replacements: Record<string, string>): Promise<ImportedWorkflow> {
+	const created = await n8n.apiOk<ImportedWorkflow>('POST', '/workflows', loadWorkflow(file, replacements));
+	return { ...created, id: String(created.id) };
+}
+
+export async function activate(n8n: N8n, workflowId: string): Promise<void> {
+	await n8n.apiOk('POST', `/workflows/${workflowId}/activate`);
+}
+
+export async function deactivate(n8n: N8n, workflowId: string): Promise<void> {
+	await n8n.apiOk('POST', `/workflows/${workflowId}/deactivate`);
+}
+
+export async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `probe` until it returns a value other than undefined. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, intervalMs = 200): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+export interface Execution {
+	id: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	workflowId: string;
+	data: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, any> }> | null> }; error?: { message: string; description?: string } }>>;
+			error?: { message: string; description?: string; node?: { name: string } };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export async function executionIds(n8n: N8n, workflowId: string): Promise<string[]> {
+	const list = await n8n.apiOk<{ data: Array<{ id: string }> }>('GET', `/executions?workflowId=${workflowId}&limit=250`);
+	return list.data.map((e) => String(e.id));
+}
+
+export async function getExecution(n8n: N8n, id: string): Promise<Execution> {
+	return await n8n.apiOk<Execution>('GET', `/executions/${id}?includeData=true`);
+}
+
+/** Waits for a finished execution of `workflowId` whose id is not in `before`. */
+export async function waitForNewExecution(n8n: N8n, workflowId: string, before: string[], timeoutMs = 60_000): Promise<Execution> {
+	const known = new Set(before);
+	return await waitFor(
+		`a new execution of workflow ${workflowId}`,
+		async () => {
+			const fresh = (await executionIds(n8n, workflowId)).filter((id) => !known.has(id));
+			if (fresh.length === 0) return undefined;
+			const execution = await getExecution(n8n, fresh.sort((a, b) => Number(a) - Number(b))[0]);
+			return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
+		},
+		timeoutMs,
+		300,
+	);
+}
+
+/** Output items of a node's first run (first output unless told). */
+export function nodeOutput(execution: Execution, nodeName: string, output = 0): Array<Record<string, any>> {
+	const runs = execution.data.resultData.runData[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(execution.data.resultData.runData).join(', ')}; error: ${execution.data.resultData.error?.message}`);
+	return (runs[0].data?.main[output] ?? []).map((item) => item.json);
+}
+
+export function executionError(execution: Execution): string | undefined {
+	const error = execution.data.resultData.error;
+	return error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}`.trim() : undefined;
+}
+
+/**
+ * Calls the production webhook of an active workflow (the Webhook trigger at `path`), waiting out
+ * the moment after activation in which n8n still answers 404, and returns the execution it started.
+ */
+export async function runWebhookWorkflow(n8n: N8n, workflowId: string, path: string, body: unknown = {}): Promise<{ status: number; response: unknown; execution: Execution }> {
+	const before = await executionIds(n8n, workflowId);
+	const answer = await waitFor(
+		`webhook /webhook/${path} to be registered`,
+		async () => {
+			const result = await n8n.http('POST', `/webhook/${path}`, { body });
+			return result.status === 404 ? undefined : result;
+		},
+		30_000,
+		250,
+	);
+	const execution = await waitForNewExecution(n8n, workflowId, before);
+	return { status: answer.status, response: answer.body, execution };
+}
