@@ -123,6 +123,21 @@ describe('Payment → Submit', () => {
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
 	});
 
+	it('a token refresh resend (401, new token, resent once) carries the same key and body: one payment', async () => {
+		const reference = newReference();
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'expireToken', times: 1 }]);
+		const run = await submit({ amount: 13, reference });
+		const [result] = jsonOf(run);
+		const firstPost = run.requests.findIndex((r) => r.method === 'POST' && r.url.endsWith('/payments'));
+		expect(run.requests.slice(firstPost).filter((r) => r.url === sandbox.tokenUrl)).toHaveLength(1);
+		expect(run.posts).toHaveLength(2);
+		expect(run.posts[1]).toEqual(run.posts[0]);
+		expect(run.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/payments')).map((r) => r.status)).toEqual([
+			401, 202,
+		]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
+	});
+
 	it('a new execution without a custom key derives a new key: the workflow run again pays again (documented)', async () => {
 		const reference = newReference();
 		const [first] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-a' }));
