@@ -28,7 +28,7 @@ export class CustomerBankingApi implements ICredentialType {
 		dark: 'file:../icons/customerBanking.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://github.com/customer-banking/n8n-nodes-customer-banking#credentials';
+	documentationUrl = 'https://github.com/customer-banking/n8n-nodes-customer-banking#credential-set-up';
 
 	properties: INodeProperties[] = [
 		{

@@ -305,3 +305,21 @@ describe('request shape', () => {
 		expect(api.tokenRequests()).toHaveLength(1);
 	});
 });
+
+describe('IDs in paths', () => {
+	it.each(['/payee/..', '/account/../payments', '/account/%2E%2E/payees', '/account//balance', '/transaction/a?b=1', '/approval/a#b', '/payee/a b', '/payee/a\\b'])(
+		'%s is refused before any request',
+		async (path) => {
+			const { context: ctx, requests } = context();
+			await expect(apiRequest.call(ctx, { method: 'GET', path, itemIndex: 1 })).rejects.toThrow(/^Invalid request path/);
+			expect(requests).toHaveLength(0);
+		},
+	);
+
+	it('encoded IDs and trailing slashes are fine', async () => {
+		always({ status: 200, body: {} });
+		const { context: ctx } = context();
+		await apiRequest.call(ctx, { method: 'GET', path: `/payee/${encodeURIComponent('p/1 x')}/` });
+		expect(api.apiRequests().map((request) => request.path)).toEqual(['/api/payee/p%2F1%20x']);
+	});
+});

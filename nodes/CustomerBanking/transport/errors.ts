@@ -34,7 +34,8 @@ function headerValue(headers: unknown, name: string): string | undefined {
  */
 export function readFailure(error: unknown): RequestFailure {
 	const chain: Loose[] = [];
-	for (let current = asObject(error); current && chain.length < 4; ) {
+	let current = asObject(error);
+	while (current && chain.length < 4) {
 		chain.push(current);
 		current = asObject(current.cause);
 	}
@@ -183,10 +184,11 @@ const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Om
 	}),
 	other: (f) => {
 		if (f.status !== undefined) {
+			const field = fieldNamedIn(f.apiMessage);
 			return {
 				message: `The API refused the request (HTTP ${f.status})${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
-				description: `Check the input of this operation; the request was not retried.${fieldNamedIn(f.apiMessage) ? ` The API named the field "${fieldNamedIn(f.apiMessage)}".` : ''}`,
-				field: fieldNamedIn(f.apiMessage),
+				description: `Check the input of this operation; the request was not retried.${field ? ` The API named the field "${field}".` : ''}`,
+				field,
 			};
 		}
 		return {

@@ -68,6 +68,30 @@ function baseUrlOf(this: BankingContext, credentials: ICredentialDataDecryptedOb
 }
 
 /**
+ * The path relative to the Base URL with one leading slash and no trailing one. IDs end up in paths,
+ * and URL parsing resolves "." and ".." segments, so an ID like "../payments" would reach another
+ * endpoint: such paths, empty segments, "?", "#", "\" and whitespace are refused before any request.
+ */
+function checkedPath(this: BankingContext, rawPath: string, itemIndex: number | undefined): string {
+	const path = `/${rawPath.replace(/^\/+/, '').replace(/\/+$/, '')}`;
+	const unsafe = path
+		.split('/')
+		.slice(1)
+		.some(
+			(segment) =>
+				segment === '' || /^(\.|%2e){1,2}$/i.test(segment) || /[?#\\\s\p{Cc}]/u.test(segment),
+		);
+	if (unsafe) {
+		throw new NodeOperationError(this.getNode(), `Invalid request path "${path}"`, {
+			itemIndex,
+			description:
+				'An ID in the request is empty or contains ".", "..", "?", "#", "\\" or whitespace. Check the IDs given to this operation.',
+		});
+	}
+	return path;
+}
+
+/**
  * One API call, authenticated by n8n with the credential (token fetched on first use and after a
  * 401), retried by the policy in retryPolicy.ts, failing with a NodeApiError free of secrets.
  * `apiRequest.call(this, …)` resolves to IDataObject; for another type use `(apiRequest<T>).call(this, …)`.
@@ -82,7 +106,7 @@ export async function apiRequest<T = IDataObject>(
 	options: ApiRequestOptions,
 ): Promise<T> {
 	const { method, qs, body, headers, itemIndex } = options;
-	const path = `/${options.path.replace(/^\/+/, '')}`;
+	const path = checkedPath.call(this, options.path, itemIndex);
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const url = `${baseUrlOf.call(this, credentials)}${path}`;
 	const repeatable = isRepeatableRequest(method, path, headers);
