@@ -186,6 +186,21 @@ describe('Payee: Create', () => {
 		expect(payeesInSandbox()).toEqual([]);
 	});
 
+	it('a failed account look-up is not remembered: each item asks again and gets its own error', async () => {
+		const foreign = sandbox.seeded.accounts.otherWorkspace;
+		const result = await run(gbpForm({ account: byId(foreign) }), {
+			itemParameters: [{ name: 'Ash One Ltd' }, { name: 'Ash Two Ltd' }],
+			continueOnFail: true,
+		});
+		expect(result.output?.[0].map((item) => [Object.keys(item.json), item.pairedItem])).toEqual([
+			[['error'], { item: 0 }],
+			[['error'], { item: 1 }],
+		]);
+		// per item: the 401, then n8n's one retry with a fresh token
+		expect(result.calls).toEqual(Array(4).fill(`GET /account/${foreign}`));
+		expect(payeesInSandbox()).toEqual([]);
+	});
+
 	it('403: a read-only client cannot create payees (not retried)', async () => {
 		const result = await run(gbpForm(), { client: 'readOnly' });
 		expectApiError(result, '403');

@@ -106,6 +106,50 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		expect(rejected).toEqual([]);
 	});
 
+	it('a batch whose request fails: every item gets its error (continueOnFail), or the node stops on item 0', async () => {
+		const { parameters, itemParameters, executionId } = payments('ROUTE-4');
+		const wrongSecret = { ...credentialsFor(sandbox), clientSecret: 'cs_wrong' };
+		const continued = await runNode(sandbox, wrongSecret, {
+			executionId,
+			parameters: { ...parameters, routeRejected: true },
+			itemParameters,
+			continueOnFail: true,
+		});
+		const [main, rejected] = continued.output ?? [];
+		expect(main.map((item) => [Object.keys(item.json), item.pairedItem])).toEqual([
+			[['error'], { item: 0 }],
+			[['error'], { item: 1 }],
+			[['error'], { item: 2 }],
+		]);
+		expect(main.map((item) => item.json.error)).toEqual([
+			expect.stringContaining('ROUTE-4-A'),
+			expect.stringContaining('ROUTE-4-B'),
+			expect.stringContaining('ROUTE-4-C'),
+		]);
+		expect(rejected).toEqual([]);
+
+		const stopped = await runNode(sandbox, { ...wrongSecret }, { executionId, parameters, itemParameters });
+		expect(stopped.error?.message).toBe(main[0].json.error);
+		expect(stopped.error?.context?.itemIndex).toBe(0);
+		expect(JSON.stringify(stopped.error)).not.toContain('cs_wrong');
+	});
+
+	it('a batch operation that throws: every item shares the error (continueOnFail), or the node stops', async () => {
+		const { parameters, itemParameters, executionId } = payments('ROUTE-5');
+		const invalidSize = { ...parameters, routeRejected: true, batchSize: 0 };
+		const continued = await runNode(sandbox, credentials, { executionId, parameters: invalidSize, itemParameters, continueOnFail: true });
+		const message = 'Batch Size must be a whole number from 1 to 100';
+		expect(continued.output).toEqual([
+			[0, 1, 2].map((item) => ({ json: { error: message }, pairedItem: { item } })),
+			[],
+		]);
+		const stopped = await runNode(sandbox, credentials, { executionId, parameters: invalidSize, itemParameters });
+		expect(stopped.error).toBeInstanceOf(NodeOperationError);
+		expect(stopped.error?.message).toBe(message);
+		expect(stopped.error?.context?.itemIndex).toBe(0);
+		expect([...continued.calls, ...stopped.calls]).toEqual([]);
+	});
+
 	it('an operation that does not exist is a node error', async () => {
 		const result = await runNode(sandbox, credentials, { parameters: { resource: 'account', operation: 'delete' } });
 		expect(result.error).toBeInstanceOf(NodeOperationError);
