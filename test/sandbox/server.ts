@@ -44,6 +44,8 @@ export interface RequestLogEntry {
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+/** A long `npm run sandbox` session keeps the newest entries only. */
+const REQUEST_LOG_LIMIT = 10_000;
 
 export interface ServerDeps {
 	bank: Bank;
@@ -77,6 +79,7 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			durationMs: 0,
 		};
 		deps.requestLog.push(entry);
+		if (deps.requestLog.length > REQUEST_LOG_LIMIT) deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_LIMIT);
 		const finish = (status: number) => {
 			entry.status = status;
 			entry.durationMs = Date.now() - started;
