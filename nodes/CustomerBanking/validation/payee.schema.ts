@@ -31,7 +31,7 @@ export const PAYEE_FIELD_LABELS = {
 	bankCountryCode: 'Bank Country Code',
 	institutionNumber: 'Institution Number',
 	transitNumber: 'Transit Number',
-	intermediaryName: 'Intermediary Bank Name',
+	intermediaryName: 'Intermediary Name',
 	intermediaryBic: 'Intermediary BIC',
 	intermediaryAba: 'Intermediary ABA Routing Number',
 	intermediaryAddress1: 'Intermediary Address Line 1',
@@ -261,7 +261,7 @@ export interface PayeeIssue {
 	rule: string;
 }
 
-/** Issues as "field + rule", in the order of the form, one per field and rule. */
+/** Issues as "field + rule", in the order zod reports them, each field and rule once. */
 export function describeIssues(error: z.ZodError): PayeeIssue[] {
 	const seen = new Set<string>();
 	const issues: PayeeIssue[] = [];
