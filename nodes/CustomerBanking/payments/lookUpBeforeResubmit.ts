@@ -26,6 +26,12 @@ export type LookupResult =
 	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
 	| { found: false; candidates: string[] };
 
+/**
+ * A record created this long before the request was sent cannot be its payment; the margin
+ * allows for clock skew between n8n and the bank (and Retry On Fail's earlier tries).
+ */
+export const LOOKUP_WINDOW_MS = 10 * 60 * 1000;
+
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -47,6 +53,15 @@ function matches(payment: SentPayment, record: IDataObject): boolean {
 	return currency === undefined || payment.currency === undefined || currency === payment.currency;
 }
 
+/** `created` (transactions) or `meta.created` (approvals), when the record has a readable one. */
+function createdAt(record: IDataObject): number | undefined {
+	const meta = record.meta;
+	const value =
+		record.created ?? (typeof meta === 'object' && meta !== null ? (meta as IDataObject).created : undefined);
+	const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(time) ? undefined : time;
+}
+
 /** An approval's payment details sit in `transaction` (DECISIONS.md §Approvals) or at the top level. */
 function approvalPayment(approval: IDataObject): IDataObject {
 	const transaction = approval.transaction;
@@ -63,14 +78,17 @@ interface AccountRecords {
 /**
  * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
  * the account's approvals for payments awaiting approval, its transactions for those submitted,
- * matching on reference. Each account is read once for all the payments of one request.
- * Only one distinct matching xtid counts as found: payees paid the same amount with a reused
- * reference cannot be told apart, and then the state stays unknown.
+ * matching on reference (+ amount + payee). Each account is read once for all the payments of
+ * one request. Records created well before `sentAt` are older payments, not this one. Only one
+ * distinct matching xtid counts as found: a payee paid the same amount with a reused reference
+ * cannot be told apart, and then the state stays unknown.
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
 	payments: SentPayment[],
+	sentAt: number,
 ): Promise<Map<number, LookupResult>> {
+	const recent = (record: IDataObject) => (createdAt(record) ?? sentAt) >= sentAt - LOOKUP_WINDOW_MS;
 	const byAccount = new Map<string, AccountRecords>();
 	for (const xaid of new Set(payments.map((payment) => payment.xaid))) {
 		const itemIndex = payments.find((payment) => payment.xaid === xaid)?.itemIndex;
@@ -92,7 +110,7 @@ export async function lookUpPayments(
 		for (const approval of records.approvals) {
 			const details = approvalPayment(approval);
 			const xtid = text(details.xtid);
-			if (xtid === undefined || !matches(payment, details)) continue;
+			if (xtid === undefined || !matches(payment, details) || !recent(approval)) continue;
 			found.set(xtid, {
 				xtid,
 				foundIn: 'approvals',
@@ -102,7 +120,8 @@ export async function lookUpPayments(
 		}
 		for (const transaction of records.transactions) {
 			const xtid = text(transaction.xtid);
-			if (xtid === undefined || transaction.direction === 'incoming' || !matches(payment, transaction)) {
+			const outgoing = transaction.direction !== 'incoming';
+			if (xtid === undefined || !outgoing || !matches(payment, transaction) || !recent(transaction)) {
 				continue;
 			}
 			// an approved payment has both records, with the same xtid (spec §Approval)

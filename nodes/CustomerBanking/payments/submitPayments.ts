@@ -109,6 +109,7 @@ async function resolveUnknown(
 	payments: PaymentToSend[],
 	key: string,
 	failure: string,
+	sentAt: number,
 ): Promise<PaymentOutcome[]> {
 	const sent = payments.map(({ itemIndex, body }) => ({
 		itemIndex,
@@ -120,7 +121,7 @@ async function resolveUnknown(
 	}));
 	let results: Map<number, LookupResult>;
 	try {
-		results = await lookUpPayments.call(this, sent);
+		results = await lookUpPayments.call(this, sent, sentAt);
 	} catch (error) {
 		const lookupFailed = describeError(error);
 		return payments.map((payment) => ({
@@ -154,6 +155,7 @@ export async function sendPayments(
 ): Promise<PaymentOutcome[]> {
 	const { key, payments, asBatch } = request;
 	let response: IDataObject;
+	const sentAt = Date.now();
 	try {
 		response = await apiRequest.call(this, {
 			method: 'POST',
@@ -171,7 +173,7 @@ export async function sendPayments(
 			// raised before anything was sent (e.g. the credential has no Base URL)
 			return payments.map((payment) => ({ kind: 'failed', itemIndex: payment.itemIndex, idempotencyKey: key, error }));
 		}
-		return await resolveUnknown.call(this, payments, key, describeError(error));
+		return await resolveUnknown.call(this, payments, key, describeError(error), sentAt);
 	}
 
 	// spec §Payments rule 3: 202 does not mean every item was accepted
@@ -196,6 +198,7 @@ export async function sendPayments(
 				unaccounted,
 				key,
 				`The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`,
+				sentAt,
 			)
 		: [];
 	return payments.map(

@@ -198,6 +198,20 @@ describe('Payment → Submit', () => {
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
 	});
 
+	it('state unknown when several recent payments match reference, amount and payee: none is claimed', async () => {
+		const reference = newReference();
+		jsonOf(await submit({ amount: 16, reference }));
+		jsonOf(await submit({ amount: 16, reference }));
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		const run = await submit({ amount: 16, reference });
+		const earlier = sentWithReference(sandbox, reference).map((t) => t.xtid as string);
+		expect(earlier).toHaveLength(2);
+		expect(run.error?.message).toMatch(/^Payment state unknown — not resubmitted/);
+		expect(run.error?.description).toContain(
+			`2 payments of account ${gbp.xaid} match reference, amount and payee (${earlier.join(', ')})`,
+		);
+	});
+
 	it('an approval request whose answer was lost is found among the approvals', async () => {
 		const reference = newReference();
 		sandbox.control.setFaults([
@@ -306,5 +320,30 @@ describe('Payment → Submit', () => {
 
 		const real = await submit({ ...fields, options: {} }, { executionId: 'exec-validate' });
 		expect(real.posts).toEqual([{ key: valid.idempotencyKey, body: (valid.request as IDataObject).body }]);
+	});
+});
+
+describe('Payment → Submit: look-up window', () => {
+	let pastSandbox: Sandbox;
+
+	beforeAll(async () => {
+		// the bank's clock starts an hour ago, so the first payment is an hour old when the clock catches up
+		pastSandbox = await startSandbox({ port: 0, now: new Date(Date.now() - 60 * 60 * 1000) });
+	});
+	afterAll(async () => await pastSandbox.close());
+
+	it('an identical payment made an hour earlier is not taken for the lost one', async () => {
+		const pastCredentials = credentialsFor(pastSandbox);
+		const account = { account: byId(pastSandbox.seeded.accounts.gbp), payee: byId(pastSandbox.seeded.payees.gbp) };
+		const parameters = { operation: 'submit', ...account, amount: 19, reference: 'MONTHLY-RENT' };
+		const earlier = jsonOf(await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-1' }));
+		expect(earlier[0].status).toBe('submitted');
+		await pastSandbox.control.advanceClock(60 * 60 * 1000);
+
+		pastSandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		const run = await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-2' });
+		expect(run.error?.message).toMatch(/^Payment state unknown — not resubmitted \(reference "MONTHLY-RENT"/);
+		expect(run.error?.description).toContain('No payment of 19 to payee');
+		expect(sentWithReference(pastSandbox, 'MONTHLY-RENT').map((t) => t.xtid)).toEqual([earlier[0].xtid]);
 	});
 });
