@@ -23,8 +23,6 @@ export type PaymentOutcome =
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
 	| (OutcomeBase & { kind: 'failed'; error: NodeApiError | NodeOperationError });
 
-export type NodeError = NodeApiError | NodeOperationError;
-
 function objectsIn(value: unknown): IDataObject[] {
 	return Array.isArray(value)
 		? (value.filter((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry)) as IDataObject[])
@@ -58,7 +56,7 @@ function refusedByBank(error: unknown): error is NodeApiError {
 function explainRefusal(error: NodeApiError, key: string): NodeApiError {
 	if (String(error.httpCode) === '422') {
 		// spec §Errors rule 7 (not shown): the sandbox answers 422, DECISIONS.md §Payments
-		error.message = `Idempotency key ${key} was already used for a different payment request: nothing was sent`;
+		error.message = `Idempotency key ${key} was already used for a different payment request: nothing new was paid`;
 		error.description =
 			'The bank refused this request because the same key was used before with another body (amount, payee, reference or other fields). The earlier payment made with this key stands. With a Custom Idempotency Key, give each payment its own key; a derived key only repeats within one execution, so the input of this node changed between attempts.';
 	} else {
@@ -77,7 +75,7 @@ function stateUnknownError(
 	const { xaid, reference, amount, xpid } = payment.body;
 	let searched: string;
 	if ('lookupFailed' in lookup) {
-		searched = `Looking the payment up failed too: ${lookup.lookupFailed}.`;
+		searched = `Looking the payment up failed too: ${lookup.lookupFailed}`;
 	} else if (!lookup.found && lookup.candidates.length > 1) {
 		searched = `${lookup.candidates.length} payments of account ${String(xaid)} match reference, amount and payee (${lookup.candidates.join(', ')}), so which one is this payment cannot be told; use a unique reference per payment.`;
 	} else {

@@ -171,7 +171,7 @@ describe('Payment → Submit', () => {
 		jsonOf(await submit({ amount: 10, reference, options }, { executionId: 'exec-e' }));
 		const run = await submit({ amount: 11, reference, options }, { executionId: 'exec-f' });
 		expect(run.error).toBeInstanceOf(NodeApiError);
-		expect(run.error?.message).toMatch(/^Idempotency key [0-9a-f-]{36} was already used for a different payment request/);
+		expect(run.error?.message).toMatch(/^Idempotency key [0-9a-f-]{36} was already used for a different payment request: nothing new was paid$/);
 		expect(run.error?.httpCode).toBe('422');
 		expect(run.posts).toHaveLength(1);
 		expect(sentWithReference(sandbox, reference).map((t) => t.amount)).toEqual([10]);
