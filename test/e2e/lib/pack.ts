@@ -27,8 +27,9 @@ export function buildAndPack(): string {
 	return tarball;
 }
 
-/** The tarball globalSetup packed for this run. */
+/** The tarball globalSetup packed for this run, or the one N8N_E2E_TARBALL names (tested as it is). */
 export function packedTarball(): string {
+	if (process.env.N8N_E2E_TARBALL) return resolve(process.env.N8N_E2E_TARBALL);
 	const tarballs = existsSync(scratchDir) ? readdirSync(scratchDir).filter((n) => n.endsWith('.tgz')) : [];
 	if (tarballs.length !== 1) throw new Error(`expected one packed tarball in ${scratchDir} (run through test/e2e/jest.config.js, whose globalSetup packs it)`);
 	return join(scratchDir, tarballs[0]);
