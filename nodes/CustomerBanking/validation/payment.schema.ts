@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { referenceLength } from './payee.schema';
+
 // spec §Identifiers: xaid is a UUID
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -18,11 +20,6 @@ const FIELD_LABELS: Record<string, string> = {
 	description: 'Description',
 	additionalBodyFields: 'Additional Body Fields',
 };
-
-/** spec §Payee validation rules: reference is 6-18 characters for GBP, 6-140 for other currencies. */
-export function referenceLengthRule(currency: string | undefined): { min: number; max: number } {
-	return currency === 'GBP' ? { min: 6, max: 18 } : { min: 6, max: 140 };
-}
 
 /**
  * Amounts are major units with at most 2 decimals (test/sandbox/DECISIONS.md). Float noise such
@@ -63,7 +60,8 @@ const currencySchema = optionalText
 	.transform((value) => value?.trim().toUpperCase());
 
 function referenceSchema(currency: string | undefined) {
-	const { min, max } = referenceLengthRule(currency);
+	// spec §Payee validation rules: the payee reference rule, one definition in payee.schema.ts
+	const { min, max } = referenceLength(currency);
 	return z.string(text).superRefine((reference, ctx) => {
 		if (reference.length === 0) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'is required' });
