@@ -91,7 +91,7 @@ describe('payment schema: rules', () => {
 
 	it('account must be a UUID, payee is required', () => {
 		expect(issuesOf({ ...valid, xaid: 'acc-1', xpid: ' ' })).toEqual([
-			{ field: 'Account', rule: 'must be an account ID (xaid, a UUID)' },
+			{ field: 'Source Account', rule: 'must be an account ID (xaid, a UUID)' },
 			{ field: 'Payee', rule: 'is required' },
 		]);
 	});
@@ -114,9 +114,9 @@ describe('payment schema: rules', () => {
 
 	it('reports every broken rule at once, named by field', () => {
 		const issues = issuesOf({ xaid: 5, xpid: undefined, amount: 'abc', reference: 'INV', currency: 'GBP' });
-		expect(issues.map((issue) => issue.field)).toEqual(['Account', 'Payee', 'Amount', 'Reference']);
+		expect(issues.map((issue) => issue.field)).toEqual(['Source Account', 'Payee', 'Amount', 'Reference']);
 		expect(formatIssues(issues)).toBe(
-			'Account must be text; Payee is required; Amount must be a number; Reference must be 6-18 characters for GBP (has 3)',
+			'Source Account must be text; Payee is required; Amount must be a number; Reference must be 6-18 characters for GBP (has 3)',
 		);
 	});
 });

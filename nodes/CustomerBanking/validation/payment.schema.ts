@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { UUID_PATTERN } from '../actions/common.descriptions';
 import { referenceLength } from './payee.schema';
 
 // spec §Identifiers: xaid is a UUID
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(UUID_PATTERN);
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** Body fields the node sets itself; "Additional Body Fields" may not override them. */
@@ -12,7 +13,7 @@ export const PAYMENT_FIELDS = ['xaid', 'xpid', 'amount', 'currency', 'reference'
 
 /** Parameter names shown to the user for each body field, so errors name what they can fix. */
 const FIELD_LABELS: Record<string, string> = {
-	xaid: 'Account',
+	xaid: 'Source Account',
 	xpid: 'Payee',
 	amount: 'Amount',
 	currency: 'Currency',
