@@ -7,7 +7,6 @@ import {
 	decline,
 	expire,
 	expireDue,
-	findApproval,
 	type ApprovalRecord,
 	type Policy,
 } from './approvals/model';
@@ -75,6 +74,11 @@ function copy<T>(value: T): T {
 	return structuredClone(value);
 }
 
+/** The API's views are plain JSON objects; the handle hands them out typed as n8n data. */
+function asData(view: object): IDataObject {
+	return view as IDataObject;
+}
+
 export function createControl(deps: ControlDeps): SandboxControl {
 	const { bank } = deps;
 
@@ -94,9 +98,9 @@ export function createControl(deps: ControlDeps): SandboxControl {
 
 	function decideApproval(ref: string, decision: (workspace: Workspace, approval: ApprovalRecord) => void): IDataObject {
 		expireDue(bank);
-		const { workspace, item } = locate((w) => (w.approvals.has(ref) ? findApproval(w, ref) : undefined), `approval ${ref}`);
+		const { workspace, item } = locate((w) => w.approvals.get(ref), `approval ${ref}`);
 		decision(workspace, item);
-		return approvalView(item) as unknown as IDataObject;
+		return asData(approvalView(item));
 	}
 
 	function amountMinor(amount: number): number {
@@ -112,14 +116,14 @@ export function createControl(deps: ControlDeps): SandboxControl {
 
 		settle: async (xtid) => {
 			const { workspace, item } = locate<TransactionRecord>((w) => w.transactions.get(xtid), `transaction ${xtid}`);
-			return transactionView(settle(bank, workspace, item)) as unknown as IDataObject;
+			return asData(transactionView(settle(bank, workspace, item)));
 		},
 
 		receive: async (xaid, amount, reference = 'Incoming payment') => {
 			const { workspace, item } = locate((w) => w.accounts.get(xaid), `account ${xaid}`);
 			const minor = amountMinor(amount);
 			const received = receive(bank, workspace, item, { amountMinor: minor, reference, counterpartyName: 'Sandbox Sender Ltd' });
-			return transactionView(received) as unknown as IDataObject;
+			return asData(transactionView(received));
 		},
 
 		advanceClock: async (ms) => {
@@ -144,10 +148,10 @@ export function createControl(deps: ControlDeps): SandboxControl {
 			return {
 				workspaceId: workspace.id,
 				accounts: listOf(workspace.accounts).map(
-					(account) => ({ ...accountView(account), ...balanceView(account) }) as unknown as IDataObject,
+					(account) => asData({ ...accountView(account), ...balanceView(account) }),
 				),
-				transactions: listOf(workspace.transactions).map((t) => transactionView(t) as unknown as IDataObject),
-				approvals: listOf(workspace.approvals).map((a) => approvalView(a) as unknown as IDataObject),
+				transactions: listOf(workspace.transactions).map((t) => asData(transactionView(t))),
+				approvals: listOf(workspace.approvals).map((a) => asData(approvalView(a))),
 				paymentRequests: copy(workspace.paymentRequests),
 				policies: copy(workspace.policies),
 			};

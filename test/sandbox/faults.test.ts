@@ -65,6 +65,13 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		expect(sandbox.control.ledger().paymentRequests).toHaveLength(1);
 	});
 
+	it('commitThenDrop drops the connection even when the request fails', async () => {
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+		await expect(pay('not-a-uuid')).rejects.toThrow();
+		expect(sandbox.control.requests().at(-1)).toMatchObject({ status: 0, fault: 'commitThenDrop' });
+		expect((await pay('not-a-uuid')).status).toBe(400);
+	});
+
 	it('expires the presented token before expires_in', async () => {
 		sandbox.control.setFaults([{ path: '/accounts', kind: 'expireToken', times: 1 }]);
 		const reply = await api.get<ErrorBody>('/accounts');

@@ -69,10 +69,19 @@ export function matchRoute<R extends { path: string; method: string }>(
 			continue;
 		}
 		const params: Record<string, string> = {};
-		compiled.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1])));
+		compiled.names.forEach((name, i) => (params[name] = safeDecode(match[i + 1])));
 		return { route: compiled.route, params };
 	}
 	return { methodMismatch };
+}
+
+/** A malformed %-escape stays as sent (and then matches nothing) instead of failing the request. */
+function safeDecode(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;

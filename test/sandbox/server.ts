@@ -8,7 +8,7 @@ import { approvalRoutes } from './approvals/routes';
 import { requireScopes, type TokenService } from './auth';
 import type { ControlRoute } from './control';
 import { ApiError } from './errors';
-import type { Faults, FaultRule } from './faults';
+import type { FaultRule, Faults } from './faults';
 import { type ApiRoute, compileRoute, matchRoute, parseJsonBody, readBody, type RouteContext, type RouteResult, sendJson } from './http';
 import { payeeRoutes } from './payees/routes';
 import { paymentRoutes } from './payments/routes';
@@ -88,14 +88,15 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			finish(0);
 			req.socket.destroy();
 		};
+		let fault: FaultRule | undefined;
 		try {
 			const rawBody = await readBody(req);
 			const matched = area === 'api' ? matchRoute(apiRoutes, method, path) : undefined;
-			const route = matched && 'route' in matched ? matched.route : undefined;
-			entry.route = area === 'auth' ? TOKEN_PATH : route?.path;
+			const found = matched && 'route' in matched ? matched : undefined;
+			entry.route = area === 'auth' ? TOKEN_PATH : found?.route.path;
 			if (area === 'api' && rawBody.length > 0) entry.body = tryJson(rawBody);
 
-			const fault = deps.faults.match(method, path, entry.route);
+			fault = deps.faults.match(method, path, entry.route);
 			entry.fault = fault?.kind;
 			if (fault?.kind === 'reset') return drop();
 			if (fault?.kind === 'status') {
@@ -104,11 +105,12 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
 			}
 			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
+			const latencyMs = fault?.kind === 'latency' ? (fault.latencyMs ?? 0) : 0;
 			let paused = false;
 			const pause = async () => {
-				if (paused || fault?.kind !== 'latency') return;
+				if (paused || latencyMs === 0) return;
 				paused = true;
-				await sleep(fault.latencyMs ?? 0);
+				await sleep(latencyMs);
 			};
 
 			let result: RouteResult;
@@ -117,39 +119,47 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				await pause();
 				result = { status: 200, body: deps.tokens.exchange(req.headers, rawBody), headers: { 'cache-control': 'no-store' } };
 			} else {
-				if (!route) {
+				if (!found) {
 					const mismatch = matched && 'methodMismatch' in matched && matched.methodMismatch;
 					throw new ApiError(mismatch ? 405 : 404, `no route ${method} ${url.pathname}`);
 				}
-				const client = deps.tokens.authenticate(req.headers);
-				entry.clientId = client.clientId;
-				requireScopes(client, route.scopes);
-				const workspace = deps.bank.workspaces.get(client.workspaceId);
-				if (!workspace) throw new ApiError(401, 'the workspace of these credentials no longer exists');
-				expireDue(deps.bank); // the sandbox clock may have passed an expiry window
-				const ctx: RouteContext = {
-					bank: deps.bank,
-					caller: { clientId: client.clientId, scopes: client.scopes, workspace },
-					params: (matched as { params: Record<string, string> }).params,
-					query: url.searchParams,
-					headers: req.headers,
-					body: () => parseJsonBody(req.headers, rawBody),
-					pause,
-				};
-				if (!route.pausesItself) await pause();
-				result = await route.handle(ctx);
+				const ctx = authorize(req, found.route, entry);
+				result = await runRoute(found.route, { ...ctx, params: found.params, query: url.searchParams, rawBody, pause }, req);
 			}
 			if (fault?.kind === 'commitThenDrop') return drop();
 			sendJson(res, result.status, result.rawJson ?? result.body, result.headers);
 			finish(result.status);
 		} catch (error) {
-			const apiError =
-				error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error', {}, {});
+			// a commitThenDrop request never gets an answer, whatever happened
+			if (fault?.kind === 'commitThenDrop') return drop();
 			if (!(error instanceof ApiError)) console.error('sandbox: unexpected error', error);
+			const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error');
 			if (res.headersSent || req.socket.destroyed) return finish(0);
 			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
 			finish(apiError.statusCode);
 		}
+	}
+
+	// spec §Authentication Behaviour 1-2: 401 for the token, then 403 for the scope
+	function authorize(req: IncomingMessage, route: ApiRoute, entry: RequestLogEntry): Pick<RouteContext, 'bank' | 'caller'> {
+		const client = deps.tokens.authenticate(req.headers);
+		entry.clientId = client.clientId;
+		requireScopes(client, route.scopes);
+		const workspace = deps.bank.workspaces.get(client.workspaceId);
+		if (!workspace) throw new ApiError(401, 'the workspace of these credentials no longer exists');
+		return { bank: deps.bank, caller: { clientId: client.clientId, scopes: client.scopes, workspace } };
+	}
+
+	async function runRoute(
+		route: ApiRoute,
+		parts: Omit<RouteContext, 'headers' | 'body'> & { rawBody: Buffer },
+		req: IncomingMessage,
+	): Promise<RouteResult> {
+		expireDue(deps.bank); // the sandbox clock may have passed an expiry window
+		const { rawBody, ...rest } = parts;
+		const ctx: RouteContext = { ...rest, headers: req.headers, body: () => parseJsonBody(req.headers, rawBody) };
+		if (!route.pausesItself) await ctx.pause();
+		return route.handle(ctx);
 	}
 
 	async function serveControl(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
