@@ -25,8 +25,3 @@ export class SandboxClock {
 		this.advancedMs += ms;
 	}
 }
-
-/** Account createdDate format of spec §Account: "YYYY-MM-DD HH:MM:SS" (UTC). */
-export function accountDate(ms: number): string {
-	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-}

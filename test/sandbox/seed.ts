@@ -25,7 +25,7 @@ export const OTHER_WORKSPACE = 'workspace-2';
 const OPENING_MINOR = 5_000_000;
 
 // issue 2 "Seeded data": one policy covering API payments from 1000.00
-export const SEEDED_POLICY: Policy = {
+const SEEDED_POLICY: Policy = {
 	id: 'policy-api-1000',
 	name: 'API payments of 1000.00 or more',
 	minAmount: 1000,

@@ -10,9 +10,9 @@ import type { Bank, Workspace } from '../state';
 import { recordSentPayment } from '../transactions/model';
 
 /** Maximum batch size (spec §Limits: not shown; DECISIONS.md §Payments). */
-export const MAX_BATCH = 100;
+const MAX_BATCH = 100;
 /** How long an idempotency key is remembered, on the sandbox clock (DECISIONS.md §Payments). */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface SubmittedItem {
 	index: number;

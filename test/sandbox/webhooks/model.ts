@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../errors';
 import type { Bank, Workspace } from '../state';
 
 // spec §Events: the two kinds POST /webhooks/subscribe supports
-export const WEBHOOK_EVENTS = ['TransactionConfirmed', 'TransactionReceived'] as const;
+const WEBHOOK_EVENTS = ['TransactionConfirmed', 'TransactionReceived'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface SubscriptionRecord {
@@ -27,7 +27,7 @@ export interface SigningSecrets {
 }
 
 /** How long a rotated-out secret still signs deliveries, on the sandbox clock (DECISIONS.md). */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
