@@ -156,7 +156,8 @@ export async function ensureN8n(version: string = defaultVersion, say: (line: st
 		// Install scripts stay off: the Kafka node's downloads from the internet and fails.
 		await run('npm', ['install', '--ignore-scripts'], staging, npmEnv, log);
 		say(`[e2e]   n8n ${version} installed (${elapsed()})`);
-		await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], staging, npmEnv, log);
+		// node-gyp compiles sqlite3 from source (no prebuild for this Node here); JOBS uses every core
+		await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], staging, { ...npmEnv, JOBS: 'max' }, log);
 		say(`[e2e]   sqlite3 built for Node ${entry.node} (${elapsed()})`);
 
 		writeFileSync(join(staging, MARKER), `${fingerprint(version, entry)}\n`);

@@ -145,8 +145,9 @@ async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: numb
 	while (Date.now() < deadline) {
 		if (exitCode !== undefined) throw new Error(`n8n exited (code ${exitCode}) before it was ready:\n${proc.output().slice(-6000)}`);
 		try {
+			// 1.x answers readiness before its REST routes exist; the log line comes after them
 			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.status === 200) return;
+			if (response.status === 200 && proc.output().includes('Editor is now accessible')) return;
 		} catch {
 			// not listening yet
 		}

@@ -60,10 +60,14 @@ export interface CreatedCredential {
 	data: Record<string, string>;
 }
 
-/** Creates a credential through the public API, as an admin's provisioning script would. */
+/**
+ * Creates a credential the way the editor's Save does (POST /rest/credentials). Not the public API:
+ * n8n 1.x builds its JSON schema from displayOptions and then requires the credential's notice
+ * fields and its own injected allowedDomains field, which no client sends.
+ */
 export async function createCredential(n8n: N8n, name: string, data: Record<string, string>): Promise<CreatedCredential> {
-	const created = await n8n.apiOk<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
-	return { id: String(created.id), name, type: CREDENTIAL_TYPE, data };
+	const created = await n8n.restOk<{ data: { id: string } }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+	return { id: String(created.data.id), name, type: CREDENTIAL_TYPE, data };
 }
 
 /** The workflow JSON of test/e2e/workflows/<file>, with `__PLACEHOLDER__` strings replaced. */
