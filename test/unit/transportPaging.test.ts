@@ -147,3 +147,38 @@ describe('envelopes', () => {
 		}
 	});
 });
+
+describe('fixed page size and early stop', () => {
+	async function search(pageSize: number, until: (item: { id: number }) => boolean, path = '/approvals') {
+		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		return await apiRequestAllItems.call(context, { path, returnAll: true, pageSize, until });
+	}
+
+	it('reads pages of the given size and stops at the page holding the match', async () => {
+		serveList(1000, 'results');
+		const items = await search(50, (item) => item.id === 77);
+		expect(sentPages()).toEqual([
+			[0, 50],
+			[1, 50],
+		]);
+		expect(items).toHaveLength(78);
+		expect(items[items.length - 1]).toEqual({ id: 77 });
+	});
+
+	it('reads to the end when nothing matches', async () => {
+		serveList(120, 'results');
+		const items = await search(50, () => false);
+		expect(sentPages()).toEqual([
+			[0, 50],
+			[1, 50],
+			[2, 50],
+		]);
+		expect(items).toHaveLength(120);
+	});
+
+	it('never asks for more than the endpoint allows', async () => {
+		serveList(30, 'results', 100);
+		await search(250, () => false, '/payees');
+		expect(sentPages()).toEqual([[0, 100]]);
+	});
+});

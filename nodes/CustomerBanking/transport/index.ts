@@ -28,11 +28,15 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 }
 
-export interface ApiRequestAllItemsOptions {
+export interface ApiRequestAllItemsOptions<T = IDataObject> {
 	path: string;
 	qs?: IDataObject;
 	returnAll: boolean;
 	limit?: number;
+	/** A fixed page size (capped at the endpoint's maximum) where the spec names one. */
+	pageSize?: number;
+	/** Stop reading pages once an item satisfies this; that item is the last one returned. */
+	until?: (item: T) => boolean;
 	itemIndex?: number;
 }
 
@@ -167,7 +171,7 @@ export async function apiRequest<T = IDataObject>(
  */
 export async function apiRequestAllItems<T>(
 	this: BankingContext,
-	options: ApiRequestAllItemsOptions,
+	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]>;
 export async function apiRequestAllItems(
 	this: BankingContext,
@@ -175,16 +179,19 @@ export async function apiRequestAllItems(
 ): Promise<IDataObject[]>;
 export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
-	options: ApiRequestAllItemsOptions,
+	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, itemIndex } = options;
+	const { path, qs, returnAll, until, itemIndex } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
 			itemIndex,
 		});
 	}
-	const pageSize = pageSizeFor(maxPageSizeFor(path), returnAll, limit);
+	const maxPageSize = maxPageSizeFor(path);
+	const pageSize = options.pageSize
+		? Math.min(options.pageSize, maxPageSize)
+		: pageSizeFor(maxPageSize, returnAll, limit);
 	const collected: T[] = [];
 
 	for (let page = 0; ; page++) {
@@ -201,6 +208,8 @@ export async function apiRequestAllItems<T = IDataObject>(
 				description: 'Expected { total, results }, an array, { data } or { items }.',
 			});
 		}
+		const matchAt = until ? listPage.items.findIndex(until) : -1;
+		if (matchAt >= 0) return [...collected, ...listPage.items.slice(0, matchAt + 1)].slice(0, limit);
 		collected.push(...listPage.items);
 		if (collected.length >= limit) return collected.slice(0, limit);
 		const endOfList =

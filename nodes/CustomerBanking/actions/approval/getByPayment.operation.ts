@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { readListPage } from '../../transport/paginate';
+import { apiRequestAllItems } from '../../transport';
 import { listScope } from '../common.descriptions';
 import { getScopedPath, requireUuid } from '../parameters';
 
@@ -27,8 +26,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-// spec §Approvals: clients find the approval of a payment by matching xtid; pages are read one at a
-// time and the search stops at the first match
+// spec §Approvals: clients find the approval of a payment by matching xtid, reading pages of 50;
+// the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = requireUuid(
 		this,
@@ -36,27 +35,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Transaction ID (xtid)',
 		itemIndex,
 	);
-	const path = getScopedPath(this, itemIndex, 'approvals');
-	let seen = 0;
-	for (let page = 0; ; page++) {
-		const response = await apiRequest.call(this, {
-			method: 'GET',
-			path,
-			qs: { page, limit: PAGE_SIZE },
-			itemIndex,
-		});
-		const listPage = readListPage(response);
-		if (!listPage) {
-			throw new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
-				itemIndex,
-			});
-		}
-		const { items: results, total } = listPage;
-		const match = results.find((approval) => approval.xtid === xtid);
-		if (match) return match;
-		seen += results.length;
-		if (results.length < PAGE_SIZE || (total !== undefined && seen >= total)) break;
-	}
+	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
+	const approvals = await apiRequestAllItems.call(this, {
+		path: getScopedPath(this, itemIndex, 'approvals'),
+		returnAll: true,
+		pageSize: PAGE_SIZE,
+		until: isThePayment,
+		itemIndex,
+	});
+	const match = approvals.find(isThePayment);
+	if (match) return match;
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:
