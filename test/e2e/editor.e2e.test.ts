@@ -1,0 +1,196 @@
+/**
+ * The package in n8n's editor, in a real browser (Debian chromium driven by playwright-core): sign
+ * in, find both nodes in the node panel by searching "Customer Banking", add the trigger and the
+ * action node, open their parameters and the lists they load from the sandbox. Screenshots go to
+ * artifacts/e2e/ (look at them: labels, icons). Fails on browser console errors from our package
+ * and on icons of the package that do not load.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+
+import { defaultVersion } from './lib/install';
+import { OWNER } from './lib/n8n';
+import { repoRoot } from './lib/pack';
+import { createCredential, credentialData, PACKAGE, sleep, type Stack, startStack, waitFor } from './lib/stack';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OURS = /customer-?banking/i;
+const shots = join(repoRoot, 'artifacts', 'e2e', `editor-${defaultVersion}`);
+
+/** Debian's chromium, installed with apt when missing (never a browser a tool downloads itself). */
+function ensureChromium(): void {
+	if (existsSync(CHROMIUM)) return;
+	execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
+	let stack: Stack;
+	let browser: Browser;
+	let page: Page;
+	let profile: string;
+	const consoleErrors: string[] = [];
+	const failedAssets: string[] = [];
+	const blocked = new Set<string>();
+
+	beforeAll(async () => {
+		ensureChromium();
+		mkdirSync(shots, { recursive: true });
+		stack = await startStack(defaultVersion);
+		await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-dev-shm-usage',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+				`--disk-cache-dir=${profile}`,
+			],
+		});
+		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(20_000);
+		// hermetic: the editor asks registry.npmjs.org about installed community packages; nothing
+		// leaves the machine, and errors about those blocked requests are not the package's
+		await page.route('**/*', (route) => {
+			const { hostname } = new URL(route.request().url());
+			if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+			blocked.add(route.request().url());
+			return route.abort('blockedbyclient');
+		});
+		page.on('console', (message) => {
+			const { url } = message.location();
+			if (message.type() === 'error' && !blocked.has(url)) consoleErrors.push(`${message.text()} @ ${url}`);
+		});
+		page.on('pageerror', (error) => consoleErrors.push(`${error.message}\n${error.stack ?? ''}`));
+		page.on('response', (response) => {
+			if (OURS.test(response.url()) && response.status() >= 400) failedAssets.push(`${response.status()} ${response.url()}`);
+		});
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await stack?.stop();
+		if (profile) rmSync(profile, { recursive: true, force: true });
+	});
+
+	// after n8n's slide-in animations have settled
+	const shot = async (name: string) => {
+		await sleep(700);
+		await page.screenshot({ path: join(shots, `${name}.png`) });
+	};
+	const ndv = () => page.locator('[data-test-id="ndv"]');
+	const ourErrors = () => consoleErrors.filter((line) => OURS.test(line));
+
+	/** Types into the node panel's search and waits until the results show our node. */
+	async function searchNodePanel(term = 'Customer Banking'): Promise<Locator> {
+		const search = page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first();
+		await search.waitFor();
+		await search.fill(term);
+		const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]');
+		await waitFor(`"${term}" in the node panel`, async () => ((await items.allTextContents()).some((name) => name.includes(term)) ? true : undefined), 15_000);
+		return items;
+	}
+
+	/**
+	 * Clicks `opener` (again while the options are still loading) until the list shows every account
+	 * of the workspace, each labelled "<name> (<currency>)" as the sandbox names them.
+	 */
+	async function openListShowingAccounts(opener: Locator): Promise<void> {
+		const labels = stack.sandbox.control.ledger().accounts.map((a) => `${a.name as string} (${a.currency as string})`);
+		const shown = () => Promise.all(labels.map((label) => page.getByText(label).filter({ visible: true }).count()));
+		await waitFor(
+			`the account list (${labels.join(', ')})`,
+			async () => {
+				if ((await shown()).every((count) => count > 0)) return true;
+				await opener.click({ force: true });
+				await sleep(500);
+				return undefined;
+			},
+			20_000,
+			250,
+		);
+	}
+
+	it('signs in through the sign-in form', async () => {
+		await page.goto(`${stack.n8n.url}/signin`);
+		await page.locator('input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(OWNER.email);
+		await page.locator('input[type="password"]').fill(OWNER.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL(/\/home\//, { timeout: 30_000 });
+	});
+
+	/** The node panel's entry of the package: n8n merges the action node and the trigger into one app. */
+	async function openAppInNodePanel(): Promise<Locator> {
+		const items = await searchNodePanel();
+		expect((await items.allTextContents()).filter((name) => name.includes('Customer Banking'))).toEqual(['Customer Banking']);
+		await items.filter({ hasText: 'Customer Banking' }).first().click();
+		await page.locator('[data-test-id="node-creator"]').getByText('Node details').waitFor();
+		return page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]');
+	}
+
+	it('finds the trigger in the node panel and opens it with its accounts loaded from the bank', async () => {
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		await searchNodePanel();
+		await shot('01-node-panel-search');
+		const actions = await openAppInNodePanel();
+		const panelText = await page.locator('[data-test-id="node-creator"]').innerText();
+		expect(panelText).toMatch(/Triggers \(2\)/);
+		expect(panelText).toMatch(/Actions \(15\)/);
+		expect(await actions.allInnerTexts()).toEqual(expect.arrayContaining(['On transaction confirmed', 'On transaction received']));
+		await shot('02-node-panel-app');
+
+		await actions.filter({ hasText: 'On transaction confirmed' }).first().click();
+		await ndv().waitFor();
+		const panel = await ndv().innerText();
+		for (const label of ['Customer Banking Trigger', 'Account Names or IDs', 'Events', 'Fetch Full Transaction', 'Webhook Signing Secret']) {
+			expect(panel).toContain(label);
+		}
+		await shot('03-trigger-parameters');
+
+		// the accounts come from the sandbox through the credential n8n picked (the only one)
+		await openListShowingAccounts(ndv().locator('[data-test-id="parameter-input-accounts"] input').first());
+		await shot('04-trigger-accounts');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds the action node, lists its actions and opens one with the account list from the bank', async () => {
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		// a workflow starts with a trigger: take the manual one, then add our node after it
+		await (await searchNodePanel('Manual Trigger')).filter({ hasText: 'Manual Trigger' }).first().click();
+		await page.keyboard.press('Escape');
+		await page.locator('[data-test-id="canvas-handle-plus"]').first().click();
+		const actions = await openAppInNodePanel();
+		const names = await actions.allInnerTexts();
+		expect(names).toEqual(expect.arrayContaining(['Get the balance of an account', 'Submit a payment', 'Create or update a payee']));
+		await shot('05-node-panel-actions');
+
+		await actions.filter({ hasText: 'Get the balance of an account' }).first().click();
+		await ndv().waitFor();
+		const panel = await ndv().innerText();
+		for (const label of ['Credential', 'Resource', 'Operation', 'Account']) expect(panel).toContain(label);
+		await shot('06-action-parameters');
+
+		await openListShowingAccounts(ndv().getByPlaceholder('Choose...').first());
+		await shot('07-action-account-list');
+		await page.keyboard.press('Escape');
+	});
+
+	it('logged no browser console error from the package, and every package asset loaded', () => {
+		expect(ourErrors()).toEqual([]);
+		expect(failedAssets).toEqual([]);
+		expect(PACKAGE).toBe('n8n-nodes-customer-banking');
+	});
+});
