@@ -12,10 +12,24 @@ import { join } from 'node:path';
 
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
+import { type DemoWorkflow, importDemoWorkflows, seedPendingApproval } from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { OWNER } from './lib/n8n';
 import { repoRoot } from './lib/pack';
-import { createCredential, credentialData, PACKAGE, sleep, type Stack, startStack, waitFor } from './lib/stack';
+import {
+	createCredential,
+	credentialData,
+	type Execution,
+	executionError,
+	executionIds,
+	nodeOutput,
+	PACKAGE,
+	sleep,
+	type Stack,
+	startStack,
+	waitFor,
+	waitForNewExecution,
+} from './lib/stack';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OURS = /customer-?banking/i;
@@ -36,12 +50,15 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	const consoleErrors: string[] = [];
 	const failedAssets: string[] = [];
 	const blocked = new Set<string>();
+	let examples: DemoWorkflow[];
 
 	beforeAll(async () => {
 		ensureChromium();
 		mkdirSync(shots, { recursive: true });
 		stack = await startStack(defaultVersion);
-		await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		const credential = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		await seedPendingApproval(stack.sandbox);
+		examples = await importDemoWorkflows(stack.n8n, stack.sandbox, credential.id);
 		profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));
 		browser = await chromium.launch({
 			executablePath: CHROMIUM,
@@ -186,6 +203,43 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await openListShowingAccounts(ndv().getByPlaceholder('Choose...').first());
 		await shot('07-action-account-list');
 		await page.keyboard.press('Escape');
+	});
+
+	/** Opens an example of `npm run demo` and runs it with the editor's "Execute workflow" button. */
+	async function runExample(file: string, screenshot: string): Promise<Execution> {
+		const example = examples.find((workflow) => workflow.file === file);
+		if (!example) throw new Error(`no demo example ${file}`);
+		await page.goto(`${stack.n8n.url}/workflow/${example.id}`);
+		const before = await executionIds(stack.n8n, example.id);
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		const execution = await waitForNewExecution(stack.n8n, example.id, before);
+		await shot(screenshot);
+		expect(executionError(execution)).toBeUndefined();
+		return execution;
+	}
+
+	it('runs the demo examples from the editor', async () => {
+		const { sandbox } = stack;
+		const ledger = sandbox.control.ledger();
+
+		const pending = nodeOutput(await runExample('approvals-waiting.json', '08-example-approvals'), 'Notification');
+		expect(pending).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Payment of 2500 GBP \(reference DEMO-APPROVE-01\) waits for approval by /) })]);
+
+		const balances = nodeOutput(await runExample('daily-balances.json', '09-example-balances'), 'Summary line');
+		expect(balances.map((line) => line.currency).sort()).toEqual(ledger.accounts.map((account) => account.currency).sort());
+
+		const synced = nodeOutput(await runExample('sync-payees.json', '10-example-payees'), 'Create or update payee');
+		expect(synced.map((payee) => payee.name)).toEqual(['Acme Supplies Ltd', 'Blue Harbour Logistics', 'Northwind Stationery']);
+		// running the sync again finds every payee and updates it: no duplicates
+		const again = nodeOutput(await runExample('sync-payees.json', '11-example-payees-again'), 'Create or update payee');
+		expect(again.map((payee) => payee.xpid)).toEqual(synced.map((payee) => payee.xpid));
+
+		// the active trigger example reacts to money arriving
+		const trigger = examples.find((workflow) => workflow.file === 'settled-payments.json');
+		const before = await executionIds(stack.n8n, String(trigger?.id));
+		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 120.5, 'Invoice 42');
+		const received = await waitForNewExecution(stack.n8n, String(trigger?.id), before);
+		expect(nodeOutput(received, 'Message')).toEqual([{ text: 'Received: 120.5 GBP (Invoice 42)' }]);
 	});
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {

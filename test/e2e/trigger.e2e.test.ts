@@ -114,7 +114,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 		const forgedSignature = createHmac('sha256', 'whsec_not_the_bank').update(`${timestamp}.${body}`).digest('hex');
 		const before = await executionIds(n8n, triggerWorkflowId);
 
-		const attempts = [
+		const attempts: Array<Record<string, string>> = [
 			{ 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${forgedSignature}` },
 			{ 'x-cb-timestamp': timestamp },
 			// the right secret over other bytes: a tampered body

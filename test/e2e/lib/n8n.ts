@@ -28,7 +28,7 @@ export interface StartOptions {
 	onOutput?: (chunk: string) => void;
 }
 
-export interface HttpResult<T = any> {
+export interface HttpResult<T = unknown> {
 	status: number;
 	headers: Headers;
 	body: T;
@@ -57,7 +57,7 @@ export class N8n {
 		return this.process.output();
 	}
 
-	async http<T = any>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
+	async http<T = unknown>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
 		const headers: Record<string, string> = { ...options.headers };
 		let body: string | undefined = options.raw;
 		if (options.body !== undefined) {
@@ -76,23 +76,23 @@ export class N8n {
 	}
 
 	/** Internal REST API (what the editor uses), signed in as the owner. */
-	async rest<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
 		return this.http<T>(method, `/rest${path}`, { body, headers: { cookie: this.cookie, 'browser-id': 'e2e' } });
 	}
 
 	/** Public API (/api/v1) with the owner's API key. */
-	async api<T = any>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
+	async api<T = unknown>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
 		return this.http<T>(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
 	}
 
 	/** Like api(), but throws with the response when the status is not 2xx. */
-	async apiOk<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+	async apiOk<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const result = await this.api<T>(method, path, body);
 		if (result.status < 200 || result.status > 299) throw new Error(`${method} /api/v1${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
 		return result.body;
 	}
 
-	async restOk<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+	async restOk<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const result = await this.rest<T>(method, path, body);
 		if (result.status < 200 || result.status > 299) throw new Error(`${method} /rest${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
 		return result.body;

@@ -4,7 +4,7 @@
  * workflows of test/e2e/workflows/ and read their executions.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox';
 import { type N8n, startN8n } from './n8n';
@@ -70,9 +70,9 @@ export async function createCredential(n8n: N8n, name: string, data: Record<stri
 	return { id: String(created.data.id), name, type: CREDENTIAL_TYPE, data };
 }
 
-/** The workflow JSON of test/e2e/workflows/<file>, with `__PLACEHOLDER__` strings replaced. */
+/** The workflow JSON of test/e2e/workflows/<file> (or an absolute path), with `__PLACEHOLDER__` strings replaced. */
 export function loadWorkflow(file: string, replacements: Record<string, string>): Record<string, unknown> {
-	let text = readFileSync(join(__dirname, '..', 'workflows', file), 'utf8');
+	let text = readFileSync(isAbsolute(file) ? file : join(__dirname, '..', 'workflows', file), 'utf8');
 	for (const [key, value] of Object.entries(replacements)) text = text.split(`__${key}__`).join(value);
 	const leftover = /__[A-Z][A-Z0-9_]+__/.exec(text);
 	if (leftover) throw new Error(`${file}: placeholder ${leftover[0]} has no value`);
@@ -123,7 +123,7 @@ export interface Execution {
 	workflowId: string;
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, any> }> | null> }; error?: { message: string; description?: string } }>>;
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message: string; description?: string } }>>;
 			error?: { message: string; description?: string; node?: { name: string } };
 			lastNodeExecuted?: string;
 		};
@@ -156,7 +156,7 @@ export async function waitForNewExecution(n8n: N8n, workflowId: string, before: 
 }
 
 /** Output items of a node's first run (first output unless told). */
-export function nodeOutput(execution: Execution, nodeName: string, output = 0): Array<Record<string, any>> {
+export function nodeOutput(execution: Execution, nodeName: string, output = 0): Array<Record<string, unknown>> {
 	const runs = execution.data.resultData.runData[nodeName];
 	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(execution.data.resultData.runData).join(', ')}; error: ${execution.data.resultData.error?.message}`);
 	return (runs[0].data?.main[output] ?? []).map((item) => item.json);

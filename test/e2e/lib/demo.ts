@@ -1,0 +1,46 @@
+/** The demo's data and example workflows (test/e2e/demo/*.json), shared by `npm run demo` and the editor suite. */
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Sandbox } from '../../sandbox';
+import type { N8n } from './n8n';
+import { activate, loadWorkflow } from './stack';
+
+export const DEMO_DIR = join(__dirname, '..', 'demo');
+/** The example with the trigger: activated on import, so sandbox events start it at once. */
+export const ACTIVE_EXAMPLE = 'settled-payments.json';
+
+export interface DemoWorkflow {
+	file: string;
+	id: string;
+	name: string;
+}
+
+export async function importDemoWorkflows(n8n: N8n, sandbox: Sandbox, credentialId: string): Promise<DemoWorkflow[]> {
+	const replacements = { CREDENTIAL_ID: credentialId, ACCOUNT_GBP: sandbox.seeded.accounts.gbp, ACCOUNT_EUR: sandbox.seeded.accounts.eur };
+	const imported: DemoWorkflow[] = [];
+	for (const file of readdirSync(DEMO_DIR).filter((name) => name.endsWith('.json')).sort()) {
+		const created = await n8n.apiOk<{ id: string; name: string }>('POST', '/workflows', loadWorkflow(join(DEMO_DIR, file), replacements));
+		if (file === ACTIVE_EXAMPLE) await activate(n8n, created.id);
+		imported.push({ file, id: String(created.id), name: created.name });
+	}
+	return imported;
+}
+
+/** A payment over the approval threshold, made straight at the sandbox API: one pending approval. */
+export async function seedPendingApproval(sandbox: Sandbox, reference = 'DEMO-APPROVE-01'): Promise<void> {
+	const { clientId, clientSecret } = sandbox.clients.full;
+	const tokenResponse = await fetch(sandbox.tokenUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: sandbox.audience }),
+	});
+	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+	const response = await fetch(`${sandbox.baseUrl}/payments`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
+		body: JSON.stringify({ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 2500, reference }),
+	});
+	if (response.status !== 202) throw new Error(`seeding a pending approval failed: ${response.status} ${await response.text()}`);
+}
