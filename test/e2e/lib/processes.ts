@@ -40,6 +40,28 @@ export interface ManagedProcess {
 }
 
 const running = new Set<ManagedProcess>();
+let signalHandlersInstalled = false;
+
+function killGroupsNow(): void {
+	for (const p of running) {
+		try {
+			if (p.child.pid) process.kill(-p.child.pid, 'SIGKILL');
+		} catch {
+			// gone
+		}
+	}
+}
+
+// last resort when the harness exits without cleaning up (jest interrupted, a crash, a CI timeout's
+// SIGTERM): never leave an n8n or its task runner behind; they run in process groups of their own
+process.once('exit', killGroupsNow);
+for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+	process.once(signal, () => {
+		if (signalHandlersInstalled) return; // the demo stops gracefully (stopAllOnSignals)
+		killGroupsNow();
+		process.kill(process.pid, signal); // then die of it as if we had not listened
+	});
+}
 
 /** Spawns `command` as the leader of its own process group, so stop() also ends its children. */
 export function startProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: string) => void }): ManagedProcess {
@@ -93,24 +115,13 @@ export async function stopAll(): Promise<void> {
 	await Promise.all([...running].map((p) => p.stop(5_000)));
 }
 
-let exitHookInstalled = false;
 /** On Ctrl-C / SIGTERM of the harness itself: stop the process groups, then exit. */
 export function stopAllOnSignals(cleanup: () => Promise<void> = stopAll): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
+	if (signalHandlersInstalled) return;
+	signalHandlersInstalled = true;
 	const handler = (signal: NodeJS.Signals) => {
 		void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
 	};
 	process.once('SIGINT', handler);
 	process.once('SIGTERM', handler);
-	// last resort if the harness dies without cleanup: never leave an n8n behind
-	process.once('exit', () => {
-		for (const p of running) {
-			try {
-				if (p.child.pid) process.kill(-p.child.pid, 'SIGKILL');
-			} catch {
-				// gone
-			}
-		}
-	});
 }
