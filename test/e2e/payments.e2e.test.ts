@@ -3,6 +3,7 @@
  * are never made twice when answers are lost (transport resend and n8n's own Retry On Fail), and a
  * payment that waits for approval until the bank's app approves it.
  */
+import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
 import { defaultVersion } from './lib/install';
 import {
 	activate,
@@ -106,14 +107,14 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			stack.sandbox.control.clearRequests();
 			stack.sandbox.control.setFaults([
 				// every transport attempt of the first try is committed, then its answer is lost …
-				{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 5 },
+				{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: BACKOFF.maxAttempts },
 				// … and the look-up that would find it fails too, so the node fails and n8n retries it
 				{ method: 'GET', path: /^\/account\/[^/]+\/(approvals|transactions)$/, kind: 'status', status: 403 },
 			]);
 			const execution = await pay(42.5, 'E2E-RETRY-0001');
 			const posts = assertPaidOnce(execution, 'E2E-RETRY-0001');
-			// first try: five dropped answers; second try (Retry On Fail): the stored answer is replayed
-			expect(posts.map((r) => r.status)).toEqual([0, 0, 0, 0, 0, 202]);
+			// first try: every attempt's answer dropped; second try (Retry On Fail): the stored answer is replayed
+			expect(posts.map((r) => r.status)).toEqual([...Array(BACKOFF.maxAttempts).fill(0), 202]);
 			const lookups = stack.sandbox.control.requests().filter((r) => r.method === 'GET' && r.status === 403);
 			expect(lookups.length).toBeGreaterThan(0);
 		});
