@@ -51,6 +51,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	const failedAssets: string[] = [];
 	const blocked = new Set<string>();
 	let examples: DemoWorkflow[];
+	let credentialId: string;
 
 	beforeAll(async () => {
 		ensureChromium();
@@ -58,6 +59,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		stack = await startStack(defaultVersion);
 		const credential = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
 		await seedPendingApproval(stack.sandbox);
+		credentialId = credential.id;
 		examples = await importDemoWorkflows(stack.n8n, stack.sandbox, credential.id);
 		profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));
 		browser = await chromium.launch({
@@ -202,6 +204,22 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 
 		await openListShowingAccounts(ndv().getByPlaceholder('Choose...').first());
 		await shot('07-action-account-list');
+		await page.keyboard.press('Escape');
+	});
+
+	it('shows the credential form with every field, the sandbox notice and no secret in clear', async () => {
+		await page.goto(`${stack.n8n.url}/home/credentials/${credentialId}`);
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.getByText('Client Secret').first().waitFor();
+		const text = await modal.innerText();
+		for (const label of ['Environment', 'Base URL', 'Token URL', 'Audience', 'Client ID', 'Client Secret', 'Webhook Signing Secret', 'SANDBOX: test data only']) {
+			expect(text).toContain(label);
+		}
+		const values = await modal.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+		const { clientSecret } = stack.sandbox.clients.full;
+		expect(values).toContain(stack.sandbox.baseUrl);
+		expect(values.filter((value) => value.includes(clientSecret) || value.includes(stack.sandbox.signingSecret))).toEqual([]);
+		await shot('00-credential');
 		await page.keyboard.press('Escape');
 	});
 
