@@ -6,6 +6,7 @@
 module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
+	reporters: ['default', '<rootDir>/test/jestTotalsReporter.js'],
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	globalSetup: '<rootDir>/test/e2e/globalSetup.ts',

@@ -476,18 +476,7 @@ interface GetParameterOptions {
 	extractValue?: boolean;
 }
 
-function readParameter(
-	layers: Parameters[],
-	name: string,
-	fallback: unknown,
-	hasFallback: boolean,
-	options?: GetParameterOptions,
-): unknown {
-	let value = lookUp(layers, name);
-	if (value === undefined) {
-		if (!hasFallback) throw new Error(`Could not get parameter "${name}"`);
-		value = fallback;
-	}
+function parameterValue(value: unknown, options?: GetParameterOptions): unknown {
 	if (
 		options?.extractValue &&
 		typeof value === 'object' &&
@@ -497,6 +486,20 @@ function readParameter(
 		return (value as { value: unknown }).value;
 	}
 	return structuredClone(value);
+}
+
+/** getNodeParameter as n8n-core: a value still undefined after the fallback throws, even when the
+ * caller passed `undefined` as the fallback explicitly. */
+function readParameter(
+	layers: Parameters[],
+	name: string,
+	fallback: unknown,
+	options?: GetParameterOptions,
+): unknown {
+	const found = lookUp(layers, name);
+	const value = found === undefined ? fallback : found;
+	if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
+	return parameterValue(value, options);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -617,7 +620,6 @@ export function createExecuteContext(options: ExecuteContextOptions): ContextPar
 				[options.itemParameters?.[itemIndex] ?? {}, parameters],
 				name,
 				rest[0],
-				rest.length > 0,
 				rest[1] as GetParameterOptions | undefined,
 			),
 		getWorkflowStaticData: () => ({}),
@@ -633,12 +635,12 @@ export function createLoadOptionsContext(
 	const parts = makeParts(options.credentials);
 	const parameters = withDefaults(options.parameters ?? {}, node, options.nodeType);
 	const getNodeParameter = (name: string, ...rest: unknown[]) =>
-		readParameter([parameters], name, rest[0], rest.length > 0, rest[1] as GetParameterOptions | undefined);
+		readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined);
 	const context = {
 		...commonMembers(options, node, parts),
 		getNodeParameter,
 		getCurrentNodeParameter: (name: string, extract?: GetParameterOptions) =>
-			readParameter([options.currentParameters ?? {}, parameters], name, undefined, true, extract),
+			parameterValue(lookUp([options.currentParameters ?? {}, parameters], name), extract),
 		getCurrentNodeParameters: () => ({ ...parameters, ...options.currentParameters }),
 	};
 	return { ...parts, context: context as unknown as ILoadOptionsFunctions };
@@ -674,7 +676,7 @@ export function createHookContext(
 	const context = {
 		...commonMembers({ mode: 'trigger', ...options }, node, parts),
 		getNodeParameter: (name: string, ...rest: unknown[]) =>
-			readParameter([parameters], name, rest[0], rest.length > 0, rest[1] as GetParameterOptions | undefined),
+			readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined),
 		getNodeWebhookUrl: () => options.webhookUrl ?? 'https://n8n.example.com/webhook/webhook-1/customer-banking',
 		getWebhookName: () => options.webhookName ?? 'default',
 		getWebhookDescription: () => ({ name: options.webhookName ?? 'default', httpMethod: 'POST', path: 'customer-banking' }),
@@ -772,7 +774,7 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 	const context = {
 		...commonMembers({ mode: 'webhook', ...options }, node, parts),
 		getNodeParameter: (name: string, ...rest: unknown[]) =>
-			readParameter([parameters], name, rest[0], rest.length > 0, rest[1] as GetParameterOptions | undefined),
+			readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined),
 		getNodeWebhookUrl: () => options.webhookUrl ?? 'https://n8n.example.com/webhook/webhook-1/customer-banking',
 		getWebhookName: () => options.webhookName ?? 'default',
 		getWorkflowStaticData: staticDataAccessor(staticData),

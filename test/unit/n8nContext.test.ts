@@ -63,10 +63,12 @@ describe('getNodeParameter', () => {
 		expect(context.getNodeParameter('additionalFields.reference', 2)).toBe('REF-3');
 	});
 
-	it('uses the fallback, and throws like n8n without one', () => {
+	it('uses the fallback, and throws like n8n when the value is still undefined', () => {
 		expect(context.getNodeParameter('missing', 0, 'fallback')).toBe('fallback');
-		expect(context.getNodeParameter('missing', 0, undefined)).toBeUndefined();
+		expect(context.getNodeParameter('missing', 0, null)).toBeNull();
 		expect(() => context.getNodeParameter('missing', 0)).toThrow('Could not get parameter "missing"');
+		// n8n-core does not tell "no fallback" from an explicit undefined one
+		expect(() => context.getNodeParameter('missing', 0, undefined)).toThrow('Could not get parameter "missing"');
 	});
 
 	it('extracts resource locator values on request', () => {

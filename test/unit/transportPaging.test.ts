@@ -2,6 +2,7 @@
  * apiRequestAllItems (spec §Pagination, §Limits): exact request counts for N items, page sizes per
  * endpoint, limits, and the envelopes the nodes tolerate (test/sandbox/DECISIONS.md "Lists and paging").
  */
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
@@ -149,7 +150,7 @@ describe('envelopes', () => {
 });
 
 describe('fixed page size and early stop', () => {
-	async function search(pageSize: number, until: (item: { id: number }) => boolean, path = '/approvals') {
+	async function search(pageSize: number, until: (item: IDataObject) => boolean, path = '/approvals') {
 		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
 		return await apiRequestAllItems.call(context, { path, returnAll: true, pageSize, until });
 	}

@@ -27,12 +27,12 @@ export function requireUuid(
 }
 
 export function getAccountId(context: IExecuteFunctions, itemIndex: number): string {
-	const xaid = context.getNodeParameter('account', itemIndex, undefined, { extractValue: true });
+	const xaid = context.getNodeParameter('account', itemIndex, '', { extractValue: true });
 	return requireUuid(context, xaid, 'Account (xaid)', itemIndex);
 }
 
 export function getPayeeId(context: IExecuteFunctions, itemIndex: number): string {
-	const xpid = context.getNodeParameter('payee', itemIndex, undefined, { extractValue: true });
+	const xpid = context.getNodeParameter('payee', itemIndex, '', { extractValue: true });
 	const text = typeof xpid === 'string' ? xpid.trim() : '';
 	if (text === '') {
 		throw new NodeOperationError(

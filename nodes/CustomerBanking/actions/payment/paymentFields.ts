@@ -105,8 +105,10 @@ export type ReadResult =
 	| { valid: true; payment: PaymentInputItem }
 	| { valid: false; itemIndex: number; issues: PaymentIssue[]; error: NodeOperationError };
 
+// n8n throws on a parameter that resolves to undefined even when undefined is the fallback, so an
+// absent value comes back as null and the schema reports it by name.
 function parameter(context: IExecuteFunctions, name: string, itemIndex: number, extractValue = false): unknown {
-	return context.getNodeParameter(name, itemIndex, undefined, extractValue ? { extractValue } : undefined);
+	return context.getNodeParameter(name, itemIndex, null, extractValue ? { extractValue } : undefined);
 }
 
 function invalid(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): ReadResult {
@@ -138,7 +140,7 @@ export function readPayment(context: IExecuteFunctions, itemIndex: number): Read
 			// an unparsable string stays a string and is reported as "must be a JSON object"
 			additionalBodyFields: typeof extra === 'string' ? jsonParse(extra, { fallbackValue: extra }) : extra,
 		};
-		customKey = context.getNodeParameter('options.idempotencyKey', itemIndex, undefined);
+		customKey = parameter(context, 'options.idempotencyKey', itemIndex) ?? undefined;
 		if (typeof customKey === 'number') customKey = String(customKey);
 	} catch (error) {
 		return invalid(context, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
