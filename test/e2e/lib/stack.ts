@@ -6,14 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
+import { credentialsFor, type SandboxClientName } from '../../helpers/sandboxCredentials';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox';
 import { type N8n, startN8n } from './n8n';
 import { packedTarball } from './pack';
 
 export const CREDENTIAL_TYPE = 'customerBankingApi';
 export const PACKAGE = 'n8n-nodes-customer-banking';
-
-export type SandboxClientName = 'full' | 'readOnly' | 'noUpdatePayee' | 'otherWorkspace';
 
 export interface Stack {
 	sandbox: Sandbox;
@@ -38,19 +37,14 @@ export async function startStack(version: string, sandboxOptions: SandboxOptions
 	};
 }
 
-/** The credential's data for one of the sandbox's seeded clients (field names: CONTRACT.md). */
+/**
+ * The credential's data for one of the sandbox's seeded clients, as the editor saves it: the test
+ * helpers' credential without the token field n8n fills itself, with any field overridden.
+ */
 export function credentialData(sandbox: Sandbox, client: SandboxClientName = 'full', overrides: Record<string, string> = {}): Record<string, string> {
-	const { clientId, clientSecret } = sandbox.clients[client];
-	return {
-		environment: 'sandbox',
-		baseUrl: sandbox.baseUrl,
-		tokenUrl: sandbox.authUrl,
-		audience: sandbox.audience,
-		clientId,
-		clientSecret,
-		webhookSigningSecret: sandbox.signingSecret,
-		...overrides,
-	};
+	const fields = credentialsFor(sandbox, client) as Record<string, string>;
+	delete fields.accessToken;
+	return { ...fields, ...overrides };
 }
 
 export interface CreatedCredential {
