@@ -603,6 +603,8 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 	itemParameters?: Parameters[];
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** n8n's $runIndex: how many times the node already ran in this execution (loops); 0 by default. */
+	runIndex?: number;
 }
 
 export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
@@ -623,6 +625,8 @@ export function createExecuteContext(options: ExecuteContextOptions): ContextPar
 				rest[1] as GetParameterOptions | undefined,
 			),
 		getWorkflowStaticData: () => ({}),
+		// the only member of n8n's data proxy the node reads; Retry On Fail keeps it, loops raise it
+		getWorkflowDataProxy: () => ({ $runIndex: options.runIndex ?? 0 }),
 		sendMessageToUI: () => undefined,
 	};
 	return { ...parts, context: context as unknown as IExecuteFunctions };

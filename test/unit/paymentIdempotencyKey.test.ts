@@ -11,7 +11,7 @@ import {
 	type KeyScope,
 } from '../../nodes/CustomerBanking/payments/idempotencyKey';
 
-const scope: KeyScope = { executionId: '1001', workflowId: 'wf-7', nodeId: 'node-a' };
+const scope: KeyScope = { executionId: '1001', workflowId: 'wf-7', nodeId: 'node-a', runIndex: 0 };
 // Computed once from the rule below; a change here means every custom key changed
 const PINNED_CUSTOM_KEY = 'c5c20839-ec68-40e6-bb4d-6b261c7884a6';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -119,20 +119,34 @@ describe('resubmissionKey', () => {
 	});
 });
 
+describe('derived keys and the run of the node ($runIndex)', () => {
+	it('a loop\'s later run gets other keys; the first run keeps the keys derived before runs counted', () => {
+		expect(itemKey(scope, 0).key).toBe(uuidV4FromParts(['item', '1001', 'node-a', '0']));
+		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).not.toBe(itemKey(scope, 0).key);
+		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).toBe(itemKey({ ...scope, runIndex: 1 }, 0).key);
+		expect(batchKey({ ...scope, runIndex: 1 }, 0, [0, 1]).key).not.toBe(batchKey(scope, 0, [0, 1]).key);
+		// custom keys are meant to be stable across runs and executions
+		expect(itemKey({ ...scope, runIndex: 1 }, 0, 'INV-1').key).toBe(itemKey(scope, 0, 'INV-1').key);
+	});
+});
+
 describe('keyScopeOf', () => {
-	const contextWith = (executionId: string, node: { id?: string; name: string }) =>
+	const contextWith = (executionId: string, node: { id?: string; name: string }, runIndex: unknown = 0) =>
 		({
 			getExecutionId: () => executionId,
 			getWorkflow: () => ({ id: 'wf-1', active: false }),
 			getNode: () => ({ ...node, type: 'customerBanking', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
 		}) as unknown as IExecuteFunctions;
 
-	it('uses the execution id, the workflow id and the node id (stable across renames)', () => {
-		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay suppliers' }))).toEqual({
+	it('uses the execution id, the workflow id, the node id (stable across renames) and the run of the node', () => {
+		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay suppliers' }, 2))).toEqual({
 			executionId: '42',
 			workflowId: 'wf-1',
 			nodeId: 'abc',
+			runIndex: 2,
 		});
+		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, undefined)).runIndex).toBe(0);
 	});
 
 	it('falls back to the node name when n8n gives no node id', () => {

@@ -34,6 +34,11 @@ export interface KeyScope {
 	workflowId: string;
 	/** The node's id (stable across renames), or its name where n8n gives no id. */
 	nodeId: string;
+	/**
+	 * n8n's $runIndex: Retry On Fail re-runs the node with the same one, a loop (e.g. Loop Over Items)
+	 * runs it again with the next, for other payments that must not share keys with the earlier run.
+	 */
+	runIndex: number;
 }
 
 export function keyScopeOf(context: IExecuteFunctions): KeyScope {
@@ -46,11 +51,18 @@ export function keyScopeOf(context: IExecuteFunctions): KeyScope {
 			{ description: 'Set "Custom Idempotency Key" in the options to submit payments here' },
 		);
 	}
+	const runIndex: unknown = context.getWorkflowDataProxy(0).$runIndex;
 	return {
 		executionId: String(executionId),
 		workflowId: String(context.getWorkflow().id ?? ''),
 		nodeId: node.id || node.name,
+		runIndex: typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex > 0 ? runIndex : 0,
 	};
+}
+
+/** The first run keeps the parts keys were derived from before runs counted, so its keys stay as they were. */
+function runParts(scope: KeyScope): string[] {
+	return scope.runIndex > 0 ? ['run', String(scope.runIndex)] : [];
 }
 
 export type KeySource = 'derived' | 'custom';
@@ -63,14 +75,15 @@ export interface IdempotencyKey {
 }
 
 /**
- * Submit: one key per item. Derived keys depend on the execution, so a new execution
+ * Submit: one key per item. Derived keys depend on the execution and the run of the node in it, so
+ * a new execution
  * (running the workflow again, or n8n's "Retry execution") sends a new payment; custom keys
  * are stable across executions.
  */
 export function itemKey(scope: KeyScope, itemIndex: number, customKey?: string): IdempotencyKey {
 	if (customKey === undefined) {
 		return {
-			key: uuidV4FromParts(['item', scope.executionId, scope.nodeId, String(itemIndex)]),
+			key: uuidV4FromParts(['item', scope.executionId, scope.nodeId, String(itemIndex), ...runParts(scope)]),
 			source: 'derived',
 		};
 	}
@@ -101,6 +114,7 @@ export function batchKey(
 				scope.nodeId,
 				String(batchIndex),
 				itemIndexes.join(','),
+				...runParts(scope),
 			]),
 			source: 'derived',
 		};

@@ -29,6 +29,8 @@ export interface RunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	executionId?: string;
+	/** n8n's $runIndex: loops run the node again in the same execution with the next one. */
+	runIndex?: number;
 	workflowId?: string;
 	node?: Partial<INode>;
 	/** Called after each API answer (or failure), before the node continues: what the world does meanwhile. */

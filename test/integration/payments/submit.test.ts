@@ -146,6 +146,25 @@ describe('Payment → Submit', () => {
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([first.xtid, second.xtid]);
 	});
 
+	it('a loop runs the node again in one execution: each run has its own keys, Retry On Fail of a run reuses them', async () => {
+		// Loop Over Items: the same node, the same execution, the next $runIndex, a different payment in item 0
+		const [first, second] = [newReference(), newReference()];
+		const loop1 = await submit({ amount: 8, reference: first }, { executionId: 'exec-loop', runIndex: 0 });
+		const loop2 = await submit({ amount: 9, reference: second }, { executionId: 'exec-loop', runIndex: 1 });
+		const [a] = jsonOf(loop1);
+		const [b] = jsonOf(loop2);
+		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 9 });
+		expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
+		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.xtid]);
+		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
+
+		// Retry On Fail of the second run keeps its $runIndex: the same key, a replay, nothing paid again
+		const retried = await submit({ amount: 9, reference: second }, { executionId: 'exec-loop', runIndex: 1 });
+		expect(retried.posts).toEqual([{ key: b.idempotencyKey, body: loop2.posts[0].body }]);
+		expect(jsonOf(retried)[0]).toMatchObject({ status: 'submitted', xtid: b.xtid });
+		expect(sentWithReference(sandbox, second)).toHaveLength(1);
+	});
+
 	it('a custom key keeps the key across executions: no second payment, the original key shown', async () => {
 		const reference = newReference();
 		const options = { idempotencyKey: `invoice-${reference}` };

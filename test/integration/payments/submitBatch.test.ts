@@ -254,6 +254,17 @@ describe('Payment → Submit Batch', () => {
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
 	});
 
+	it('a loop runs the node again in one execution: each run\'s batches get their own keys and are paid', async () => {
+		const first = [newReference(), newReference()];
+		const second = [newReference(), newReference()];
+		const loop1 = await submitBatch(first.map((reference) => ({ reference })), { executionId: 'batch-loop', runIndex: 0 });
+		const loop2 = await submitBatch(second.map((reference) => ({ reference })), { executionId: 'batch-loop', runIndex: 1 });
+		expect(jsonOf(loop1).map((result) => result.status)).toEqual(['submitted', 'submitted']);
+		expect(jsonOf(loop2).map((result) => result.status)).toEqual(['submitted', 'submitted']);
+		expect(loop2.posts[0].key).not.toBe(loop1.posts[0].key);
+		for (const reference of [...first, ...second]) expect(sentWithReference(sandbox, reference)).toHaveLength(1);
+	});
+
 	it('custom keys: the request key comes from the items\' keys, stable across executions', async () => {
 		const refs = [newReference(), newReference()];
 		const items = refs.map((reference) => ({ reference, options: { idempotencyKey: `inv-${reference}` } }));
