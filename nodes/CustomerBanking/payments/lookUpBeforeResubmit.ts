@@ -81,12 +81,14 @@ interface AccountRecords {
  * matching on reference (+ amount + payee). Each account is read once for all the payments of
  * one request. Records created well before `sentAt` are older payments, not this one. Only one
  * distinct matching xtid counts as found: a payee paid the same amount with a reused reference
- * cannot be told apart, and then the state stays unknown.
+ * cannot be told apart, and then the state stays unknown. A payment already attributed to another
+ * item of this run (`claimed`, grown here as payments are found) is never taken for this one.
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
 	payments: SentPayment[],
 	sentAt: number,
+	claimed: Set<string> = new Set(),
 ): Promise<Map<number, LookupResult>> {
 	const recent = (record: IDataObject) => (createdAt(record) ?? sentAt) >= sentAt - LOOKUP_WINDOW_MS;
 	const byAccount = new Map<string, AccountRecords>();
@@ -110,7 +112,7 @@ export async function lookUpPayments(
 		for (const approval of records.approvals) {
 			const details = approvalPayment(approval);
 			const xtid = text(details.xtid);
-			if (xtid === undefined || !matches(payment, details) || !recent(approval)) continue;
+			if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || !recent(approval)) continue;
 			found.set(xtid, {
 				xtid,
 				foundIn: 'approvals',
@@ -121,13 +123,14 @@ export async function lookUpPayments(
 		for (const transaction of records.transactions) {
 			const xtid = text(transaction.xtid);
 			const outgoing = transaction.direction !== 'incoming';
-			if (xtid === undefined || !outgoing || !matches(payment, transaction) || !recent(transaction)) {
+			if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || !recent(transaction)) {
 				continue;
 			}
 			// an approved payment has both records, with the same xtid (spec §Approval)
 			found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
 		}
 		const candidates = [...found.values()];
+		if (candidates.length === 1) claimed.add(candidates[0].xtid);
 		results.set(
 			payment.itemIndex,
 			candidates.length === 1

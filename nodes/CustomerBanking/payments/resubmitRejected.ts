@@ -26,9 +26,15 @@ export interface ResubmissionNote {
  */
 export async function resubmitRejected(
 	this: IExecuteFunctions,
-	request: { key: string; payments: PaymentToSend[]; outcomes: PaymentOutcome[]; resubmitWhen: RegExp },
+	request: {
+		key: string;
+		payments: PaymentToSend[];
+		outcomes: PaymentOutcome[];
+		resubmitWhen: RegExp;
+		claimedXtids: Set<string>;
+	},
 ): Promise<{ outcomes: PaymentOutcome[]; notes: Map<number, ResubmissionNote> }> {
-	const { key, payments, outcomes, resubmitWhen } = request;
+	const { key, payments, outcomes, resubmitWhen, claimedXtids } = request;
 	const notes = new Map<number, ResubmissionNote>();
 	const rejections = new Map<number, string>();
 	for (const outcome of outcomes) {
@@ -43,7 +49,7 @@ export async function resubmitRejected(
 	if (resend.length === 0) return { outcomes, notes };
 	// derived from the first key and the items resent: a re-run of the node reuses it, never pays twice
 	const newKey = resubmissionKey(key, MAX_RESUBMISSIONS, resend.map((payment) => payment.itemIndex));
-	const second = await sendPayments.call(this, { key: newKey, payments: resend, asBatch: true });
+	const second = await sendPayments.call(this, { key: newKey, payments: resend, asBatch: true, claimedXtids });
 	for (const payment of resend) {
 		notes.set(payment.itemIndex, {
 			resubmitted: true,

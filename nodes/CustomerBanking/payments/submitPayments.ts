@@ -108,6 +108,7 @@ async function resolveUnknown(
 	key: string,
 	failure: string,
 	sentAt: number,
+	claimedXtids: Set<string>,
 ): Promise<PaymentOutcome[]> {
 	const sent = payments.map(({ itemIndex, body }) => ({
 		itemIndex,
@@ -119,7 +120,7 @@ async function resolveUnknown(
 	}));
 	let results: Map<number, LookupResult>;
 	try {
-		results = await lookUpPayments.call(this, sent, sentAt);
+		results = await lookUpPayments.call(this, sent, sentAt, claimedXtids);
 	} catch (error) {
 		const lookupFailed = describeError(error);
 		return payments.map((payment) => ({
@@ -146,12 +147,14 @@ async function resolveUnknown(
  * One POST /payments with one x-idempotent-key (spec §Payments rule 2). The transport resends it
  * with the same key and body on network errors, 5xx and 429 (spec §Errors rule 2); after that the
  * payments are looked up, never resubmitted. Returns one outcome per payment, in order.
+ * `claimedXtids`, shared by the requests of one node run, holds the xtids already reported for
+ * a payment, so a look-up never reports another item's payment as this one.
  */
 export async function sendPayments(
 	this: IExecuteFunctions,
-	request: { key: string; payments: PaymentToSend[]; asBatch: boolean },
+	request: { key: string; payments: PaymentToSend[]; asBatch: boolean; claimedXtids: Set<string> },
 ): Promise<PaymentOutcome[]> {
-	const { key, payments, asBatch } = request;
+	const { key, payments, asBatch, claimedXtids } = request;
 	let response: IDataObject;
 	const sentAt = Date.now();
 	try {
@@ -171,7 +174,7 @@ export async function sendPayments(
 			// raised before anything was sent (e.g. the credential has no Base URL)
 			return payments.map((payment) => ({ kind: 'failed', itemIndex: payment.itemIndex, idempotencyKey: key, error }));
 		}
-		return await resolveUnknown.call(this, payments, key, describeError(error), sentAt);
+		return await resolveUnknown.call(this, payments, key, describeError(error), sentAt, claimedXtids);
 	}
 
 	// spec §Payments rule 3: 202 does not mean every item was accepted
@@ -182,6 +185,7 @@ export async function sendPayments(
 		if (position !== undefined && !outcomes.has(position)) outcomes.set(position, toOutcome(payments[position]));
 	};
 	for (const accepted of objectsIn(response?.submitted)) {
+		if (typeof accepted.xtid === 'string' && accepted.xtid !== '') claimedXtids.add(accepted.xtid);
 		claim(accepted, ({ itemIndex }) => ({ kind: 'accepted', itemIndex, idempotencyKey: key, accepted, requestId }));
 	}
 	for (const rejected of objectsIn(response?.rejected)) {
@@ -197,6 +201,7 @@ export async function sendPayments(
 				key,
 				`The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`,
 				sentAt,
+				claimedXtids,
 			)
 		: [];
 	return payments.map(

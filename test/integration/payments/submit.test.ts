@@ -231,6 +231,32 @@ describe('Payment → Submit', () => {
 		);
 	});
 
+	it('a lost payment is not taken for the one another item of the same run was just paid with', async () => {
+		// two items pay the same payee the same amount under one reference; the second request fails unprocessed
+		const reference = newReference();
+		let posts = 0;
+		const run = await submit(
+			{ amount: 17, reference },
+			{
+				itemParameters: [{}, {}],
+				continueOnFail: true,
+				afterRequest: async (request) => {
+					if (request.method === 'POST' && ++posts === 1) {
+						sandbox.control.setFaults([
+							{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+						]);
+					}
+				},
+			},
+		);
+		const [paid, lost] = jsonOf(run);
+		expect(paid).toMatchObject({ status: 'submitted', reference });
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([paid.xtid]);
+		// only one payment exists: it is item 0's, so item 1's state is unknown, never "found" as item 0's xtid
+		expect(lost).not.toMatchObject({ xtid: paid.xtid });
+		expect(lost.error).toMatch(/^Payment state unknown — not resubmitted/);
+	});
+
 	it('an approval request whose answer was lost is found among the approvals', async () => {
 		const reference = newReference();
 		sandbox.control.setFaults([

@@ -43,6 +43,8 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	}
 
 	const results: BatchItemResult[] = [];
+	// xtids reported for earlier items: a look-up never gives one of them to a later item
+	const claimedXtids = new Set<string>();
 	for (const entry of read) {
 		if (entry.valid) continue;
 		// without Continue On Fail the node stops here, before anything is sent
@@ -54,7 +56,12 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 		if (!entry.valid) continue;
 		const { payment } = entry;
 		const key = itemKey(scope, payment.itemIndex, payment.customKey);
-		const [outcome] = await sendPayments.call(this, { key: key.key, payments: [payment], asBatch: false });
+		const [outcome] = await sendPayments.call(this, {
+			key: key.key,
+			payments: [payment],
+			asBatch: false,
+			claimedXtids,
+		});
 		results.push(outcomeResult(outcome, payment, key));
 		// the node fails on this item: later items stay unsent, as n8n does item by item
 		if (outcome.kind === 'failed' && !this.continueOnFail()) break;

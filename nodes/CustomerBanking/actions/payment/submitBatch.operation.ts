@@ -127,6 +127,8 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	}
 
 	const results: BatchItemResult[] = [];
+	// xtids reported for earlier items: a look-up never gives one of them to a later item
+	const claimedXtids = new Set<string>();
 	for (const entry of read) {
 		if (entry.valid) continue;
 		if (!this.continueOnFail()) return [{ itemIndex: entry.itemIndex, error: entry.error }];
@@ -134,7 +136,7 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	}
 
 	for (const { members, placement, key } of batches) {
-		let outcomes = await sendPayments.call(this, { key: key.key, payments: members, asBatch: true });
+		let outcomes = await sendPayments.call(this, { key: key.key, payments: members, asBatch: true, claimedXtids });
 		let notes = new Map<number, ResubmissionNote>();
 		if (resubmitWhen) {
 			({ outcomes, notes } = await resubmitRejected.call(this, {
@@ -142,6 +144,7 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 				payments: members,
 				outcomes,
 				resubmitWhen,
+				claimedXtids,
 			}));
 		}
 		for (const outcome of outcomes) {
