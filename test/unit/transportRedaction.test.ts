@@ -110,3 +110,10 @@ it('a failed token exchange is redacted', async () => {
 		for (const canary of canaries(api)) expect(text).not.toContain(canary);
 	}
 });
+
+it.each([400, 409])('a %i whose message puts a secret where a field name goes does not leak it as the field', async (status) => {
+	// fieldNamedIn reads "<word> is not valid" as the field: it must read the redacted message
+	api.setApi(() => ({ status, body: { statusCode: status, message: `${CANARY_TOKEN} is not valid` } }));
+	const error = await thrownBy('/accounts');
+	for (const text of everythingExposed(error)) expect(text).not.toContain(CANARY_TOKEN);
+});

@@ -203,7 +203,13 @@ export function describeFailure(
 	rule: ErrorRule,
 	context: FailureContext,
 ): DescribedFailure {
-	const described = DESCRIBE[rule.kind](failure, context);
+	// redacted before anything is read from it: the field named in a message reaches the error as is
+	const safe: RequestFailure = { ...failure };
+	for (const name of ['apiMessage', 'message', 'description'] as const) {
+		const value = failure[name];
+		if (value !== undefined) safe[name] = redact(value, context.secrets);
+	}
+	const described = DESCRIBE[rule.kind](safe, context);
 	const message = redact(described.message, context.secrets);
 	const description = redact(
 		`${described.description} (${context.method} ${context.path})`,
@@ -211,7 +217,7 @@ export function describeFailure(
 	);
 	const errorResponse: IDataObject = { message };
 	if (failure.status !== undefined) errorResponse.statusCode = failure.status;
-	if (failure.apiMessage !== undefined) errorResponse.apiMessage = redact(failure.apiMessage, context.secrets);
+	if (safe.apiMessage !== undefined) errorResponse.apiMessage = safe.apiMessage;
 	if (described.field) errorResponse.field = described.field;
 	// Not under `code`: NodeApiError would swap the message for a generic one per network code.
 	if (failure.networkCode) errorResponse.networkError = failure.networkCode;
