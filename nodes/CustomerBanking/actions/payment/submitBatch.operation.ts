@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		default: MAX_BATCH_SIZE,
 		typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
-		description: `How many input items go into one request (at most ${MAX_BATCH_SIZE}); each request has its own idempotency key. Keep it unchanged when re-running with custom keys: other groups make other keys.`,
+		description: `How many input items go into one request (at most ${MAX_BATCH_SIZE}); each request has its own idempotency key. With custom keys a request's key comes from the keys of its items in order, so a re-run protects only when the same items arrive in the same order with the same Batch Size; for payments that must never be paid twice across executions, use Submit, where each payment has its own key.`,
 	},
 	{
 		displayName: 'Options',
