@@ -25,7 +25,7 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 	beforeAll(async () => {
 		stack = await startStack(defaultVersion);
 		const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
-		for (const file of ['balance.json', 'pay.json', 'account-transactions.json']) {
+		for (const file of ['balance.json', 'pay.json', 'pay-loop.json', 'account-transactions.json']) {
 			const workflow = await importWorkflow(stack.n8n, file, { CREDENTIAL_ID: id });
 			await activate(stack.n8n, workflow.id);
 			workflows[file] = workflow.id;
@@ -117,6 +117,29 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			expect(posts.map((r) => r.status)).toEqual([...Array(BACKOFF.maxAttempts).fill(0), 202]);
 			const lookups = stack.sandbox.control.requests().filter((r) => r.method === 'GET' && r.status === 403);
 			expect(lookups.length).toBeGreaterThan(0);
+		});
+	});
+
+	describe('a loop runs the payment node once per pass', () => {
+		it('each pass gets its own key from n8n\'s run index: every payment is made once', async () => {
+			const { sandbox } = stack;
+			const references = ['E2E-LOOP-0001', 'E2E-LOOP-0002', 'E2E-LOOP-0003'];
+			const payments = references.map((reference, i) => ({
+				xaid: sandbox.seeded.accounts.gbp,
+				xpid: sandbox.seeded.payees.gbp,
+				amount: 10 + i,
+				reference,
+			}));
+			sandbox.control.clearRequests();
+			const execution = await run('pay-loop.json', 'e2e-pay-loop', { payments });
+			expect(executionError(execution)).toBeUndefined();
+			expect(execution.data.resultData.runData.Pay).toHaveLength(references.length);
+
+			const posts = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+			expect(posts.map((r) => r.status)).toEqual(references.map(() => 202));
+			expect(new Set(posts.map((r) => r.headers['x-idempotent-key'])).size).toBe(references.length);
+			const paid = sandbox.control.ledger().transactions.filter((t) => references.includes(String(t.reference)));
+			expect(paid.map((t) => [t.reference, t.amount]).sort()).toEqual(payments.map((p) => [p.reference, p.amount]));
 		});
 	});
 
