@@ -5,7 +5,7 @@ import type { ResubmissionNote } from '../../payments/resubmitRejected';
 import type { PaymentOutcome } from '../../payments/submitPayments';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import type { BatchItemResult } from '../types';
-import type { PaymentInputItem } from './paymentFields';
+import type { PaymentInputItem, ReadResult } from './paymentFields';
 
 /** Where a Submit Batch item travelled: which request, and which items shared it. */
 export interface BatchPlacement {
@@ -140,4 +140,21 @@ export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchI
 			},
 		],
 	};
+}
+
+/**
+ * The items that failed their checks. Without Continue On Fail the node stops on the first one
+ * (`stop`), before any payment is sent; with it, each becomes its own error result.
+ */
+export function invalidItemResults(
+	continueOnFail: boolean,
+	read: ReadResult[],
+): { results: BatchItemResult[]; stop: boolean } {
+	const results: BatchItemResult[] = [];
+	for (const entry of read) {
+		if (entry.valid) continue;
+		results.push({ itemIndex: entry.itemIndex, error: entry.error });
+		if (!continueOnFail) return { results, stop: true };
+	}
+	return { results, stop: false };
 }

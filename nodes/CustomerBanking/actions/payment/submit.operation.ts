@@ -5,7 +5,7 @@ import { itemKey, keyScopeOf } from '../../payments/idempotencyKey';
 import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
-import { invalidResult, outcomeResult, validatedResult } from './paymentResults';
+import { invalidItemResults, invalidResult, outcomeResult, validatedResult } from './paymentResults';
 
 const properties: INodeProperties[] = [
 	...paymentFields,
@@ -42,15 +42,11 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 		);
 	}
 
-	const results: BatchItemResult[] = [];
+	const invalid = invalidItemResults(this.continueOnFail(), read);
+	if (invalid.stop) return invalid.results;
+	const results: BatchItemResult[] = invalid.results;
 	// xtids reported for earlier items: a look-up never gives one of them to a later item
 	const claimedXtids = new Set<string>();
-	for (const entry of read) {
-		if (entry.valid) continue;
-		// without Continue On Fail the node stops here, before anything is sent
-		if (!this.continueOnFail()) return [{ itemIndex: entry.itemIndex, error: entry.error }];
-		results.push({ itemIndex: entry.itemIndex, error: entry.error });
-	}
 
 	for (const entry of read) {
 		if (!entry.valid) continue;

@@ -13,7 +13,13 @@ import {
 	readPayment,
 	validateOnlyOption,
 } from './paymentFields';
-import { type BatchPlacement, invalidResult, outcomeResult, validatedResult } from './paymentResults';
+import {
+	type BatchPlacement,
+	invalidItemResults,
+	invalidResult,
+	outcomeResult,
+	validatedResult,
+} from './paymentResults';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
@@ -126,14 +132,11 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 		];
 	}
 
-	const results: BatchItemResult[] = [];
+	const invalid = invalidItemResults(this.continueOnFail(), read);
+	if (invalid.stop) return invalid.results;
+	const results: BatchItemResult[] = invalid.results;
 	// xtids reported for earlier items: a look-up never gives one of them to a later item
 	const claimedXtids = new Set<string>();
-	for (const entry of read) {
-		if (entry.valid) continue;
-		if (!this.continueOnFail()) return [{ itemIndex: entry.itemIndex, error: entry.error }];
-		results.push({ itemIndex: entry.itemIndex, error: entry.error });
-	}
 
 	for (const { members, placement, key } of batches) {
 		let outcomes = await sendPayments.call(this, { key: key.key, payments: members, asBatch: true, claimedXtids });
