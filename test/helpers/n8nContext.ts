@@ -667,9 +667,8 @@ function staticDataAccessor(staticData: StaticData) {
 	};
 }
 
-export function createHookContext(
-	options: HookContextOptions,
-): ContextParts & { context: IHookFunctions; staticData: StaticData } {
+/** What the trigger's hook and webhook contexts share: the node with its webhook, parameters, static data. */
+function webhookNodeMembers(options: HookContextOptions, mode: 'trigger' | 'webhook') {
 	const node = makeNode(
 		{ parameters: (options.parameters ?? {}) as never, webhookId: 'webhook-1', ...options.node },
 		options.nodeType,
@@ -677,14 +676,24 @@ export function createHookContext(
 	const parts = makeParts(options.credentials);
 	const parameters = withDefaults(options.parameters ?? {}, node, options.nodeType);
 	const staticData = options.staticData ?? { node: {}, global: {} };
-	const context = {
-		...commonMembers({ mode: 'trigger', ...options }, node, parts),
+	const members = {
+		...commonMembers({ mode, ...options }, node, parts),
 		getNodeParameter: (name: string, ...rest: unknown[]) =>
 			readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined),
 		getNodeWebhookUrl: () => options.webhookUrl ?? 'https://n8n.example.com/webhook/webhook-1/customer-banking',
 		getWebhookName: () => options.webhookName ?? 'default',
-		getWebhookDescription: () => ({ name: options.webhookName ?? 'default', httpMethod: 'POST', path: 'customer-banking' }),
 		getWorkflowStaticData: staticDataAccessor(staticData),
+	};
+	return { parts, staticData, members };
+}
+
+export function createHookContext(
+	options: HookContextOptions,
+): ContextParts & { context: IHookFunctions; staticData: StaticData } {
+	const { parts, staticData, members } = webhookNodeMembers(options, 'trigger');
+	const context = {
+		...members,
+		getWebhookDescription: () => ({ name: options.webhookName ?? 'default', httpMethod: 'POST', path: 'customer-banking' }),
 		getActivationMode: () => options.activationMode ?? 'activate',
 	};
 	return { ...parts, staticData, context: context as unknown as IHookFunctions };
@@ -710,13 +719,7 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 	staticData: StaticData;
 	response: RecordedResponse;
 } {
-	const node = makeNode(
-		{ parameters: (options.parameters ?? {}) as never, webhookId: 'webhook-1', ...options.node },
-		options.nodeType,
-	);
-	const parts = makeParts(options.credentials);
-	const parameters = withDefaults(options.parameters ?? {}, node, options.nodeType);
-	const staticData = options.staticData ?? { node: {}, global: {} };
+	const { parts, staticData, members } = webhookNodeMembers(options, 'webhook');
 
 	const rawBody = Buffer.isBuffer(options.body)
 		? options.body
@@ -776,12 +779,7 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 	};
 
 	const context = {
-		...commonMembers({ mode: 'webhook', ...options }, node, parts),
-		getNodeParameter: (name: string, ...rest: unknown[]) =>
-			readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined),
-		getNodeWebhookUrl: () => options.webhookUrl ?? 'https://n8n.example.com/webhook/webhook-1/customer-banking',
-		getWebhookName: () => options.webhookName ?? 'default',
-		getWorkflowStaticData: staticDataAccessor(staticData),
+		...members,
 		getRequestObject: () => request,
 		getResponseObject: () => response,
 		getHeaderData: () => ({ ...headers }),
