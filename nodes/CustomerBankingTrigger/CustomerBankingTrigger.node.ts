@@ -20,19 +20,11 @@ import {
 	subscriptionProblems,
 	triggerProperties,
 } from './description';
-import {
-	dedupeRetentionSeconds,
-	deliveryKey,
-	pruneDeliveries,
-	readHeader,
-	usableSecrets,
-	verifyDelivery,
-} from './signature';
-import type { DeliveryLedger } from './signature';
+import { deliveryKey, ledgerFor, retentionSecondsFor } from './deliveryLedger';
+import { usableSecrets, verifyDelivery } from './signature';
 import {
 	isBankingEvent,
 	planSubscriptions,
-	recordedSubscriptionsMatch,
 	removeStaleSubscriptions,
 	removeSubscriptions,
 	subscribeAllOrNothing,
@@ -40,11 +32,6 @@ import {
 import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
 
 const CREDENTIAL = 'customerBankingApi';
-const DELIVERY_LEDGER = 'deliveries';
-
-function credentialId(this: IHookFunctions): string | undefined {
-	return this.getNode().credentials?.[CREDENTIAL]?.id ?? undefined;
-}
 
 async function signingSecrets(this: IHookFunctions | IWebhookFunctions): Promise<string[]> {
 	const credentials = await this.getCredentials(CREDENTIAL);
@@ -76,6 +63,15 @@ function plannedSubscriptions(this: IHookFunctions): SubscriptionTarget[] {
 /** Refuses a delivery without starting an execution. */
 function refuse(this: IWebhookFunctions, status: 400 | 401): IWebhookResponseData {
 	this.getResponseObject().status(status).end();
+	return { noWebhookResponse: true };
+}
+
+/** Asks the bank to deliver again later, without starting an execution. */
+function deferDelivery(this: IWebhookFunctions, retryAfterSeconds: number): IWebhookResponseData {
+	const response = this.getResponseObject();
+	response.status(503);
+	response.setHeader('Retry-After', String(retryAfterSeconds));
+	response.end();
 	return { noWebhookResponse: true };
 }
 
@@ -120,16 +116,11 @@ export class CustomerBankingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// Never calls the API and never deletes: the API cannot list subscriptions, and `create` is an
-			// idempotent replace per zapId, so answering false only costs a re-subscribe.
+			// The API cannot list subscriptions, and what the static data records may be gone at the bank (a
+			// deactivation that failed part-way is not saved by n8n, a subscription may be removed on the
+			// bank's side). So every activation subscribes again: `create` ends with each one live.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const problems = subscriptionProblems(readAccounts.call(this), readEventValues.call(this));
-				if (problems.length > 0) return false;
-				// No secret → let `create` refuse activation with a clear message.
-				if ((await signingSecrets.call(this)).length === 0) return false;
-				const planned = plannedSubscriptions.call(this);
-				const staticData = this.getWorkflowStaticData('node');
-				return recordedSubscriptionsMatch(staticData, planned, credentialId.call(this));
+				return false;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -158,7 +149,7 @@ export class CustomerBankingTrigger implements INodeType {
 				const planned = planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
 				const staticData = this.getWorkflowStaticData('node');
 				await subscribeAllOrNothing.call(this, planned, owner.webhookUrl, staticData);
-				await removeStaleSubscriptions.call(this, staticData, planned, credentialId.call(this));
+				await removeStaleSubscriptions.call(this, staticData, planned);
 				return true;
 			},
 
@@ -220,19 +211,16 @@ export class CustomerBankingTrigger implements INodeType {
 			return acknowledge('account or event not watched by this trigger');
 		}
 
-		// Retries and replays keep their delivery id: acknowledge them without emitting twice.
-		const deliveryId =
-			optionalString(payload.deliveryId) ?? readHeader(headers, 'x-cb-delivery-id')[0];
+		// Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is taken before any
+		// await, so a copy arriving while this one fetches is acknowledged, not emitted again.
+		const deliveryId = optionalString(payload.deliveryId);
 		const key = deliveryKey(deliveryId, rawBody);
-		const staticData = this.getWorkflowStaticData('node');
-		const ledger: DeliveryLedger = pruneDeliveries(
-			(staticData[DELIVERY_LEDGER] ?? {}) as DeliveryLedger,
-			nowSeconds,
-			dedupeRetentionSeconds(scheme),
-		);
-		staticData[DELIVERY_LEDGER] = ledger;
-		if (ledger[key] !== undefined) {
-			return acknowledge('duplicate delivery');
+		const ledger = ledgerFor(this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name);
+		const claim = ledger.claim(key, nowSeconds, retentionSecondsFor(scheme.toleranceSeconds));
+		if (claim === 'duplicate') return acknowledge('duplicate delivery');
+		if (claim === 'full') {
+			this.logger.warn('Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry');
+			return deferDelivery.call(this, 60);
 		}
 
 		const output: IDataObject = {
@@ -245,14 +233,19 @@ export class CustomerBankingTrigger implements INodeType {
 		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
 		// A failure throws NodeApiError (from the transport): an execution error, and the bank retries.
 		if (readFetchTransaction.call(this)) {
-			output.transaction = await apiRequest.call(this, {
-				method: 'GET',
-				path: `/transaction/${encodeURIComponent(xtid)}`,
-			});
+			try {
+				output.transaction = await apiRequest.call(this, {
+					method: 'GET',
+					path: `/transaction/${encodeURIComponent(xtid)}`,
+				});
+			} catch (error) {
+				ledger.release(key);
+				throw error;
+			}
 		}
-
-		// Remembered only once it is emitted, so a delivery that failed above is processed on retry.
-		ledger[key] = nowSeconds;
-		return { workflowData: [[{ json: output }]] };
+		return {
+			webhookResponse: { received: true, emitted: true },
+			workflowData: [[{ json: output }]],
+		};
 	}
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import { createHmac, timingSafeEqual } from 'crypto';
 
 // spec §Events rule 1: every delivery is signed and must be verified; the scheme itself is "not shown",
 // so the default below is the sandbox's (test/sandbox/DECISIONS.md §Webhooks) and every part is configurable.
@@ -182,40 +182,4 @@ export function verifyDelivery(input: VerifyDeliveryInput): VerificationResult {
 		}
 	}
 	return { valid: false, reason: 'badSignature' };
-}
-
-// Deduplication: a retried or replayed delivery keeps its delivery id (DECISIONS.md §Webhooks), so the
-// ids already emitted are kept in the workflow's static data for a while and acknowledged, not re-emitted.
-
-/** delivery id → Unix seconds when it was emitted. */
-export type DeliveryLedger = Record<string, number>;
-
-/** Upper bound on remembered ids: static data is saved after every delivery, so it must stay small. */
-export const MAX_REMEMBERED_DELIVERIES = 5000;
-
-/**
- * Ids are kept for twice the replay window: a replay of an older delivery carries a timestamp outside
- * the window and is refused by verification anyway.
- */
-export function dedupeRetentionSeconds(scheme: SignatureScheme): number {
-	return Math.max(scheme.toleranceSeconds * 2, 60);
-}
-
-/** The key a delivery is deduplicated on; a hash of the raw body when the sender gives no id. */
-export function deliveryKey(deliveryId: string | undefined, rawBody: Buffer): string {
-	if (deliveryId) return deliveryId;
-	return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
-}
-
-export function pruneDeliveries(
-	ledger: DeliveryLedger,
-	nowSeconds: number,
-	retentionSeconds: number,
-	maxEntries = MAX_REMEMBERED_DELIVERIES,
-): DeliveryLedger {
-	const kept = Object.entries(ledger)
-		.filter(([, seenAt]) => typeof seenAt === 'number' && nowSeconds - seenAt <= retentionSeconds)
-		.sort(([, a], [, b]) => b - a)
-		.slice(0, maxEntries);
-	return Object.fromEntries(kept);
 }

@@ -51,9 +51,10 @@ export function planSubscriptions(
 	);
 }
 
-// What the node remembers in its static data: every zapId that may still be live at the bank.
+// What the node remembers in its static data: every zapId that may still be live at the bank. n8n saves
+// it only after a successful activation or deactivation, so it may list more than the bank has, never
+// less than what the last successful activation made.
 const SUBSCRIBED_ZAP_IDS = 'subscribedZapIds';
-const SUBSCRIBED_WITH_CREDENTIAL = 'subscribedWithCredential';
 
 export function readSubscribedZapIds(staticData: IDataObject): string[] {
 	const stored = staticData[SUBSCRIBED_ZAP_IDS];
@@ -64,31 +65,9 @@ export function writeSubscribedZapIds(staticData: IDataObject, zapIds: Iterable<
 	const unique = [...new Set(zapIds)];
 	if (unique.length === 0) {
 		delete staticData[SUBSCRIBED_ZAP_IDS];
-		delete staticData[SUBSCRIBED_WITH_CREDENTIAL];
 		return;
 	}
 	staticData[SUBSCRIBED_ZAP_IDS] = unique;
-}
-
-/** The credential the recorded subscriptions were made with (another credential may be another workspace). */
-function recordCredential(staticData: IDataObject, credentialId: string | undefined): void {
-	if (credentialId === undefined) delete staticData[SUBSCRIBED_WITH_CREDENTIAL];
-	else staticData[SUBSCRIBED_WITH_CREDENTIAL] = credentialId;
-}
-
-/**
- * True when the static data records exactly the planned subscriptions, made with the same credential.
- * The API has no way to list subscriptions, so this never calls it, and it never deletes anything.
- */
-export function recordedSubscriptionsMatch(
-	staticData: IDataObject,
-	planned: SubscriptionTarget[],
-	credentialId: string | undefined,
-): boolean {
-	const recorded = new Set(readSubscribedZapIds(staticData));
-	if (recorded.size === 0 || recorded.size !== planned.length) return false;
-	if (staticData[SUBSCRIBED_WITH_CREDENTIAL] !== credentialId) return false;
-	return planned.every((target) => recorded.has(target.zapId));
 }
 
 export function httpStatusOf(error: unknown): number | undefined {
@@ -102,17 +81,33 @@ function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-export async function subscribe(
-	this: IHookFunctions,
-	target: SubscriptionTarget,
-	url: string,
-): Promise<IDataObject> {
+async function postSubscription(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<IDataObject> {
 	// spec §Webhook subscriptions: POST /webhooks/subscribe { zapId, xaid, url, event }
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: '/webhooks/subscribe',
 		body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
 	});
+}
+
+/**
+ * Ends with the subscription live at the bank. The spec does not say what re-subscribing an existing
+ * zapId does: the sandbox replaces it, another bank may refuse it with 409. Then the existing one is
+ * removed and made again, so this call, not an older one that may point elsewhere, is what is live.
+ */
+export async function subscribe(
+	this: IHookFunctions,
+	target: SubscriptionTarget,
+	url: string,
+): Promise<IDataObject> {
+	try {
+		return await postSubscription.call(this, target, url);
+	} catch (error) {
+		if (httpStatusOf(error) !== 409) throw error;
+		const removed = await unsubscribeEach.call(this, [target.zapId]);
+		if (removed.failed.length > 0) throw error;
+		return await postSubscription.call(this, target, url);
+	}
 }
 
 export interface UnsubscribeOutcome {
@@ -162,6 +157,9 @@ export async function subscribeAllOrNothing(
 	url: string,
 	staticData: IDataObject,
 ): Promise<void> {
+	// Recorded before the first call: a subscribe whose answer is lost may still have been made.
+	const recordedBefore = readSubscribedZapIds(staticData);
+	writeSubscribedZapIds(staticData, [...recordedBefore, ...targets.map((target) => target.zapId)]);
 	for (const [index, target] of targets.entries()) {
 		try {
 			await subscribe.call(this, target, url);
@@ -169,10 +167,10 @@ export async function subscribeAllOrNothing(
 			const attempted = targets.slice(0, index + 1).map((t) => t.zapId);
 			const rollback = await unsubscribeEach.call(this, attempted);
 			const leftOver = rollback.failed.map((f) => f.zapId);
-			const stillRecorded = readSubscribedZapIds(staticData).filter(
+			const stillRecorded = [...recordedBefore, ...attempted].filter(
 				(zapId) => !rollback.removed.includes(zapId),
 			);
-			writeSubscribedZapIds(staticData, [...stillRecorded, ...leftOver]);
+			writeSubscribedZapIds(staticData, stillRecorded);
 
 			const rolledBack =
 				leftOver.length === 0
@@ -223,7 +221,6 @@ export async function removeStaleSubscriptions(
 	this: IHookFunctions,
 	staticData: IDataObject,
 	planned: SubscriptionTarget[],
-	credentialId: string | undefined,
 ): Promise<void> {
 	const plannedIds = new Set(planned.map((target) => target.zapId));
 	const stale = readSubscribedZapIds(staticData).filter((zapId) => !plannedIds.has(zapId));
@@ -234,5 +231,4 @@ export async function removeStaleSubscriptions(
 		);
 	}
 	writeSubscribedZapIds(staticData, [...plannedIds, ...outcome.failed.map((f) => f.zapId)]);
-	recordCredential(staticData, credentialId);
 }

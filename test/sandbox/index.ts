@@ -14,6 +14,7 @@ import { SeededRandom } from './random';
 import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
 import { API_PREFIX, AUTH_PREFIX, CONTROL_PREFIX, createSandboxServer, listen, type RequestLogEntry } from './server';
 import type { Bank } from './state';
+import { resolveVariants, type VariantsOption, variantsFromEnvironment } from './variants';
 import { WebhookDeliveries } from './webhooks/delivery';
 
 export type { SandboxClient } from './auth';
@@ -37,6 +38,11 @@ export interface SandboxOptions {
 	faults?: FaultRule[];
 	/** Where the sandbox clock starts; it then runs with real time plus every advance. */
 	now?: Date;
+	/**
+	 * What the bank does where the spec says "not shown" (variants.ts): 'specMinimal', or single
+	 * switches. Default: CUSTOMER_BANKING_SANDBOX_MODE, else the sandbox's own choices.
+	 */
+	variants?: VariantsOption;
 }
 
 export interface Sandbox {
@@ -62,7 +68,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const seed = options.seed ?? 1;
 	const host = options.host ?? '127.0.0.1';
 	const clock = new SandboxClock(options.now);
-	const bank: Bank = { workspaces: new Map(), random: new SeededRandom(seed), clock, emit: () => undefined };
+	const bank: Bank = {
+		workspaces: new Map(),
+		random: new SeededRandom(seed),
+		clock,
+		variants: resolveVariants(options.variants ?? variantsFromEnvironment()),
+		emit: () => undefined,
+	};
 	const deliveries = new WebhookDeliveries(bank, {
 		backoffMs: options.deliveryBackoffMs ?? [1000, 2000, 4000, 8000],
 		timeoutMs: options.deliveryTimeoutMs ?? 5000,

@@ -5,6 +5,7 @@ import type { PayeeRecord } from './payees/model';
 import type { IdempotencyRecord, PaymentRequestRecord } from './payments/model';
 import type { SeededRandom } from './random';
 import type { TransactionRecord } from './transactions/model';
+import type { BankVariants } from './variants';
 import type { SigningSecrets, SubscriptionRecord, WebhookEvent } from './webhooks/model';
 
 /** One customer's data; nothing in one workspace is reachable from another's credentials. */
@@ -37,6 +38,8 @@ export interface Bank {
 	workspaces: Map<string, Workspace>;
 	random: SeededRandom;
 	clock: SandboxClock;
+	/** What this bank does where the spec is silent (variants.ts). */
+	variants: BankVariants;
 	emit(event: BankEvent): void;
 }
 

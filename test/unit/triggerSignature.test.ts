@@ -1,13 +1,9 @@
-import crypto, { createHash, createHmac } from 'crypto';
+import crypto, { createHmac } from 'crypto';
 
 import {
 	DEFAULT_SIGNATURE_SCHEME,
-	MAX_REMEMBERED_DELIVERIES,
-	dedupeRetentionSeconds,
-	deliveryKey,
 	parseSignatures,
 	parseTimestamp,
-	pruneDeliveries,
 	verifyDelivery,
 } from '../../nodes/CustomerBankingTrigger/signature';
 import type { SignatureScheme, VerifyDeliveryInput } from '../../nodes/CustomerBankingTrigger/signature';
@@ -259,30 +255,5 @@ describe('header parsing', () => {
 		expect(parseTimestamp('-5')).toBeUndefined();
 		expect(parseTimestamp('1.5')).toBeUndefined();
 		expect(parseTimestamp('')).toBeUndefined();
-	});
-});
-
-describe('delivery deduplication ledger', () => {
-	it('keeps ids for twice the replay window, at least a minute', () => {
-		expect(dedupeRetentionSeconds(DEFAULT_SIGNATURE_SCHEME)).toBe(600);
-		expect(dedupeRetentionSeconds({ ...DEFAULT_SIGNATURE_SCHEME, toleranceSeconds: 5 })).toBe(60);
-	});
-
-	it('prunes ids older than the retention and keeps the newest when over the cap', () => {
-		expect(pruneDeliveries({ old: NOW - 601, edge: NOW - 600, fresh: NOW }, NOW, 600)).toEqual({
-			edge: NOW - 600,
-			fresh: NOW,
-		});
-		expect(pruneDeliveries({ a: NOW - 3, b: NOW - 1, c: NOW - 2 }, NOW, 600, 2)).toEqual({
-			b: NOW - 1,
-			c: NOW - 2,
-		});
-		expect(MAX_REMEMBERED_DELIVERIES).toBeGreaterThanOrEqual(1000);
-	});
-
-	it('dedupes on the delivery id, or on a hash of the raw body when there is none', () => {
-		expect(deliveryKey('d-1', RAW)).toBe('d-1');
-		expect(deliveryKey(undefined, RAW)).toBe(`sha256:${createHash('sha256').update(RAW).digest('hex')}`);
-		expect(deliveryKey(undefined, Buffer.from('{}'))).not.toBe(deliveryKey(undefined, RAW));
 	});
 });

@@ -12,7 +12,6 @@ import {
 	httpStatusOf,
 	planSubscriptions,
 	readSubscribedZapIds,
-	recordedSubscriptionsMatch,
 	writeSubscribedZapIds,
 } from '../../nodes/CustomerBankingTrigger/subscriptions';
 import type { SubscriptionOwner } from '../../nodes/CustomerBankingTrigger/subscriptions';
@@ -80,25 +79,10 @@ describe('planSubscriptions', () => {
 });
 
 describe('recorded subscriptions (static data)', () => {
-	const planned = planSubscriptions(production, ['acc-1'], ['TransactionReceived', 'TransactionConfirmed']);
-
-	it('matches only the exact planned set made with the same credential', () => {
-		const staticData = {};
-		expect(recordedSubscriptionsMatch(staticData, planned, 'cred-1')).toBe(false);
-		writeSubscribedZapIds(staticData, planned.map((t) => t.zapId));
-		Object.assign(staticData, { subscribedWithCredential: 'cred-1' });
-		expect(recordedSubscriptionsMatch(staticData, planned, 'cred-1')).toBe(true);
-		expect(recordedSubscriptionsMatch(staticData, planned, 'cred-2')).toBe(false);
-		expect(recordedSubscriptionsMatch(staticData, planned.slice(0, 1), 'cred-1')).toBe(false);
-		writeSubscribedZapIds(staticData, [...planned.map((t) => t.zapId), 'n8n-prod-stale']);
-		expect(recordedSubscriptionsMatch(staticData, planned, 'cred-1')).toBe(false);
-	});
-
 	it('stores unique ids and forgets everything when none are left', () => {
 		const staticData: IDataObject = {};
 		writeSubscribedZapIds(staticData, ['a', 'b', 'a']);
 		expect(readSubscribedZapIds(staticData)).toEqual(['a', 'b']);
-		staticData.subscribedWithCredential = 'cred-1';
 		writeSubscribedZapIds(staticData, []);
 		expect(staticData).toEqual({});
 		expect(readSubscribedZapIds({ subscribedZapIds: 'not-a-list' })).toEqual([]);

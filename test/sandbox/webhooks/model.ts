@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
 import { findAccount } from '../accounts/model';
-import { badRequest, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '../errors';
 import type { Bank, Workspace } from '../state';
 
 // spec §Events: the two kinds POST /webhooks/subscribe supports
@@ -65,11 +65,17 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 	return result.data;
 }
 
-/** Re-subscribing a known zapId replaces it in place, keeping its ref (DECISIONS.md §Webhooks). */
+/**
+ * Re-subscribing a known zapId replaces it in place, keeping its ref (DECISIONS.md §Webhooks), or, with
+ * the `resubscribe: 'refuse'` variant, is refused with 409.
+ */
 export function subscribe(bank: Bank, workspace: Workspace, body: unknown): SubscriptionRecord {
 	const input = parse(subscribeBody, body);
 	findAccount(workspace, input.xaid); // spec §Errors 401: the watched account must be the caller's
 	const existing = workspace.subscriptions.get(input.zapId);
+	if (existing && bank.variants.resubscribe === 'refuse') {
+		throw new ApiError(409, `subscription ${input.zapId} already exists`);
+	}
 	const subscription: SubscriptionRecord = {
 		ref: existing?.ref ?? bank.random.uuid(),
 		...input,

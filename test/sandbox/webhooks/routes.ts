@@ -14,8 +14,9 @@ export const webhookRoutes: ApiRoute[] = [
 		method: 'DELETE',
 		path: '/webhooks/unsubscribe',
 		scopes: [SCOPES.deleteWebhook],
-		handle: ({ caller, body }) => {
+		handle: ({ bank, caller, body }) => {
 			const { zapId, ref } = unsubscribe(caller.workspace, body());
+			if (bank.variants.unsubscribeAnswer === 'empty') return { status: 204, rawJson: '' };
 			return { status: 200, body: { zapId, ref, deleted: true } };
 		},
 	},

@@ -1,0 +1,33 @@
+/**
+ * Where the spec says "not shown", the choice this bank makes. The defaults are the sandbox's own
+ * (DECISIONS.md); `SPEC_MINIMAL` is a plausible other bank that answers only what the spec promises.
+ * Node code must work with every combination: each switch is tested alone or through spec-minimal mode.
+ */
+export interface BankVariants {
+	/** Re-subscribing an existing zapId (spec §Webhook subscriptions: not shown): replaced, or refused with 409. */
+	resubscribe: 'replace' | 'refuse';
+	/** DELETE /webhooks/unsubscribe (spec: "response body not shown"): 200 with the record, or 204 with no body. */
+	unsubscribeAnswer: 'record' | 'empty';
+}
+
+export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
+	resubscribe: 'replace',
+	unsubscribeAnswer: 'record',
+};
+
+export const SPEC_MINIMAL: Readonly<BankVariants> = {
+	resubscribe: 'refuse',
+	unsubscribeAnswer: 'empty',
+};
+
+export type VariantsOption = Partial<BankVariants> | 'specMinimal';
+
+export function resolveVariants(option: VariantsOption | undefined): BankVariants {
+	if (option === 'specMinimal') return { ...SPEC_MINIMAL };
+	return { ...DEFAULT_VARIANTS, ...option };
+}
+
+/** `CUSTOMER_BANKING_SANDBOX_MODE=spec-minimal` switches every suite's sandbox to spec-minimal mode. */
+export function variantsFromEnvironment(): VariantsOption | undefined {
+	return process.env.CUSTOMER_BANKING_SANDBOX_MODE === 'spec-minimal' ? 'specMinimal' : undefined;
+}
