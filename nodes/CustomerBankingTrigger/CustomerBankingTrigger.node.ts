@@ -233,15 +233,10 @@ export class CustomerBankingTrigger implements INodeType {
 		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
 		// A failure throws NodeApiError (from the transport): an execution error, and the bank retries.
 		if (readFetchTransaction.call(this)) {
-			try {
-				output.transaction = await apiRequest.call(this, {
-					method: 'GET',
-					path: `/transaction/${encodeURIComponent(xtid)}`,
-				});
-			} catch (error) {
-				ledger.release(key);
-				throw error;
-			}
+			const fetched = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}` });
+			// given back when the fetch fails, so the bank's retry of this delivery is processed
+			fetched.catch(() => ledger.release(key));
+			output.transaction = await fetched;
 		}
 		return {
 			webhookResponse: { received: true, emitted: true },

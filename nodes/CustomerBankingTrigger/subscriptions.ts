@@ -81,33 +81,30 @@ function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-async function postSubscription(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<IDataObject> {
-	// spec §Webhook subscriptions: POST /webhooks/subscribe { zapId, xaid, url, event }
-	return await apiRequest.call(this, {
-		method: 'POST',
-		path: '/webhooks/subscribe',
-		body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
-	});
+/** One POST /webhooks/subscribe { zapId, xaid, url, event } (spec §Webhook subscriptions); the failure, if any. */
+async function postSubscription(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
+	try {
+		await apiRequest.call(this, {
+			method: 'POST',
+			path: '/webhooks/subscribe',
+			body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
+		});
+		return undefined;
+	} catch (error) {
+		return error;
+	}
 }
 
 /**
- * Ends with the subscription live at the bank. The spec does not say what re-subscribing an existing
- * zapId does: the sandbox replaces it, another bank may refuse it with 409. Then the existing one is
- * removed and made again, so this call, not an older one that may point elsewhere, is what is live.
+ * Ends with the subscription live at the bank, or returns why not. The spec does not say what
+ * re-subscribing an existing zapId does: the sandbox replaces it, another bank may refuse it with 409.
+ * Then the existing one is removed and made again, so this call, not an older one, is what is live.
  */
-export async function subscribe(
-	this: IHookFunctions,
-	target: SubscriptionTarget,
-	url: string,
-): Promise<IDataObject> {
-	try {
-		return await postSubscription.call(this, target, url);
-	} catch (error) {
-		if (httpStatusOf(error) !== 409) throw error;
-		const removed = await unsubscribeEach.call(this, [target.zapId]);
-		if (removed.failed.length > 0) throw error;
-		return await postSubscription.call(this, target, url);
-	}
+async function subscribe(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
+	const failure = await postSubscription.call(this, target, url);
+	if (httpStatusOf(failure) !== 409) return failure;
+	const removed = await unsubscribeEach.call(this, [target.zapId]);
+	return removed.failed.length > 0 ? failure : await postSubscription.call(this, target, url);
 }
 
 export interface UnsubscribeOutcome {
@@ -161,9 +158,8 @@ export async function subscribeAllOrNothing(
 	const recordedBefore = readSubscribedZapIds(staticData);
 	writeSubscribedZapIds(staticData, [...recordedBefore, ...targets.map((target) => target.zapId)]);
 	for (const [index, target] of targets.entries()) {
-		try {
-			await subscribe.call(this, target, url);
-		} catch (error) {
+		const failure = await subscribe.call(this, target, url);
+		if (failure !== undefined) {
 			const attempted = targets.slice(0, index + 1).map((t) => t.zapId);
 			const rollback = await unsubscribeEach.call(this, attempted);
 			const leftOver = rollback.failed.map((f) => f.zapId);
@@ -178,7 +174,7 @@ export async function subscribeAllOrNothing(
 					: `Removing the subscriptions made before it failed for ${describeFailures(rollback.failed)}; they are removed when the workflow is deactivated.`;
 			throw new NodeOperationError(
 				this.getNode(),
-				`Could not subscribe account ${target.xaid} to ${target.event} (subscription ${index + 1} of ${targets.length}): ${messageOf(error)}`,
+				`Could not subscribe account ${target.xaid} to ${target.event} (subscription ${index + 1} of ${targets.length}): ${messageOf(failure)}`,
 				{ description: rolledBack },
 			);
 		}
