@@ -1,0 +1,192 @@
+/**
+ * Issue 10: one delivery → at most one execution, no invalid delivery ever emitted. Thousands of
+ * deliveries an unlucky network, an impatient bank and an attacker would send, fed to webhook() as n8n
+ * does (a fresh static-data copy per call, calls overlapping), against the sandbox.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+
+import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import { newStaticData, trigger, webhookContext } from './triggerFixtures';
+
+let sandbox: Sandbox;
+let gbp: string;
+let xtid: string;
+let nodeCounter = 0;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 12 });
+	gbp = sandbox.seeded.accounts.gbp;
+	xtid = String((await sandbox.control.receive(gbp, 10, 'Adversarial')).xtid);
+	await sandbox.control.waitForDeliveries();
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+interface Delivery {
+	rawBody: Buffer;
+	headers: Record<string, string>;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function body(fields: IDataObject): Buffer {
+	return Buffer.from(JSON.stringify({ event: 'TransactionReceived', xaid: gbp, xtid, occurredAt: new Date().toISOString(), ...fields }));
+}
+
+function sign(rawBody: Buffer, secret = sandbox.signingSecret, timestamp = now()): Delivery {
+	const signature = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+	return { rawBody, headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` } };
+}
+
+/** A trigger node of its own (its own ledger), watching the GBP account, fetch on or off. */
+function triggerNode(fetchTransaction: boolean) {
+	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
+	const credentials = credentialsFor(sandbox);
+	const parameters = { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction };
+	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; error?: unknown }> => {
+		// n8n builds the workflow, and so the static data, anew from the database for every call
+		const { context, response } = webhookContext(credentials, parameters, { ...delivery, path: '/webhook' }, { node, staticData: newStaticData() });
+		try {
+			const result = await trigger.webhook.call(context);
+			return { result, status: result.noWebhookResponse ? response.statusCode : 200 };
+		} catch (error) {
+			return { status: 500, error };
+		}
+	};
+}
+
+const emitted = (outcome: { result?: IWebhookResponseData }) => outcome.result?.workflowData !== undefined;
+
+describe('adversarial deliveries', () => {
+	it('10 concurrent copies of one delivery, with the transaction fetched, start one execution', async () => {
+		const receive = triggerNode(true);
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300 }]);
+		const delivery = sign(body({ deliveryId: randomUUID() }));
+		const outcomes = await Promise.all(Array.from({ length: 10 }, () => receive(delivery)));
+		sandbox.control.clearFaults();
+		expect(outcomes.filter(emitted)).toHaveLength(1);
+		expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill(200));
+		expect(outcomes.find(emitted)?.result?.webhookResponse).toEqual({ received: true, emitted: true });
+	});
+
+	it('the bank\'s retry arriving while the first copy still fetches, re-signed with a later timestamp, is not emitted again', async () => {
+		const receive = triggerNode(true);
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 500, times: 1 }]);
+		const raw = body({ deliveryId: randomUUID() });
+		const first = receive(sign(raw, sandbox.signingSecret, now() - 5));
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const retry = await receive(sign(raw));
+		expect(emitted(retry)).toBe(false);
+		expect(emitted(await first)).toBe(true);
+	});
+
+	it('an exact replay after another delivery arrived during the fetch is not emitted again', async () => {
+		const receive = triggerNode(true);
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300, times: 1 }]);
+		const replayed = sign(body({ deliveryId: randomUUID() }));
+		const first = receive(replayed);
+		const other = await receive(sign(body({ deliveryId: randomUUID() })));
+		expect(emitted(other)).toBe(true);
+		expect(emitted(await first)).toBe(true);
+		expect(emitted(await receive(replayed))).toBe(false);
+	});
+
+	it('a delivery whose fetch failed is processed when the bank retries it', async () => {
+		const receive = triggerNode(true);
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 }]);
+		const delivery = sign(body({ deliveryId: randomUUID() }));
+		const failed = await receive(delivery);
+		expect(failed.error).toBeDefined();
+		expect(emitted(await receive(delivery))).toBe(true);
+		expect(emitted(await receive(delivery))).toBe(false);
+	});
+
+	it('the dedupe key comes from signed content: a changed unsigned delivery-id header does not make a delivery new', async () => {
+		const receive = triggerNode(false);
+		const withoutId = sign(body({ note: randomUUID() }));
+		expect(emitted(await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'a' } }))).toBe(true);
+		expect(emitted(await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'b' } }))).toBe(false);
+	});
+
+	it('over 13,000 adversarial deliveries: no invalid one emitted, every valid one exactly once (> 5,000 distinct ids inside the window)', async () => {
+		const receive = triggerNode(false);
+		const secret = sandbox.signingSecret;
+		const validIds: string[] = [];
+		const invalid: Array<[string, Delivery]> = [];
+		const valid: Array<[string, Delivery]> = [];
+		for (let i = 0; i < 5200; i++) {
+			const id = `bulk-${i}-${randomUUID()}`;
+			validIds.push(id);
+			const raw = body({ deliveryId: id });
+			const delivery = sign(raw);
+			valid.push([id, delivery]);
+			switch (i % 13) {
+				case 0: invalid.push(['unsigned', { rawBody: raw, headers: { 'x-cb-timestamp': String(now()) } }]); break;
+				case 1: invalid.push(['wrong secret', sign(raw, 'whsec_wrong')]); break;
+				case 2: {
+					const tampered = Buffer.from(raw);
+					tampered[tampered.length - 3] ^= 1;
+					invalid.push(['tampered byte', { rawBody: tampered, headers: delivery.headers }]);
+					break;
+				}
+				case 3: invalid.push(['stale timestamp', sign(raw, secret, now() - 400)]); break;
+				case 4: invalid.push(['future timestamp', sign(raw, secret, now() + 400)]); break;
+				case 5: invalid.push(['only bad signature entries', { rawBody: raw, headers: { ...delivery.headers, 'x-cb-signature': 'v1=00,v0=abc,v1=' + 'f'.repeat(64) } }]); break;
+				case 6: invalid.push(['empty body', sign(Buffer.alloc(0))]); break;
+				case 7: invalid.push(['non-JSON body', sign(Buffer.from('not json'))]); break;
+				case 8: invalid.push(['JSON array body', sign(Buffer.from('[1,2]'))]); break;
+				case 9: invalid.push(['huge non-JSON body', sign(Buffer.alloc(1_000_000, 0x61))]); break;
+				case 10: invalid.push(['two timestamps', { rawBody: raw, headers: { ...delivery.headers, 'x-cb-timestamp': `${now()},${now()}` } }]); break;
+				case 11: invalid.push(['signature for another body', { rawBody: body({ deliveryId: `other-${id}` }), headers: delivery.headers }]); break;
+				case 12: invalid.push(['unwatched account', sign(body({ deliveryId: `acct-${id}`, xaid: sandbox.seeded.accounts.eur }))]); break;
+			}
+			// valid forms of the same delivery: header name case, several signature entries
+			if (i % 7 === 0) valid.push([id, { rawBody: raw, headers: { 'X-CB-Timestamp': delivery.headers['x-cb-timestamp'], 'X-Cb-Signature': `v1=${'0'.repeat(64)}, ${delivery.headers['x-cb-signature']}` } }]);
+			// replays: sequential, and concurrent copies below
+			if (i % 5 === 0) valid.push([id, sign(raw)]);
+		}
+
+		const emittedIds = new Map<string, number>();
+		let invalidEmitted = 0;
+		let refusedInvalid = 0;
+		// interleaved, in waves of concurrent calls, as n8n would run them
+		const all: Array<[string, Delivery, boolean]> = [];
+		for (let i = 0; i < Math.max(valid.length, invalid.length); i++) {
+			if (valid[i]) all.push([valid[i][0], valid[i][1], true]);
+			if (invalid[i]) all.push([invalid[i][0], invalid[i][1], false]);
+			if (i % 11 === 0 && valid[i]) all.push([valid[i][0], valid[i][1], true], [valid[i][0], valid[i][1], true]);
+		}
+		for (let start = 0; start < all.length; start += 50) {
+			const wave = all.slice(start, start + 50);
+			const outcomes = await Promise.all(wave.map(([, delivery]) => receive(delivery)));
+			outcomes.forEach((outcome, index) => {
+				const [label, , isValid] = wave[index];
+				if (!isValid) {
+					if (emitted(outcome)) invalidEmitted++;
+					if (outcome.status === 401 || outcome.status === 400 || (label === 'unwatched account' && outcome.status === 200)) refusedInvalid++;
+					return;
+				}
+				if (emitted(outcome)) {
+					const json = outcome.result?.workflowData?.[0][0].json as IDataObject;
+					emittedIds.set(String(json.deliveryId), (emittedIds.get(String(json.deliveryId)) ?? 0) + 1);
+				}
+			});
+		}
+
+		const twice = [...emittedIds.values()].filter((count) => count > 1).length;
+		const missed = validIds.filter((id) => !emittedIds.has(id)).length;
+		console.log(`adversarial deliveries: ${all.length} sent (${invalid.length} invalid), ${emittedIds.size} emitted, ${twice} emitted twice, ${missed} valid missed, ${invalidEmitted} invalid emitted`);
+		expect(all.length).toBeGreaterThanOrEqual(5000);
+		expect(invalidEmitted).toBe(0);
+		expect(refusedInvalid).toBe(invalid.length);
+		expect(twice).toBe(0);
+		expect(missed).toBe(0);
+		expect(emittedIds.size).toBe(validIds.length);
+	});
+});
