@@ -114,6 +114,9 @@ export async function apiRequest<T = IDataObject>(
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const url = `${baseUrlOf.call(this, credentials)}${path}`;
 	const repeatable = isRepeatableRequest(method, path, headers);
+	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
+	// not make it "not processed": the earlier attempt may be the one the bank committed.
+	let earlierAttemptMayHaveBeenProcessed = false;
 
 	for (let attempt = 1; ; attempt++) {
 		// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
@@ -156,9 +159,15 @@ export async function apiRequest<T = IDataObject>(
 					itemIndex,
 				});
 				if (described.field) apiError.context.field = described.field;
-				if (rule.outcomeUnknown) outcomeUnknownErrors.add(apiError);
+				if (rule.outcomeUnknown || earlierAttemptMayHaveBeenProcessed) {
+					outcomeUnknownErrors.add(apiError);
+					if (!rule.outcomeUnknown) {
+						apiError.description = `${apiError.description ?? ''} An earlier attempt of this request failed without an answer, so it may have been processed.`.trim();
+					}
+				}
 				throw apiError;
 			}
+			if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
 			await sleep(delay);
 		}
 	}
