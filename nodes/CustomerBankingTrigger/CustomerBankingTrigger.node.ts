@@ -20,7 +20,13 @@ import {
 	subscriptionProblems,
 	triggerProperties,
 } from './description';
-import { deliveryKey, ledgerFor, retentionSecondsFor } from './deliveryLedger';
+import {
+	deliveryKey,
+	ledgerFor,
+	persistedAsTaken,
+	persistRecentKeys,
+	retentionSecondsFor,
+} from './deliveryLedger';
 import { usableSecrets, verifyDelivery } from './signature';
 import {
 	isBankingEvent,
@@ -215,8 +221,12 @@ export class CustomerBankingTrigger implements INodeType {
 		// await, so a copy arriving while this one fetches is acknowledged, not emitted again.
 		const deliveryId = optionalString(payload.deliveryId);
 		const key = deliveryKey(deliveryId, rawBody);
+		const retentionSeconds = retentionSecondsFor(scheme.toleranceSeconds);
+		const staticData = this.getWorkflowStaticData('node');
 		const ledger = ledgerFor(this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name);
-		const claim = ledger.claim(key, nowSeconds, retentionSecondsFor(scheme.toleranceSeconds));
+		// emitted before an n8n restart, or by another webhook process (queue mode)
+		if (persistedAsTaken(staticData, key, nowSeconds, retentionSeconds)) return acknowledge('duplicate delivery');
+		const claim = ledger.claim(key, nowSeconds, retentionSeconds);
 		if (claim === 'duplicate') return acknowledge('duplicate delivery');
 		if (claim === 'full') {
 			this.logger.warn('Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry');
@@ -238,9 +248,12 @@ export class CustomerBankingTrigger implements INodeType {
 			fetched.catch(() => ledger.release(key));
 			output.transaction = await fetched;
 		}
-		return {
-			webhookResponse: { received: true, emitted: true },
-			workflowData: [[{ json: output }]],
-		};
+
+		persistRecentKeys(staticData, ledger);
+		// Answered here, not by n8n: only then does n8n save the static data written above (deliveryLedger.ts).
+		const response = this.getResponseObject();
+		response.status(200);
+		response.json({ received: true, emitted: true });
+		return { noWebhookResponse: true, workflowData: [[{ json: output }]] };
 	}
 }

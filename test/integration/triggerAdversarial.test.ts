@@ -49,12 +49,14 @@ function triggerNode(fetchTransaction: boolean) {
 	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
 	const parameters = { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction };
-	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; error?: unknown }> => {
+	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; body?: unknown; error?: unknown }> => {
 		// n8n builds the workflow, and so the static data, anew from the database for every call
 		const { context, response } = webhookContext(credentials, parameters, { ...delivery, path: '/webhook' }, { node, staticData: newStaticData() });
 		try {
 			const result = await trigger.webhook.call(context);
-			return { result, status: result.noWebhookResponse ? response.statusCode : 200 };
+			return result.noWebhookResponse
+				? { result, status: response.statusCode, body: response.body }
+				: { result, status: 200, body: result.webhookResponse };
 		} catch (error) {
 			return { status: 500, error };
 		}
@@ -72,7 +74,9 @@ describe('adversarial deliveries', () => {
 		sandbox.control.clearFaults();
 		expect(outcomes.filter(emitted)).toHaveLength(1);
 		expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill(200));
-		expect(outcomes.find(emitted)?.result?.webhookResponse).toEqual({ received: true, emitted: true });
+		// a small JSON acknowledgement, not n8n's default text
+		expect(outcomes.find(emitted)?.body).toEqual({ received: true, emitted: true });
+		expect(outcomes.filter((o) => !emitted(o)).map((o) => o.body)).toEqual(Array(9).fill({ received: true, emitted: false, reason: 'duplicate delivery' }));
 	});
 
 	it('the bank\'s retry arriving while the first copy still fetches, re-signed with a later timestamp, is not emitted again', async () => {
@@ -95,6 +99,31 @@ describe('adversarial deliveries', () => {
 		expect(emitted(other)).toBe(true);
 		expect(emitted(await first)).toBe(true);
 		expect(emitted(await receive(replayed))).toBe(false);
+	});
+
+	it('across an n8n restart (memory gone, static data as n8n saved it), the same delivery is not emitted again', async () => {
+		const node = { name: 'Customer Banking Trigger', id: `restart-node-${++nodeCounter}` };
+		const parameters = { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false };
+		let database: IDataObject = {};
+		/** One webhook call as n8n 2.41.1 makes it: static data read from the database, saved after the call when it answered itself. */
+		const call = async (nodeType: typeof trigger, delivery: Delivery) => {
+			const staticData = { node: structuredClone(database), global: {} };
+			const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...delivery, path: '/webhook' }, { node, staticData });
+			const result = await nodeType.webhook.call(context);
+			if (result.noWebhookResponse || result.workflowData === undefined) database = staticData.node;
+			return result.workflowData !== undefined;
+		};
+		const delivery = sign(body({ deliveryId: randomUUID() }));
+		expect(await call(trigger, delivery)).toBe(true);
+
+		let restarted: typeof trigger | undefined;
+		// a fresh copy of the node's modules: what a restarted n8n process loads
+		await jest.isolateModulesAsync(async () => {
+			const { CustomerBankingTrigger } = await import('../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node');
+			restarted = new CustomerBankingTrigger();
+		});
+		expect(await call(restarted as typeof trigger, sign(delivery.rawBody))).toBe(false);
+		expect(await call(restarted as typeof trigger, sign(body({ deliveryId: randomUUID() })))).toBe(true);
 	});
 
 	it('a delivery whose fetch failed is processed when the bank retries it', async () => {

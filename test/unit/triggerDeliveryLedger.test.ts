@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
-
 import {
 	DeliveryLedger,
 	deliveryKey,
 	ledgerFor,
+	PERSISTED_KEYS,
+	persistedAsTaken,
+	persistRecentKeys,
 	retentionSecondsFor,
 } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 
@@ -59,12 +60,47 @@ describe('delivery ledger', () => {
 		expect(ledgerFor('wf-ledger-test-2', 'node-1')).not.toBe(first);
 	});
 
-	it('keys on the signed delivery id, or on a hash of the signed body when it has none', () => {
-		expect(deliveryKey('d-1', RAW)).toBe('id:d-1');
-		expect(deliveryKey(undefined, RAW)).toBe(`sha256:${createHash('sha256').update(RAW).digest('hex')}`);
+	it('keys on the signed delivery id, or on the signed body when it has none, hashed to a fixed size', () => {
+		expect(deliveryKey('d-1', RAW)).toBe(deliveryKey('d-1', Buffer.from('other body')));
+		expect(deliveryKey('d-1', RAW)).not.toBe(deliveryKey('d-2', RAW));
 		expect(deliveryKey(undefined, Buffer.from('{}'))).not.toBe(deliveryKey(undefined, RAW));
-		// an id that looks like a body hash cannot collide with one
-		expect(deliveryKey('sha256:x', RAW)).not.toBe(deliveryKey(undefined, RAW));
+		// an id equal to the body cannot collide with the body's key
+		expect(deliveryKey(RAW.toString(), RAW)).not.toBe(deliveryKey(undefined, RAW));
+		expect(deliveryKey('x'.repeat(10_000), RAW)).toHaveLength(22);
+	});
+
+	it('persists the most recent keys in static data, merged with what another process saved there', () => {
+		const mine = new DeliveryLedger();
+		for (let i = 0; i < PERSISTED_KEYS + 50; i++) mine.claim(`mine-${i}`, NOW + i, 900);
+		const staticData = { recentDeliveries: [['other-early', NOW - 10], ['other-late', NOW + PERSISTED_KEYS + 100]] };
+		persistRecentKeys(staticData, mine);
+		const kept = staticData.recentDeliveries as Array<[string, number]>;
+		expect(kept).toHaveLength(PERSISTED_KEYS);
+		// newest last, oldest dropped first
+		expect(kept.at(-1)).toEqual(['other-late', NOW + PERSISTED_KEYS + 100]);
+		expect(kept.at(-2)).toEqual([`mine-${PERSISTED_KEYS + 49}`, NOW + PERSISTED_KEYS + 49]);
+		expect(kept.map(([key]) => key)).not.toContain('other-early');
+		expect(persistedAsTaken(staticData, 'other-late', NOW + PERSISTED_KEYS + 100, 900)).toBe(true);
+		expect(persistedAsTaken(staticData, 'mine-0', NOW, 900)).toBe(false);
+		// retention applies to saved keys too
+		expect(persistedAsTaken(staticData, `mine-${PERSISTED_KEYS + 49}`, NOW + PERSISTED_KEYS + 49 + 901, 900)).toBe(false);
+	});
+
+	it('a released key is not persisted, so a retry after an n8n restart is processed', () => {
+		const ledger = new DeliveryLedger();
+		ledger.claim('kept', NOW, 900);
+		ledger.claim('failed', NOW, 900);
+		ledger.release('failed');
+		const staticData = {};
+		persistRecentKeys(staticData, ledger);
+		expect(persistedAsTaken(staticData, 'kept', NOW, 900)).toBe(true);
+		expect(persistedAsTaken(staticData, 'failed', NOW, 900)).toBe(false);
+	});
+
+	it('ignores malformed saved entries', () => {
+		const staticData = { recentDeliveries: [['ok', NOW], 'x', [1, 2], null, ['no-time']] };
+		expect(persistedAsTaken(staticData, 'ok', NOW, 900)).toBe(true);
+		expect(persistedAsTaken({ recentDeliveries: 'nope' }, 'ok', NOW, 900)).toBe(false);
 	});
 
 	it('keeps ids for twice the replay window, at least 15 minutes (the bank retries with a fresh timestamp)', () => {

@@ -27,10 +27,10 @@ export type LookupResult =
 	| { found: false; candidates: string[] };
 
 /**
- * A record created this long before the request was sent cannot be its payment; the margin
- * allows for clock skew between n8n and the bank (and Retry On Fail's earlier tries).
+ * How far the bank's clock may be behind n8n's: a record created more than this before the first
+ * attempt of the request predates it and cannot be its payment.
  */
-export const LOOKUP_WINDOW_MS = 10 * 60 * 1000;
+export const CLOCK_SKEW_ALLOWANCE_MS = 30 * 1000;
 
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
@@ -79,18 +79,23 @@ interface AccountRecords {
  * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
  * the account's approvals for payments awaiting approval, its transactions for those submitted,
  * matching on reference (+ amount + payee). Each account is read once for all the payments of
- * one request. Records created well before `sentAt` are older payments, not this one. Only one
- * distinct matching xtid counts as found: a payee paid the same amount with a reused reference
- * cannot be told apart, and then the state stays unknown. A payment already attributed to another
- * item of this run (`claimed`, grown here as payments are found) is never taken for this one.
+ * one request. A match is claimed only when it is provably this payment: the only match that does
+ * not predate the request's first attempt (`firstAttemptAt`), with a creation time that shows it
+ * (the spec does not promise one: without it nothing is claimed), and not already attributed to
+ * another payment (`claimed`, grown here as payments are found). Otherwise the state stays unknown
+ * and the matches are listed as candidates.
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
 	payments: SentPayment[],
-	sentAt: number,
+	firstAttemptAt: number,
 	claimed: Set<string> = new Set(),
 ): Promise<Map<number, LookupResult>> {
-	const recent = (record: IDataObject) => (createdAt(record) ?? sentAt) >= sentAt - LOOKUP_WINDOW_MS;
+	const earliest = firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS;
+	const predates = (record: IDataObject) => {
+		const created = createdAt(record);
+		return created !== undefined && created < earliest;
+	};
 	const byAccount = new Map<string, AccountRecords>();
 	for (const xaid of new Set(payments.map((payment) => payment.xaid))) {
 		const itemIndex = payments.find((payment) => payment.xaid === xaid)?.itemIndex;
@@ -109,34 +114,38 @@ export async function lookUpPayments(
 	for (const payment of payments) {
 		const records = byAccount.get(payment.xaid) as AccountRecords;
 		const found = new Map<string, FoundPayment>();
+		// xtids whose creation time shows they do not predate the request
+		const provable = new Set<string>();
 		for (const approval of records.approvals) {
 			const details = approvalPayment(approval);
 			const xtid = text(details.xtid);
-			if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || !recent(approval)) continue;
+			if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || predates(approval)) continue;
 			found.set(xtid, {
 				xtid,
 				foundIn: 'approvals',
 				approvalRef: text(approval.ref),
 				approvalStatus: text(approval.status),
 			});
+			if (createdAt(approval) !== undefined) provable.add(xtid);
 		}
 		for (const transaction of records.transactions) {
 			const xtid = text(transaction.xtid);
 			const outgoing = transaction.direction !== 'incoming';
-			if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || !recent(transaction)) {
+			if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) {
 				continue;
 			}
 			// an approved payment has both records, with the same xtid (spec §Approval)
 			found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
+			if (createdAt(transaction) !== undefined) provable.add(xtid);
 		}
 		const candidates = [...found.values()];
-		if (candidates.length === 1) claimed.add(candidates[0].xtid);
-		results.set(
-			payment.itemIndex,
-			candidates.length === 1
-				? { found: true, payment: candidates[0] }
-				: { found: false, candidates: candidates.map((candidate) => candidate.xtid) },
-		);
+		const [only] = candidates;
+		if (candidates.length === 1 && provable.has(only.xtid)) {
+			claimed.add(only.xtid);
+			results.set(payment.itemIndex, { found: true, payment: only });
+		} else {
+			results.set(payment.itemIndex, { found: false, candidates: candidates.map((candidate) => candidate.xtid) });
+		}
 	}
 	return results;
 }
