@@ -44,9 +44,18 @@ export class N8n {
 		readonly install: N8nInstall,
 		readonly url: string,
 		readonly userFolder: string,
-		readonly process: ManagedProcess,
+		public process: ManagedProcess,
 		private readonly keepUserFolder: boolean,
+		private readonly launch: () => ManagedProcess,
 	) {}
+
+	/** Stops n8n and starts it again on the same port, user folder and database (an n8n restart). */
+	async restart(): Promise<void> {
+		await this.process.stop();
+		this.process = this.launch();
+		await waitUntilReady(this.url, this.process, 120_000);
+		await this.signIn();
+	}
 
 	get major(): number {
 		return Number(this.version.split('.')[0]);
@@ -192,17 +201,21 @@ export async function startN8n(options: StartOptions): Promise<N8n> {
 		const [freeMain, brokerPort] = await freePorts(2);
 		const port = options.port ?? freeMain;
 		const url = `http://127.0.0.1:${port}`;
-		const logFile = createWriteStream(join(userFolder, 'n8n.log'));
-		const proc = startProcess(install.nodeBin, [install.n8nEntry, 'start'], {
-			cwd: userFolder,
-			env: n8nEnv(install, userFolder, port, brokerPort, options.env),
-			onOutput: (chunk) => {
-				logFile.write(chunk);
-				options.onOutput?.(chunk);
-			},
-		});
-		void proc.exited.then(() => logFile.end());
-		const n8n = new N8n(options.version, install, url, userFolder, proc, options.keepUserFolder ?? false);
+		const launch = () => {
+			const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
+			const proc = startProcess(install.nodeBin, [install.n8nEntry, 'start'], {
+				cwd: userFolder,
+				env: n8nEnv(install, userFolder, port, brokerPort, options.env),
+				onOutput: (chunk) => {
+					logFile.write(chunk);
+					options.onOutput?.(chunk);
+				},
+			});
+			void proc.exited.then(() => logFile.end());
+			return proc;
+		};
+		const proc = launch();
+		const n8n = new N8n(options.version, install, url, userFolder, proc, options.keepUserFolder ?? false, launch);
 		try {
 			await waitUntilReady(url, proc, 120_000);
 			await n8n.setupOwner();

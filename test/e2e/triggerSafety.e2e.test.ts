@@ -1,0 +1,156 @@
+/**
+ * Issue 10 in a real n8n (both lines): after deactivations that failed part-way, activation leaves every
+ * subscription live; one bank delivery starts at most one execution for concurrent copies, for the bank's
+ * retries during a slow transaction fetch, and across an n8n restart.
+ */
+import { createHmac } from 'node:crypto';
+
+import { selectedVersions } from './lib/config';
+import {
+	activate,
+	createCredential,
+	credentialData,
+	deactivate,
+	executionIds,
+	getExecution,
+	importWorkflow,
+	nodeOutput,
+	sleep,
+	type Stack,
+	startStack,
+	waitFor,
+} from './lib/stack';
+
+const TRIGGER = 'Customer Banking Trigger';
+
+describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
+	let stack: Stack;
+	let workflowId: string;
+	let reference = 0;
+
+	beforeAll(async () => {
+		stack = await startStack(version);
+		const { n8n, sandbox } = stack;
+		const { id } = await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
+		workflowId = (
+			await importWorkflow(n8n, 'trigger.json', {
+				CREDENTIAL_ID: id,
+				ACCOUNT_GBP: sandbox.seeded.accounts.gbp,
+				ACCOUNT_EUR: sandbox.seeded.accounts.eur,
+			})
+		).id;
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+	});
+
+	const subscriptions = () => stack.sandbox.control.subscriptions('workspace-1');
+	const url = () => subscriptions()[0]?.url as string;
+
+	async function activated(): Promise<void> {
+		await activate(stack.n8n, workflowId);
+		await waitFor('4 subscriptions', () => (subscriptions().length === 4 ? true : undefined), 30_000);
+		// n8n answers 404 on a production webhook for a moment after activation
+		await waitFor('the webhook to be registered', async () => ((await post('{}', {})) === 404 ? undefined : true), 30_000, 250);
+	}
+
+	async function post(body: string, headers: Record<string, string>): Promise<number> {
+		const answer = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+		await answer.text();
+		return answer.status;
+	}
+
+	/** The delivery the sandbox made for money received now, with its body, re-signable at will. */
+	async function aDelivery(): Promise<{ body: string; deliveryId: string; xtid: string }> {
+		const { sandbox } = stack;
+		const before = sandbox.control.deliveries().length;
+		const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10 + ++reference, `E2E-SAFE-${reference}`);
+		await sandbox.control.waitForDeliveries();
+		const record = sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid);
+		if (!record) throw new Error('the sandbox made no delivery');
+		return { body: record.body, deliveryId: record.deliveryId, xtid: String(transaction.xtid) };
+	}
+
+	const signed = (body: string) => {
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = createHmac('sha256', stack.sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
+		return { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
+	};
+
+	/** Executions of the trigger workflow that emitted this delivery id, once n8n has settled. */
+	async function executionsOf(deliveryId: string): Promise<number> {
+		await sleep(3000);
+		let count = 0;
+		for (const id of await executionIds(stack.n8n, workflowId)) {
+			const execution = await getExecution(stack.n8n, id);
+			if (nodeOutput(execution, TRIGGER).some((item) => item.deliveryId === deliveryId)) count++;
+		}
+		return count;
+	}
+
+	it('deactivations whose unsubscribes fail or lose their answers, then activation: every subscription is live and a delivery starts an execution', async () => {
+		const { n8n, sandbox } = stack;
+		await activated();
+
+		sandbox.control.setFaults([{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 2 }]);
+		await deactivate(n8n, workflowId);
+		await sleep(2000);
+		await activated();
+
+		// every unsubscribe commits at the bank but its answer is lost: n8n keeps believing they exist
+		sandbox.control.setFaults([{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'commitThenDrop' }]);
+		await deactivate(n8n, workflowId);
+		await waitFor('the bank to have removed them', () => (subscriptions().length === 0 ? true : undefined), 30_000);
+		sandbox.control.clearFaults();
+		await activated();
+
+		const live = subscriptions();
+		expect(live.map((s) => `${s.xaid} ${s.event}`).sort()).toEqual(
+			[sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur].flatMap((xaid) => ['TransactionConfirmed', 'TransactionReceived'].map((event) => `${xaid} ${event}`)).sort(),
+		);
+		const { deliveryId } = await aDelivery();
+		expect(sandbox.control.deliveries().find((d) => d.deliveryId === deliveryId)?.status).toBe('delivered');
+		expect(await executionsOf(deliveryId)).toBe(1);
+	});
+
+	it('10 concurrent copies of one delivery start one execution', async () => {
+		if (subscriptions().length < 4) await activated();
+		const delivery = await aDelivery();
+		const statuses = await Promise.all(Array.from({ length: 10 }, () => post(delivery.body, signed(delivery.body))));
+		expect(statuses).toEqual(Array(10).fill(200));
+		// the sandbox's own delivery, plus 10 copies: still one execution
+		expect(await executionsOf(delivery.deliveryId)).toBe(1);
+	});
+
+	it('copies sent while the first one still fetches a slow transaction start one execution', async () => {
+		const { sandbox } = stack;
+		if (subscriptions().length < 4) await activated();
+		const before = sandbox.control.deliveries().length;
+		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 2500 }]);
+		const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 77.7, 'E2E-SLOW-FETCH');
+		const record = await waitFor('the sandbox to send the delivery', () => sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid));
+		const copies: Array<Promise<number>> = [];
+		for (let i = 0; i < 3; i++) {
+			copies.push(post(record.body, signed(record.body)));
+			await sleep(400);
+		}
+		expect(await Promise.all(copies)).toEqual([200, 200, 200]);
+		await sandbox.control.waitForDeliveries();
+		sandbox.control.clearFaults();
+		expect(await executionsOf(record.deliveryId)).toBe(1);
+	});
+
+	it('a delivery, n8n restarted, the same delivery again: one execution', async () => {
+		if (subscriptions().length < 4) await activated();
+		const delivery = await aDelivery();
+		expect(await executionsOf(delivery.deliveryId)).toBe(1);
+		await stack.n8n.restart();
+		await waitFor('the webhook after the restart', async () => ((await post('{}', {})) === 404 ? undefined : true), 60_000, 500);
+		expect(await post(delivery.body, signed(delivery.body))).toBe(200);
+		expect(await executionsOf(delivery.deliveryId)).toBe(1);
+		// and a new delivery still starts one
+		const next = await aDelivery();
+		expect(await executionsOf(next.deliveryId)).toBe(1);
+	});
+});
