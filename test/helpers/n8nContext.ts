@@ -605,6 +605,12 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 	continueOnFail?: boolean;
 	/** n8n's $runIndex: how many times the node already ran in this execution (loops); 0 by default. */
 	runIndex?: number;
+	/**
+	 * The execution's context data (runExecutionData.executionData.contextData). Pass the same object to
+	 * the runs of one execution: Retry On Fail, a loop's next run, and n8n's Retry of a failed execution,
+	 * which keeps it (n8n 2.41.1 execution.service.js retry).
+	 */
+	contextData?: Record<string, IDataObject>;
 }
 
 export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
@@ -625,6 +631,12 @@ export function createExecuteContext(options: ExecuteContextOptions): ContextPar
 				rest[1] as GetParameterOptions | undefined,
 			),
 		getWorkflowStaticData: () => ({}),
+		// as n8n-workflow's node-helpers getContext: 'flow', or 'node:<node name>', created on first use
+		getContext: (type: 'flow' | 'node') => {
+			const contextData = options.contextData ?? (options.contextData = {});
+			const key = type === 'flow' ? 'flow' : `node:${node.name}`;
+			return (contextData[key] ??= {});
+		},
 		// the only member of n8n's data proxy the node reads; Retry On Fail keeps it, loops raise it
 		getWorkflowDataProxy: () => ({ $runIndex: options.runIndex ?? 0 }),
 		sendMessageToUI: () => undefined,

@@ -19,6 +19,8 @@ export interface FaultRule {
 	latencyMs?: number;
 	/** How many requests this rule hits; unlimited when absent. */
 	times?: number;
+	/** How many matching requests go through untouched before the rule starts hitting (default 0). */
+	after?: number;
 	/** 0-1; drawn from the seeded generator, so runs repeat exactly. */
 	probability?: number;
 }
@@ -26,6 +28,8 @@ export interface FaultRule {
 interface ActiveRule {
 	rule: FaultRule;
 	hits: number;
+	/** Matching requests let through because of `after`. */
+	passed: number;
 }
 
 export class Faults {
@@ -37,7 +41,7 @@ export class Faults {
 	}
 
 	set(rules: FaultRule[]): void {
-		this.rules = rules.map((rule) => ({ rule: validate(rule), hits: 0 }));
+		this.rules = rules.map((rule) => ({ rule: validate(rule), hits: 0, passed: 0 }));
 		this.random = new SeededRandom(this.seed);
 	}
 
@@ -52,6 +56,10 @@ export class Faults {
 			if (rule.times !== undefined && active.hits >= rule.times) continue;
 			if (rule.method && rule.method.toUpperCase() !== method) continue;
 			if (rule.path !== undefined && !pathMatches(rule.path, relativePath, template)) continue;
+			if (active.passed < (rule.after ?? 0)) {
+				active.passed += 1;
+				continue;
+			}
 			if (rule.probability !== undefined && this.random.next() >= rule.probability) continue;
 			active.hits += 1;
 			return rule;

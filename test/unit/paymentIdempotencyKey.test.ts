@@ -11,7 +11,7 @@ import {
 	type KeyScope,
 } from '../../nodes/CustomerBanking/payments/idempotencyKey';
 
-const scope: KeyScope = { executionId: '1001', workflowId: 'wf-7', nodeId: 'node-a', runIndex: 0 };
+const scope: KeyScope = { executionId: '1001', keysLost: false, workflowId: 'wf-7', nodeId: 'node-a', runIndex: 0 };
 // Computed once from the rule below; a change here means every custom key changed
 const PINNED_CUSTOM_KEY = 'c5c20839-ec68-40e6-bb4d-6b261c7884a6';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -60,8 +60,9 @@ describe('itemKey (Submit)', () => {
 		expect(keys.size).toBe(4);
 	});
 
-	it('does not depend on the workflow id (a derived key is already unique per execution)', () => {
-		expect(itemKey({ ...scope, workflowId: 'other' }, 0).key).toBe(itemKey(scope, 0).key);
+	it('depends on the workflow id too (execution ids of two n8n instances can meet at one bank)', () => {
+		expect(itemKey({ ...scope, workflowId: 'other' }, 0).key).not.toBe(itemKey(scope, 0).key);
+		expect(batchKey({ ...scope, workflowId: 'other' }, 0, [0]).key).not.toBe(batchKey(scope, 0, [0]).key);
 	});
 
 	it('hashes a custom key that is not a UUID v4, namespaced by workflow and node, independent of the execution', () => {
@@ -95,16 +96,6 @@ describe('batchKey (Submit Batch)', () => {
 		expect(batchKey({ ...scope, executionId: '1002' }, 0, [0, 1]).key).not.toBe(sizeTwo);
 		expect(batchKey(scope, 0, [0, 1]).key).not.toBe(itemKey(scope, 0).key);
 	});
-
-	it('derives a custom batch key from the custom keys of its items, in order, across executions', () => {
-		const custom = batchKey(scope, 0, [0, 1], ['INV-1', 'INV-2']);
-		expect(custom.source).toBe('custom');
-		expect(custom.key).toMatch(UUID_V4);
-		expect(batchKey({ ...scope, executionId: 'other' }, 4, [7, 8], ['INV-1', 'INV-2']).key).toBe(custom.key);
-		expect(batchKey(scope, 0, [0, 1], ['INV-2', 'INV-1']).key).not.toBe(custom.key);
-		expect(batchKey(scope, 0, [0, 1, 2], ['INV-1', 'INV-2', 'INV-3']).key).not.toBe(custom.key);
-		expect(batchKey(scope, 0, [0], ['INV-1']).key).not.toBe(itemKey(scope, 0, 'INV-1').key);
-	});
 });
 
 describe('resubmissionKey', () => {
@@ -121,7 +112,7 @@ describe('resubmissionKey', () => {
 
 describe('derived keys and the run of the node ($runIndex)', () => {
 	it('a loop\'s later run gets other keys; the first run keeps the keys derived before runs counted', () => {
-		expect(itemKey(scope, 0).key).toBe(uuidV4FromParts(['item', '1001', 'node-a', '0']));
+		expect(itemKey(scope, 0).key).toBe(uuidV4FromParts(['item', 'wf-7', '1001', 'node-a', '0']));
 		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).not.toBe(itemKey(scope, 0).key);
 		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).toBe(itemKey({ ...scope, runIndex: 1 }, 0).key);
 		expect(batchKey({ ...scope, runIndex: 1 }, 0, [0, 1]).key).not.toBe(batchKey(scope, 0, [0, 1]).key);
@@ -131,9 +122,17 @@ describe('derived keys and the run of the node ($runIndex)', () => {
 });
 
 describe('keyScopeOf', () => {
-	const contextWith = (executionId: string, node: { id?: string; name: string }, runIndex: unknown = 0) =>
+	const contextWith = (
+		executionId: string,
+		node: { id?: string; name: string },
+		runIndex: unknown = 0,
+		nodeContext: Record<string, unknown> = {},
+		mode = 'trigger',
+	) =>
 		({
 			getExecutionId: () => executionId,
+			getMode: () => mode,
+			getContext: () => nodeContext,
 			getWorkflow: () => ({ id: 'wf-1', active: false }),
 			getNode: () => ({ ...node, type: 'customerBanking', typeVersion: 1, position: [0, 0], parameters: {} }),
 			getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
@@ -142,6 +141,7 @@ describe('keyScopeOf', () => {
 	it('uses the execution id, the workflow id, the node id (stable across renames) and the run of the node', () => {
 		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay suppliers' }, 2))).toEqual({
 			executionId: '42',
+			keysLost: false,
 			workflowId: 'wf-1',
 			nodeId: 'abc',
 			runIndex: 2,
@@ -151,6 +151,18 @@ describe('keyScopeOf', () => {
 
 	it('falls back to the node name when n8n gives no node id', () => {
 		expect(keyScopeOf(contextWith('42', { name: 'Pay suppliers' })).nodeId).toBe('Pay suppliers');
+	});
+
+	it('keeps the first execution\'s id in the node\'s context, which n8n hands to its Retry of the execution', () => {
+		const nodeContext: Record<string, unknown> = {};
+		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, 0, nodeContext)).executionId).toBe('42');
+		const retried = keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, nodeContext, 'retry'));
+		expect(retried).toMatchObject({ executionId: '42', keysLost: false });
+	});
+
+	it('a Retry whose context holds no scope says the keys are lost (payments are looked up before sending)', () => {
+		expect(keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, {}, 'retry'))).toMatchObject({ executionId: '57', keysLost: true });
+		expect(keyScopeOf(contextWith('58', { id: 'abc', name: 'Pay' }, 0, {}, 'webhook')).keysLost).toBe(false);
 	});
 
 	it('refuses to derive a key without an execution id', () => {

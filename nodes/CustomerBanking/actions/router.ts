@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account/Account.resource';
@@ -81,7 +81,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const fail = (itemIndex: number, error: unknown) => {
 		const nodeError = toNodeError(this, error, itemIndex);
 		if (!this.continueOnFail()) throw nodeError;
-		outputs[0].push({ json: { error: nodeError.message }, pairedItem: { item: itemIndex } });
+		// what the operation says of the item besides the message (e.g. a payment's status)
+		const itemFields = nodeError.context?.itemFields;
+		const fields = typeof itemFields === 'object' && itemFields !== null ? (itemFields as IDataObject) : {};
+		outputs[0].push({ json: { ...fields, error: nodeError.message }, pairedItem: { item: itemIndex } });
 	};
 
 	if (selected.executeBatch) {

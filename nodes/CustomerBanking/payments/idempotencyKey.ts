@@ -30,7 +30,13 @@ export function uuidV4FromParts(parts: readonly string[]): string {
 
 /** What a derived key is scoped to. */
 export interface KeyScope {
+	/** The execution that first ran this node: kept when n8n retries a failed execution (keyScopeOf). */
 	executionId: string;
+	/**
+	 * True when this is n8n's Retry of a failed execution and the keys of the failed one could not be
+	 * recovered: payments must then be looked up before they are sent (spec §Errors rule 3).
+	 */
+	keysLost: boolean;
 	workflowId: string;
 	/** The node's id (stable across renames), or its name where n8n gives no id. */
 	nodeId: string;
@@ -41,9 +47,17 @@ export interface KeyScope {
 	runIndex: number;
 }
 
+// Where the scope is kept: the node's execution context, which n8n saves with the execution's data and
+// hands back unchanged when it retries a failed execution, in both retry modes (n8n 2.41.1 and 1.123.81:
+// execution.service.js retry() reuses execution.data, contextData included), while the retry itself
+// gets a new execution id. So derived keys, and the bank's idempotency, survive n8n's Retry.
+const SCOPE_EXECUTION = 'paymentKeyScopeExecutionId';
+
 export function keyScopeOf(context: IExecuteFunctions): KeyScope {
 	const node = context.getNode();
-	const executionId = context.getExecutionId();
+	const memory = context.getContext('node');
+	const kept = memory[SCOPE_EXECUTION];
+	const executionId = typeof kept === 'string' && kept !== '' ? kept : context.getExecutionId();
 	if (!executionId) {
 		throw new NodeOperationError(
 			node,
@@ -51,9 +65,11 @@ export function keyScopeOf(context: IExecuteFunctions): KeyScope {
 			{ description: 'Set "Custom Idempotency Key" in the options to submit payments here' },
 		);
 	}
+	memory[SCOPE_EXECUTION] = String(executionId);
 	const runIndex: unknown = context.getWorkflowDataProxy(0).$runIndex;
 	return {
 		executionId: String(executionId),
+		keysLost: context.getMode() === 'retry' && kept === undefined,
 		workflowId: String(context.getWorkflow().id ?? ''),
 		nodeId: node.id || node.name,
 		runIndex: typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex > 0 ? runIndex : 0,
@@ -75,15 +91,14 @@ export interface IdempotencyKey {
 }
 
 /**
- * Submit: one key per item. Derived keys depend on the execution and the run of the node in it, so
- * a new execution
- * (running the workflow again, or n8n's "Retry execution") sends a new payment; custom keys
- * are stable across executions.
+ * Submit: one key per item. Derived keys depend on the workflow, the execution (kept across n8n's
+ * Retry of a failed execution) and the run of the node in it, so running the workflow again sends new
+ * payments; custom keys are stable across executions.
  */
 export function itemKey(scope: KeyScope, itemIndex: number, customKey?: string): IdempotencyKey {
 	if (customKey === undefined) {
 		return {
-			key: uuidV4FromParts(['item', scope.executionId, scope.nodeId, String(itemIndex), ...runParts(scope)]),
+			key: uuidV4FromParts(['item', scope.workflowId, scope.executionId, scope.nodeId, String(itemIndex), ...runParts(scope)]),
 			source: 'derived',
 		};
 	}
@@ -97,31 +112,22 @@ export function itemKey(scope: KeyScope, itemIndex: number, customKey?: string):
 }
 
 /**
- * Submit Batch: one key per batch request (spec §Payments rule 2). The key depends on which
- * items are in the batch, so a different batch size never reuses a key for a different body.
+ * Submit Batch: one key per batch request of items without a custom key (spec §Payments rule 2). The
+ * key depends on which items are in the batch, so a different batch size never reuses a key for a
+ * different body. (Items with a custom key are sent alone, with their itemKey.)
  */
-export function batchKey(
-	scope: KeyScope,
-	batchIndex: number,
-	itemIndexes: readonly number[],
-	customKeys?: readonly string[],
-): IdempotencyKey {
-	if (customKeys === undefined) {
-		return {
-			key: uuidV4FromParts([
-				'batch',
-				scope.executionId,
-				scope.nodeId,
-				String(batchIndex),
-				itemIndexes.join(','),
-				...runParts(scope),
-			]),
-			source: 'derived',
-		};
-	}
+export function batchKey(scope: KeyScope, batchIndex: number, itemIndexes: readonly number[]): IdempotencyKey {
 	return {
-		key: uuidV4FromParts(['custom-batch', scope.workflowId, scope.nodeId, ...customKeys]),
-		source: 'custom',
+		key: uuidV4FromParts([
+			'batch',
+			scope.workflowId,
+			scope.executionId,
+			scope.nodeId,
+			String(batchIndex),
+			itemIndexes.join(','),
+			...runParts(scope),
+		]),
+		source: 'derived',
 	};
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../transport';
+import type { XtidClaims } from './paymentMemory';
 
 /** What was sent for one payment, as the lookup needs it. */
 export interface SentPayment {
@@ -85,17 +86,10 @@ interface AccountRecords {
  * another payment (`claimed`, grown here as payments are found). Otherwise the state stays unknown
  * and the matches are listed as candidates.
  */
-export async function lookUpPayments(
+async function readAccounts(
 	this: IExecuteFunctions,
 	payments: SentPayment[],
-	firstAttemptAt: number,
-	claimed: Set<string> = new Set(),
-): Promise<Map<number, LookupResult>> {
-	const earliest = firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS;
-	const predates = (record: IDataObject) => {
-		const created = createdAt(record);
-		return created !== undefined && created < earliest;
-	};
+): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	for (const xaid of new Set(payments.map((payment) => payment.xaid))) {
 		const itemIndex = payments.find((payment) => payment.xaid === xaid)?.itemIndex;
@@ -109,35 +103,69 @@ export async function lookUpPayments(
 			}),
 		});
 	}
+	return byAccount;
+}
 
+interface Matches {
+	found: Map<string, FoundPayment>;
+	/** xtids whose creation time shows they do not predate the request */
+	provable: Set<string>;
+}
+
+/** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
+function matchesOf(payment: SentPayment, records: AccountRecords, claimed: XtidClaims, earliest: number): Matches {
+	const predates = (record: IDataObject) => {
+		const created = createdAt(record);
+		return created !== undefined && created < earliest;
+	};
+	const found = new Map<string, FoundPayment>();
+	const provable = new Set<string>();
+	for (const approval of records.approvals) {
+		const details = approvalPayment(approval);
+		const xtid = text(details.xtid);
+		if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || predates(approval)) continue;
+		found.set(xtid, {
+			xtid,
+			foundIn: 'approvals',
+			approvalRef: text(approval.ref),
+			approvalStatus: text(approval.status),
+		});
+		if (createdAt(approval) !== undefined) provable.add(xtid);
+	}
+	for (const transaction of records.transactions) {
+		const xtid = text(transaction.xtid);
+		const outgoing = transaction.direction !== 'incoming';
+		if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) {
+			continue;
+		}
+		// an approved payment has both records, with the same xtid (spec §Approval)
+		found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
+		if (createdAt(transaction) !== undefined) provable.add(xtid);
+	}
+	return { found, provable };
+}
+
+/**
+ * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
+ * the account's approvals for payments awaiting approval, its transactions for those submitted,
+ * matching on reference (+ amount + payee). Each account is read once for all the payments of
+ * one request. A match is claimed only when it is provably this payment: the only match that does
+ * not predate the request's first attempt (`firstAttemptAt`), with a creation time that shows it
+ * (the spec does not promise one: without it nothing is claimed), and not already attributed to
+ * another payment (`claimed`, grown here as payments are found). Otherwise the state stays unknown
+ * and the matches are listed as candidates.
+ */
+export async function lookUpPayments(
+	this: IExecuteFunctions,
+	payments: SentPayment[],
+	firstAttemptAt: number,
+	claimed: XtidClaims = new Set(),
+): Promise<Map<number, LookupResult>> {
+	const byAccount = await readAccounts.call(this, payments);
 	const results = new Map<number, LookupResult>();
 	for (const payment of payments) {
 		const records = byAccount.get(payment.xaid) as AccountRecords;
-		const found = new Map<string, FoundPayment>();
-		// xtids whose creation time shows they do not predate the request
-		const provable = new Set<string>();
-		for (const approval of records.approvals) {
-			const details = approvalPayment(approval);
-			const xtid = text(details.xtid);
-			if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || predates(approval)) continue;
-			found.set(xtid, {
-				xtid,
-				foundIn: 'approvals',
-				approvalRef: text(approval.ref),
-				approvalStatus: text(approval.status),
-			});
-			if (createdAt(approval) !== undefined) provable.add(xtid);
-		}
-		for (const transaction of records.transactions) {
-			const xtid = text(transaction.xtid);
-			const outgoing = transaction.direction !== 'incoming';
-			if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) {
-				continue;
-			}
-			// an approved payment has both records, with the same xtid (spec §Approval)
-			found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
-			if (createdAt(transaction) !== undefined) provable.add(xtid);
-		}
+		const { found, provable } = matchesOf(payment, records, claimed, firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS);
 		const candidates = [...found.values()];
 		const [only] = candidates;
 		if (candidates.length === 1 && provable.has(only.xtid)) {
@@ -146,6 +174,24 @@ export async function lookUpPayments(
 		} else {
 			results.set(payment.itemIndex, { found: false, candidates: candidates.map((candidate) => candidate.xtid) });
 		}
+	}
+	return results;
+}
+
+/**
+ * Every unclaimed payment of the account, made at any time, that matches reference, amount and payee:
+ * what may already be this payment when there is no telling when it was first sent.
+ */
+export async function findCandidates(
+	this: IExecuteFunctions,
+	payments: SentPayment[],
+	claimed: XtidClaims,
+): Promise<Map<number, string[]>> {
+	const byAccount = await readAccounts.call(this, payments);
+	const results = new Map<number, string[]>();
+	for (const payment of payments) {
+		const { found } = matchesOf(payment, byAccount.get(payment.xaid) as AccountRecords, claimed, -Infinity);
+		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;
 }

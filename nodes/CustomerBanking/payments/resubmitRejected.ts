@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { resubmissionKey } from './idempotencyKey';
 import { mayResubmit } from './rejections';
+import type { PaymentMemory } from './paymentMemory';
 import { type PaymentOutcome, type PaymentToSend, sendPayments } from './submitPayments';
 
 /** spec §Errors rule 4: one resubmission at most, then the item stays rejected. */
@@ -31,10 +32,10 @@ export async function resubmitRejected(
 		payments: PaymentToSend[];
 		outcomes: PaymentOutcome[];
 		resubmitWhen: RegExp;
-		claimedXtids: Set<string>;
+		memory: PaymentMemory;
 	},
 ): Promise<{ outcomes: PaymentOutcome[]; notes: Map<number, ResubmissionNote> }> {
-	const { key, payments, outcomes, resubmitWhen, claimedXtids } = request;
+	const { key, payments, outcomes, resubmitWhen, memory } = request;
 	const notes = new Map<number, ResubmissionNote>();
 	const rejections = new Map<number, string>();
 	for (const outcome of outcomes) {
@@ -49,7 +50,7 @@ export async function resubmitRejected(
 	if (resend.length === 0) return { outcomes, notes };
 	// derived from the first key and the items resent: a re-run of the node reuses it, never pays twice
 	const newKey = resubmissionKey(key, MAX_RESUBMISSIONS, resend.map((payment) => payment.itemIndex));
-	const second = await sendPayments.call(this, { key: newKey, payments: resend, asBatch: true, claimedXtids });
+	const second = await sendPayments.call(this, { key: newKey, payments: resend, asBatch: true, memory });
 	for (const payment of resend) {
 		notes.set(payment.itemIndex, {
 			resubmitted: true,

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, isTransientFailure } from '../transport';
-import { type FoundPayment, type LookupResult, lookUpPayments } from './lookUpBeforeResubmit';
+import { uuidV4FromParts } from './idempotencyKey';
+import { type FoundPayment, findCandidates, lookUpPayments, type SentPayment } from './lookUpBeforeResubmit';
+import type { PaymentMemory } from './paymentMemory';
 
 /** One validated payment object (validation/payment.schema.ts) and the input item it came from. */
 export interface PaymentToSend {
@@ -16,12 +18,20 @@ interface OutcomeBase {
 	idempotencyKey: string;
 }
 
+/**
+ * What became of a payment that has no answer of its own: `unknown`, it may have been made and was not
+ * sent again; `not_sent`, nothing reached the bank (or nothing it could process); `rejected`, the bank
+ * refused the whole request.
+ */
+export type FailedStatus = 'unknown' | 'not_sent' | 'rejected';
+
 export type PaymentOutcome =
-	| (OutcomeBase & { kind: 'accepted'; accepted: IDataObject; requestId?: string })
+	/** `replayed`: the bank answered this key with this xtid before (Retry On Fail, n8n's Retry, a repeated custom key). */
+	| (OutcomeBase & { kind: 'accepted'; accepted: IDataObject; requestId?: string; replayed: boolean })
 	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string })
 	/** The request failed in a way that may have processed it, and the lookup found the payment. */
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
-	| (OutcomeBase & { kind: 'failed'; error: NodeApiError | NodeOperationError });
+	| (OutcomeBase & { kind: 'failed'; status: FailedStatus; error: NodeApiError | NodeOperationError });
 
 function objectsIn(value: unknown): IDataObject[] {
 	return Array.isArray(value)
@@ -48,9 +58,10 @@ function positionOf(entry: IDataObject, payments: PaymentToSend[], claimed: Set<
 	return candidates.length === 1 ? candidates[0].position : undefined;
 }
 
-/** A 4xx answer other than a rate limit: the bank refused the request, nothing was processed. */
-function refusedByBank(error: unknown): error is NodeApiError {
-	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode)) && !isTransientFailure(error);
+/** The fields an error item carries besides the message (the router adds them with Continue On Fail). */
+function withItemFields<E extends NodeApiError | NodeOperationError>(error: E, fields: IDataObject): E {
+	error.context = { ...error.context, itemFields: fields };
+	return error;
 }
 
 function explainRefusal(error: NodeApiError, key: string): NodeApiError {
@@ -65,30 +76,52 @@ function explainRefusal(error: NodeApiError, key: string): NodeApiError {
 	return error;
 }
 
+/** Failed before the bank processed anything: refused (4xx), or never sent (e.g. no token could be had). */
+function notProcessed(
+	context: IExecuteFunctions,
+	error: unknown,
+	key: string,
+): { status: FailedStatus; error: NodeApiError | NodeOperationError } {
+	if (error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode))) {
+		return { status: 'rejected', error: withItemFields(explainRefusal(error, key), { status: 'rejected', idempotencyKey: key }) };
+	}
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), describeError(error));
+	failure.description = `${failure.description ?? ''} The payment was not sent (idempotency key ${key}).`.trim();
+	return { status: 'not_sent', error: withItemFields(failure, { status: 'not_sent', idempotencyKey: key }) };
+}
+
 function stateUnknownError(
 	context: IExecuteFunctions,
 	payment: PaymentToSend,
 	key: string,
 	failure: string,
-	lookup: LookupResult | { lookupFailed: string },
+	lookup: { candidates: string[] } | { lookupFailed: string },
 ): NodeOperationError {
 	const { xaid, reference, amount, xpid } = payment.body;
 	let searched: string;
 	if ('lookupFailed' in lookup) {
 		searched = `Looking the payment up failed too: ${lookup.lookupFailed}`;
-	} else if (!lookup.found && lookup.candidates.length > 1) {
-		searched = `${lookup.candidates.length} payments of account ${String(xaid)} match reference, amount and payee (${lookup.candidates.join(', ')}), so which one is this payment cannot be told; use a unique reference per payment.`;
+	} else if (lookup.candidates.length > 0) {
+		searched = `${lookup.candidates.length} payment(s) of account ${String(xaid)} match reference, amount and payee (${lookup.candidates.join(', ')}), but none can be shown to be this one (made after this payment was first sent, and not reported for another item); use a unique reference per payment.`;
 	} else {
 		searched = `No payment of ${String(amount)} to payee ${String(xpid)} with this reference was found among the approvals and transactions of account ${String(xaid)}.`;
 	}
-	return new NodeOperationError(
+	const error = new NodeOperationError(
 		context.getNode(),
 		`Payment state unknown — not resubmitted (reference "${String(reference)}", idempotency key ${key})`,
 		{
 			itemIndex: payment.itemIndex,
-			description: `${failure} The request may have been processed. ${searched} It was not sent again. Check the account (Transaction → Get Many, Approval → Get Many) before paying it another way. Retry On Fail runs this node again in the same execution with the same idempotency key, which the bank never pays twice; a new execution makes a new key unless a Custom Idempotency Key is set.`,
+			description: `${failure} ${searched} It was not sent again. Check the account (Transaction → Get Many, Approval → Get Many) before paying it another way. Retry On Fail, or n8n's Retry of this execution, sends it again with the same idempotency key, which the bank never pays twice.`,
 		},
 	);
+	return withItemFields(error, {
+		status: 'unknown',
+		idempotencyKey: key,
+		candidates: 'candidates' in lookup ? lookup.candidates : [],
+	});
 }
 
 function describeError(error: unknown): string {
@@ -96,6 +129,33 @@ function describeError(error: unknown): string {
 		return `${error.message}.`.replace(/\.\.$/, '.');
 	}
 	return error instanceof Error ? error.message : String(error);
+}
+
+function sentForm(payments: PaymentToSend[]): SentPayment[] {
+	return payments.map(({ itemIndex, body }) => ({
+		itemIndex,
+		xaid: String(body.xaid),
+		xpid: String(body.xpid),
+		amount: Number(body.amount),
+		reference: String(body.reference),
+		currency: typeof body.currency === 'string' ? body.currency : undefined,
+	}));
+}
+
+function unknownOutcomes(
+	context: IExecuteFunctions,
+	payments: PaymentToSend[],
+	key: string,
+	failure: string,
+	lookup: (payment: PaymentToSend) => { candidates: string[] } | { lookupFailed: string },
+): PaymentOutcome[] {
+	return payments.map((payment) => ({
+		kind: 'failed',
+		status: 'unknown',
+		itemIndex: payment.itemIndex,
+		idempotencyKey: key,
+		error: stateUnknownError(context, payment, key, failure, lookup(payment)),
+	}));
 }
 
 /**
@@ -107,56 +167,68 @@ async function resolveUnknown(
 	payments: PaymentToSend[],
 	key: string,
 	failure: string,
-	sentAt: number,
-	claimedXtids: Set<string>,
+	memory: PaymentMemory,
 ): Promise<PaymentOutcome[]> {
-	const sent = payments.map(({ itemIndex, body }) => ({
-		itemIndex,
-		xaid: String(body.xaid),
-		xpid: String(body.xpid),
-		amount: Number(body.amount),
-		reference: String(body.reference),
-		currency: typeof body.currency === 'string' ? body.currency : undefined,
-	}));
-	let results: Map<number, LookupResult>;
 	try {
-		results = await lookUpPayments.call(this, sent, sentAt, claimedXtids);
+		const firstAttemptAt = memory.firstAttemptAt(key, Date.now());
+		const results = await lookUpPayments.call(this, sentForm(payments), firstAttemptAt, memory.claimedXtids);
+		return payments.map((payment): PaymentOutcome => {
+			const result = results.get(payment.itemIndex);
+			if (result?.found) {
+				return { kind: 'found', itemIndex: payment.itemIndex, idempotencyKey: key, found: result.payment, failure };
+			}
+			return unknownOutcomes(this, [payment], key, failure, () => ({ candidates: result?.candidates ?? [] }))[0];
+		});
 	} catch (error) {
 		const lookupFailed = describeError(error);
-		return payments.map((payment) => ({
-			kind: 'failed',
-			itemIndex: payment.itemIndex,
-			idempotencyKey: key,
-			error: stateUnknownError(this, payment, key, failure, { lookupFailed }),
-		}));
+		return unknownOutcomes(this, payments, key, failure, () => ({ lookupFailed }));
 	}
-	return payments.map((payment): PaymentOutcome => {
-		const result = results.get(payment.itemIndex) as LookupResult;
-		return result.found
-			? { kind: 'found', itemIndex: payment.itemIndex, idempotencyKey: key, found: result.payment, failure }
-			: {
-					kind: 'failed',
-					itemIndex: payment.itemIndex,
-					idempotencyKey: key,
-					error: stateUnknownError(this, payment, key, failure, result),
-				};
-	});
+}
+
+/**
+ * n8n retried a failed execution whose keys were not kept with it: a payment that matches one already
+ * made may be it, so it is held back (state unknown) instead of sent with a new key. The others go,
+ * with a key for just them.
+ */
+async function holdBackPossiblyMade(
+	this: IExecuteFunctions,
+	request: { key: string; payments: PaymentToSend[]; memory: PaymentMemory },
+): Promise<{ held: PaymentOutcome[]; send: PaymentToSend[]; key: string }> {
+	const { key, payments, memory } = request;
+	const failure = 'n8n retried this execution, and the idempotency keys of the failed execution were not kept with it.';
+	let candidates: Map<number, string[]>;
+	try {
+		candidates = await findCandidates.call(this, sentForm(payments), memory.claimedXtids);
+	} catch (error) {
+		const lookupFailed = describeError(error);
+		return { held: unknownOutcomes(this, payments, key, failure, () => ({ lookupFailed })), send: [], key };
+	}
+	const possiblyMade = payments.filter((payment) => (candidates.get(payment.itemIndex) ?? []).length > 0);
+	const send = payments.filter((payment) => !possiblyMade.includes(payment));
+	const held = unknownOutcomes(this, possiblyMade, key, failure, (payment) => ({ candidates: candidates.get(payment.itemIndex) ?? [] }));
+	const sendKey = possiblyMade.length === 0 ? key : uuidV4FromParts(['held-back', key, send.map((p) => String(p.itemIndex)).join(',')]);
+	return { held, send, key: sendKey };
 }
 
 /**
  * One POST /payments with one x-idempotent-key (spec §Payments rule 2). The transport resends it
  * with the same key and body on network errors, 5xx and 429 (spec §Errors rule 2); after that the
- * payments are looked up, never resubmitted. Returns one outcome per payment, in order.
- * `claimedXtids`, shared by the requests of one node run, holds the xtids already reported for
- * a payment, so a look-up never reports another item's payment as this one.
+ * payments are looked up, never resubmitted. Returns one outcome per payment.
+ * `lookUpFirst`: the keys of an earlier attempt are lost (see holdBackPossiblyMade).
  */
 export async function sendPayments(
 	this: IExecuteFunctions,
-	request: { key: string; payments: PaymentToSend[]; asBatch: boolean; claimedXtids: Set<string> },
+	request: { key: string; payments: PaymentToSend[]; asBatch: boolean; memory: PaymentMemory; lookUpFirst?: boolean },
 ): Promise<PaymentOutcome[]> {
-	const { key, payments, asBatch, claimedXtids } = request;
+	const { asBatch, memory } = request;
+	let { key, payments } = request;
+	let held: PaymentOutcome[] = [];
+	if (request.lookUpFirst) {
+		({ held, send: payments, key } = await holdBackPossiblyMade.call(this, request));
+		if (payments.length === 0) return held;
+	}
+	memory.firstAttemptAt(key, Date.now());
 	let response: IDataObject;
-	const sentAt = Date.now();
 	try {
 		response = await apiRequest.call(this, {
 			method: 'POST',
@@ -166,15 +238,14 @@ export async function sendPayments(
 			itemIndex: payments[0].itemIndex,
 		});
 	} catch (error) {
-		if (refusedByBank(error)) {
-			const refusal = explainRefusal(error, key);
-			return payments.map((payment) => ({ kind: 'failed', itemIndex: payment.itemIndex, idempotencyKey: key, error: refusal }));
+		if (isTransientFailure(error)) {
+			return [...held, ...(await resolveUnknown.call(this, payments, key, describeError(error), memory))];
 		}
-		if (error instanceof NodeOperationError) {
-			// raised before anything was sent (e.g. the credential has no Base URL)
-			return payments.map((payment) => ({ kind: 'failed', itemIndex: payment.itemIndex, idempotencyKey: key, error }));
-		}
-		return await resolveUnknown.call(this, payments, key, describeError(error), sentAt, claimedXtids);
+		const { status, error: failure } = notProcessed(this, error, key);
+		return [
+			...held,
+			...payments.map((payment): PaymentOutcome => ({ kind: 'failed', status, itemIndex: payment.itemIndex, idempotencyKey: key, error: failure })),
+		];
 	}
 
 	// spec §Payments rule 3: 202 does not mean every item was accepted
@@ -185,8 +256,10 @@ export async function sendPayments(
 		if (position !== undefined && !outcomes.has(position)) outcomes.set(position, toOutcome(payments[position]));
 	};
 	for (const accepted of objectsIn(response?.submitted)) {
-		if (typeof accepted.xtid === 'string' && accepted.xtid !== '') claimedXtids.add(accepted.xtid);
-		claim(accepted, ({ itemIndex }) => ({ kind: 'accepted', itemIndex, idempotencyKey: key, accepted, requestId }));
+		const xtid = typeof accepted.xtid === 'string' && accepted.xtid !== '' ? accepted.xtid : undefined;
+		if (xtid) memory.claimedXtids.add(xtid);
+		const replayed = xtid !== undefined && memory.answered(key, xtid);
+		claim(accepted, ({ itemIndex }) => ({ kind: 'accepted', itemIndex, idempotencyKey: key, accepted, requestId, replayed }));
 	}
 	for (const rejected of objectsIn(response?.rejected)) {
 		const reason = typeof rejected.error === 'string' ? rejected.error : 'rejected without a reason';
@@ -200,12 +273,14 @@ export async function sendPayments(
 				unaccounted,
 				key,
 				`The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`,
-				sentAt,
-				claimedXtids,
+				memory,
 			)
 		: [];
-	return payments.map(
-		(payment, position) =>
-			outcomes.get(position) ?? (resolved.find((outcome) => outcome.itemIndex === payment.itemIndex) as PaymentOutcome),
-	);
+	return [
+		...held,
+		...payments.map(
+			(payment, position) =>
+				outcomes.get(position) ?? (resolved.find((outcome) => outcome.itemIndex === payment.itemIndex) as PaymentOutcome),
+		),
+	];
 }

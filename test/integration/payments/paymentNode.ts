@@ -32,6 +32,10 @@ export interface RunOptions {
 	/** n8n's $runIndex: loops run the node again in the same execution with the next one. */
 	runIndex?: number;
 	workflowId?: string;
+	/** 'retry' for n8n's Retry of a failed execution. */
+	mode?: 'manual' | 'trigger' | 'webhook' | 'retry';
+	/** The execution's context data, shared by the runs of one execution and handed back by n8n's Retry. */
+	contextData?: Record<string, IDataObject>;
 	node?: Partial<INode>;
 	/** Called after each API answer (or failure), before the node continues: what the world does meanwhile. */
 	afterRequest?: (request: IHttpRequestOptions) => Promise<void>;

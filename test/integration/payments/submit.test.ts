@@ -227,7 +227,7 @@ describe('Payment → Submit', () => {
 		expect(earlier).toHaveLength(2);
 		expect(run.error?.message).toMatch(/^Payment state unknown — not resubmitted/);
 		expect(run.error?.description).toContain(
-			`2 payments of account ${gbp.xaid} match reference, amount and payee (${earlier.join(', ')})`,
+			`2 payment(s) of account ${gbp.xaid} match reference, amount and payee (${earlier.join(', ')}), but none can be shown to be this one`,
 		);
 	});
 

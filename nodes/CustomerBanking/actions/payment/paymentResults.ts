@@ -51,12 +51,14 @@ export function outcomeResult(
 	if (outcome.kind === 'accepted') {
 		const awaitingApproval =
 			outcome.accepted.status === 'pending_approval' || typeof outcome.accepted.approvalRef === 'string';
+		// a replay: the bank answered this key with this payment before, nothing new was made now
+		const status = outcome.replayed ? 'replayed' : awaitingApproval ? 'pending_approval' : 'submitted';
 		return {
 			itemIndex,
 			results: [
 				{
 					json: {
-						status: awaitingApproval ? 'pending_approval' : 'submitted',
+						status,
 						...payment.body,
 						...acceptedFields(outcome.accepted),
 						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),

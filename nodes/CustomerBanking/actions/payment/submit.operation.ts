@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemKey, keyScopeOf } from '../../payments/idempotencyKey';
+import { PaymentMemory } from '../../payments/paymentMemory';
 import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
@@ -45,8 +46,7 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	// xtids reported for earlier items: a look-up never gives one of them to a later item
-	const claimedXtids = new Set<string>();
+	const memory = PaymentMemory.of(this);
 
 	for (const entry of read) {
 		if (!entry.valid) continue;
@@ -56,7 +56,8 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 			key: key.key,
 			payments: [payment],
 			asBatch: false,
-			claimedXtids,
+			memory,
+			lookUpFirst: scope.keysLost,
 		});
 		results.push(outcomeResult(outcome, payment, key));
 		// the node fails on this item: later items stay unsent, as n8n does item by item

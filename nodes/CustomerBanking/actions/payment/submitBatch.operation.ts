@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { batchKey, keyScopeOf } from '../../payments/idempotencyKey';
+import { batchKey, type IdempotencyKey, itemKey, keyScopeOf } from '../../payments/idempotencyKey';
+import { PaymentMemory } from '../../payments/paymentMemory';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import { type ResubmissionNote, resubmitRejected } from '../../payments/resubmitRejected';
 import { sendPayments } from '../../payments/submitPayments';
@@ -32,7 +33,7 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		default: MAX_BATCH_SIZE,
 		typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
-		description: `How many input items go into one request (at most ${MAX_BATCH_SIZE}); each request has its own idempotency key. With custom keys a request's key comes from the keys of its items in order, so a re-run protects only when the same items arrive in the same order with the same Batch Size; for payments that must never be paid twice across executions, use Submit, where each payment has its own key.`,
+		description: `How many input items go into one request (at most ${MAX_BATCH_SIZE}); each request has its own idempotency key. Items with a Custom Idempotency Key are sent one per request, each with its own key, so each is protected on its own.`,
 	},
 	{
 		displayName: 'Options',
@@ -44,7 +45,7 @@ const properties: INodeProperties[] = [
 			{
 				...customKeyOption,
 				description:
-					'Evaluated per item (e.g. an invoice ID); the key of a request is derived from the custom keys of its items, in order, together with the workflow and node IDs, so re-running the same items in the same batches never pays twice. Without it, the key is derived from the execution, this node and the items of the request: Retry On Fail never pays twice, running the workflow again pays again.',
+					'Evaluated per item (e.g. an invoice ID). An item with a custom key is sent in a request of its own with that key (the same key Submit would use), so it is never paid twice, whatever the order or grouping of the items around it, in this or any later execution. Without it, items are batched and the key is derived from the execution, this node and the items of the request: Retry On Fail and n8n\'s Retry of a failed execution never pay twice, running the workflow again pays again.',
 			},
 			{
 				displayName: 'Resubmit Rejected Items',
@@ -102,10 +103,37 @@ function chunk<T>(list: T[], size: number): T[][] {
 	return chunks;
 }
 
+interface PlannedRequest {
+	members: PaymentInputItem[];
+	placement: BatchPlacement;
+	key: IdempotencyKey;
+	/** One payment object, not an array: the request Submit sends, so both share a custom key's protection. */
+	single: boolean;
+}
+
 /**
- * Input items grouped into requests of Batch Size, one key per request (spec §Payments rule 2).
- * Every item is checked before the first request; invalid items (with Continue On Fail) are left
- * out of the batches. The key of a request depends on the items in it (see idempotencyKey.ts).
+ * The requests, in input order: items without a custom key in batches of `size` with a derived key
+ * (spec §Payments rule 2: one key per batch); each item with a custom key alone, with its own key. A
+ * batch key covers the whole batch, so it could not protect one invoice that moves to another batch.
+ */
+function planRequests(scope: ReturnType<typeof keyScopeOf>, payments: PaymentInputItem[], size: number): PlannedRequest[] {
+	const derived = chunk(payments.filter((payment) => payment.customKey === undefined), size);
+	const requests = [
+		...derived.map((members) => ({ members, single: false })),
+		...payments.filter((payment) => payment.customKey !== undefined).map((payment) => ({ members: [payment], single: true })),
+	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
+	return requests.map(({ members, single }, index) => {
+		const placement: BatchPlacement = { index, itemIndexes: members.map((member) => member.itemIndex) };
+		const key = single
+			? itemKey(scope, members[0].itemIndex, members[0].customKey)
+			: batchKey(scope, index, placement.itemIndexes);
+		return { members, placement, key, single };
+	});
+}
+
+/**
+ * Input items grouped into requests (planRequests). Every item is checked before the first request;
+ * invalid items (with Continue On Fail) are left out of the requests.
  */
 export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
@@ -115,13 +143,7 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const resubmitWhen = resubmitPatternOf(this, first);
 	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
 	const payments: PaymentInputItem[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
-	const batches = chunk(payments, size).map((members, index) => {
-		const customKeys = members.every((member) => member.customKey !== undefined)
-			? members.map((member) => member.customKey as string)
-			: undefined;
-		const placement: BatchPlacement = { index, itemIndexes: members.map((member) => member.itemIndex) };
-		return { members, placement, key: batchKey(scope, index, placement.itemIndexes, customKeys) };
-	});
+	const batches = planRequests(scope, payments, size);
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		return [
@@ -135,11 +157,16 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	// xtids reported for earlier items: a look-up never gives one of them to a later item
-	const claimedXtids = new Set<string>();
+	const memory = PaymentMemory.of(this);
 
-	for (const { members, placement, key } of batches) {
-		let outcomes = await sendPayments.call(this, { key: key.key, payments: members, asBatch: true, claimedXtids });
+	for (const { members, placement, key, single } of batches) {
+		let outcomes = await sendPayments.call(this, {
+			key: key.key,
+			payments: members,
+			asBatch: !single,
+			memory,
+			lookUpFirst: scope.keysLost,
+		});
 		let notes = new Map<number, ResubmissionNote>();
 		if (resubmitWhen) {
 			({ outcomes, notes } = await resubmitRejected.call(this, {
@@ -147,7 +174,7 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 				payments: members,
 				outcomes,
 				resubmitWhen,
-				claimedXtids,
+				memory,
 			}));
 		}
 		for (const outcome of outcomes) {
