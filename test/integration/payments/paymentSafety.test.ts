@@ -1,0 +1,96 @@
+/**
+ * Issue 11: custom keys protect each payment on its own in Submit Batch, whatever the order or
+ * grouping; a look-up never claims another payment; a repeated key says it was a replay.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { credentialsFor } from '../../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../../sandbox';
+import { byId, jsonOf, runPayments, sentWithReference } from './paymentNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+let gbp: { xaid: string; xpid: string };
+let counter = 0;
+
+beforeAll(async () => {
+	// the bank's clock starts two minutes behind n8n's; tests move it forward where they need it
+	sandbox = await startSandbox({ port: 0, seed: 31, now: new Date(Date.now() - 120_000) });
+	credentials = credentialsFor(sandbox);
+	gbp = { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp };
+});
+afterAll(async () => await sandbox.close());
+afterEach(() => sandbox.control.clearFaults());
+
+function run(operation: 'submit' | 'submitBatch', items: IDataObject[], extra: { batchSize?: number; executionId?: string } = {}) {
+	return runPayments(sandbox, credentials, {
+		executionId: extra.executionId ?? `exec-safety-${++counter}`,
+		workflowId: 'wf-safety',
+		parameters: {
+			operation,
+			account: byId(gbp.xaid),
+			payee: byId(gbp.xpid),
+			...(operation === 'submitBatch' && { batchSize: extra.batchSize ?? 10 }),
+		},
+		itemParameters: items,
+	});
+}
+
+const invoices = (count: number, tag: string) =>
+	Array.from({ length: count }, (_, index) => ({
+		amount: 100 + index,
+		reference: `INV-${tag}-${index}`.slice(0, 18),
+		options: { idempotencyKey: `${tag}-invoice-${index}` },
+	}));
+
+describe('Submit Batch with a Custom Idempotency Key per item', () => {
+	it('re-runs with the items reordered, regrouped and one added pay nothing twice (20 invoices, three re-runs)', async () => {
+		const tag = `CK${++counter}`;
+		const all = invoices(21, tag);
+		const first = all.slice(0, 20);
+		jsonOf(await run('submitBatch', first, { batchSize: 10 }));
+		jsonOf(await run('submitBatch', [...first].reverse(), { batchSize: 7 }));
+		jsonOf(await run('submitBatch', [first[5], all[20], ...first.slice(0, 5)], { batchSize: 3 }));
+		const shuffled = jsonOf(await run('submitBatch', [...all].sort((a, b) => (a.reference < b.reference ? 1 : -1)), { batchSize: 4 }));
+		expect(all.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual(all.map(() => 1));
+		// the last run: every invoice already paid is a replay, reported with the payment it made
+		for (const output of shuffled) {
+			expect(output.xtid).toBe(sentWithReference(sandbox, String(output.reference))[0].xtid);
+		}
+	});
+
+	it('shares the protection with Submit: an invoice paid by Submit is not paid again by Submit Batch', async () => {
+		const tag = `CS${++counter}`;
+		const items = invoices(3, tag);
+		jsonOf(await run('submit', items));
+		jsonOf(await run('submitBatch', items));
+		expect(items.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual([1, 1, 1]);
+	});
+
+	it('two items with the same custom key: one payment, the second reported as a replay of it', async () => {
+		const tag = `CR${++counter}`;
+		const [invoice] = invoices(1, tag);
+		for (const operation of ['submit', 'submitBatch'] as const) {
+			const outputs = jsonOf(await run(operation, [invoice, invoice]));
+			// each run is its own execution: its first answer is news to it, the second repeats it
+			expect(outputs.map((output) => output.status)).toEqual(['submitted', 'replayed']);
+			expect(outputs[0].xtid).toBe(outputs[1].xtid);
+		}
+		expect(sentWithReference(sandbox, invoice.reference)).toHaveLength(1);
+	});
+});
+
+describe('a look-up never claims a payment that is not provably this one', () => {
+	it('an earlier payment with the same reference, amount and payee is not taken for one whose answers were lost', async () => {
+		const reference = `LOOKUP-${++counter}`;
+		// made "two minutes ago" on the bank's clock
+		const [earlier] = jsonOf(await run('submit', [{ amount: 55, reference }]));
+		await sandbox.control.advanceClock(120_000);
+		// this one never reaches the bank: every attempt is reset before it is processed
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'reset' }]);
+		const lost = await run('submit', [{ amount: 55, reference }]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([earlier.xtid]);
+		expect(lost.error?.message).toMatch(/^Payment state unknown — not resubmitted/);
+		expect(lost.error?.description).toContain(`No payment of 55 to payee ${gbp.xpid} with this reference was found`);
+	});
+});
