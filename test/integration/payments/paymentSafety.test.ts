@@ -94,3 +94,49 @@ describe('a look-up never claims a payment that is not provably this one', () =>
 		expect(lost.error?.description).toContain(`No payment of 55 to payee ${gbp.xpid} with this reference was found`);
 	});
 });
+
+describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => {
+	it('a payment over the Maximum Amount is never sent and goes to Rejected with the reason', async () => {
+		const tag = `MA${++counter}`;
+		const items = [50, 150.01, 80].map((amount, index) => ({ amount, reference: `LIMIT-${tag}-${index}` }));
+		const result = await runPayments(sandbox, credentials, {
+			executionId: `exec-limit-${counter}`,
+			parameters: { operation: 'submit', account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxAmount: 150 } },
+			itemParameters: items,
+		});
+		const [sent, rejected] = [jsonOf(result, 0), jsonOf(result, 1)];
+		expect(sent.map((output) => output.reference)).toEqual([items[0].reference, items[2].reference]);
+		expect(rejected).toEqual([
+			expect.objectContaining({ status: 'rejected', notSent: true, reference: items[1].reference, rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent' }),
+		]);
+		expect(result.posts).toHaveLength(2);
+		expect(sentWithReference(sandbox, items[1].reference)).toEqual([]);
+	});
+
+	it.each(['submit', 'submitBatch'] as const)('%s: the total per account and execution is kept across Retry On Fail, never counting a resend twice', async (operation) => {
+		const tag = `MT${++counter}`;
+		const items = [40, 40, 40].map((amount, index) => ({ amount, reference: `TOTAL-${tag}-${index}` }));
+		const contextData: Record<string, IDataObject> = {};
+		const execute = () =>
+			runPayments(sandbox, credentials, {
+				executionId: `exec-total-${counter}`,
+				contextData,
+				parameters: { operation, account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxTotal: 100 } },
+				itemParameters: items,
+			});
+		for (let attempt = 0; attempt < 2; attempt++) {
+			const result = await execute();
+			expect(jsonOf(result, 0).map((output) => output.reference)).toEqual([items[0].reference, items[1].reference]);
+			expect(jsonOf(result, 1).map((output) => output.rejectionReason)).toEqual([
+				`Paying 40 would bring this execution's payments from account ${gbp.xaid} to 120, over the Maximum Total per Execution of 100: not sent`,
+			]);
+		}
+		expect(items.map((item) => sentWithReference(sandbox, item.reference).length)).toEqual([1, 1, 0]);
+	});
+
+	it('a negative limit is bad input, named, and nothing is sent', async () => {
+		const result = await run('submit', [{ amount: 5, reference: `NEG-LIMIT-${++counter}`, options: { maxAmount: -1 } }]);
+		expect(result.error?.message).toBe('Maximum Amount must be a number of 0 or more (0: no limit)');
+		expect(result.posts).toEqual([]);
+	});
+});

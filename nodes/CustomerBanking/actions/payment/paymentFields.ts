@@ -82,7 +82,7 @@ export const customKeyOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.invoiceId }}',
 	description:
-		'Without it, the key is derived from the execution, this node and the item, so Retry On Fail never pays twice, but running the workflow again (a new execution, also "Retry" in the executions list) pays again. With it (e.g. an invoice ID) the key stays the same across executions; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs.',
+		'Without it, the key is derived from the workflow, the execution, this node and the item: Retry On Fail and n8n\'s Retry of a failed execution never pay twice, but running the workflow again (a new execution) pays again. With it (e.g. an invoice ID) the key stays the same across executions; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs.',
 };
 
 export const validateOnlyOption: INodeProperties = {

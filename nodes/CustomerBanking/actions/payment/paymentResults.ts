@@ -106,6 +106,14 @@ export function outcomeResult(
 	};
 }
 
+/** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
+export function overLimitResult(payment: PaymentInputItem, reason: string): BatchItemResult {
+	return {
+		itemIndex: payment.itemIndex,
+		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: 'rejected' }],
+	};
+}
+
 /** Validate Only: what would be sent for a valid item. */
 export function validatedResult(
 	payment: PaymentInputItem,

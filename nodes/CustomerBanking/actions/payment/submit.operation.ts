@@ -3,10 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { itemKey, keyScopeOf } from '../../payments/idempotencyKey';
 import { PaymentMemory } from '../../payments/paymentMemory';
+import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
-import { invalidItemResults, invalidResult, outcomeResult, validatedResult } from './paymentResults';
+import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
 
 const properties: INodeProperties[] = [
 	...paymentFields,
@@ -16,7 +17,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [customKeyOption, validateOnlyOption],
+		options: [customKeyOption, ...spendingLimitOptions, validateOnlyOption],
 	},
 ];
 
@@ -33,6 +34,7 @@ export const description = updateDisplayOptions(
 export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const scope = keyScopeOf(this);
+	const limits = readSpendingLimits(this, itemIndexes[0]);
 	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
 
 	if (this.getNodeParameter('options.validateOnly', itemIndexes[0], false) === true) {
@@ -47,10 +49,15 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
 	const memory = PaymentMemory.of(this);
+	const { allowed, refused } = withinLimits(
+		this,
+		read.flatMap((entry) => (entry.valid ? [entry.payment] : [])),
+		limits,
+		(payment) => itemKey(scope, payment.itemIndex, payment.customKey).key,
+	);
+	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
 
-	for (const entry of read) {
-		if (!entry.valid) continue;
-		const { payment } = entry;
+	for (const payment of allowed) {
 		const key = itemKey(scope, payment.itemIndex, payment.customKey);
 		const [outcome] = await sendPayments.call(this, {
 			key: key.key,

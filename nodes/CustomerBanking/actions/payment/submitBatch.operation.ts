@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { batchKey, type IdempotencyKey, itemKey, keyScopeOf } from '../../payments/idempotencyKey';
 import { PaymentMemory } from '../../payments/paymentMemory';
+import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import { type ResubmissionNote, resubmitRejected } from '../../payments/resubmitRejected';
 import { sendPayments } from '../../payments/submitPayments';
@@ -19,6 +20,7 @@ import {
 	invalidItemResults,
 	invalidResult,
 	outcomeResult,
+	overLimitResult,
 	validatedResult,
 } from './paymentResults';
 
@@ -63,6 +65,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Regular expression (case-insensitive) on the rejection reason, used by Resubmit Rejected Items. The default matches reasons that say they are temporary. Insufficient funds is only resubmitted when this names it, e.g. "insufficient".',
 			},
+			...spendingLimitOptions,
 			validateOnlyOption,
 		],
 	},
@@ -141,14 +144,14 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const scope = keyScopeOf(this);
 	const size = batchSizeOf(this, first);
 	const resubmitWhen = resubmitPatternOf(this, first);
+	const limits = readSpendingLimits(this, first);
 	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
 	const payments: PaymentInputItem[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
-	const batches = planRequests(scope, payments, size);
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		return [
 			...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
-			...batches.flatMap(({ members, placement, key }) =>
+			...planRequests(scope, payments, size).flatMap(({ members, placement, key }) =>
 				members.map((member) => validatedResult(member, key, placement)),
 			),
 		];
@@ -158,6 +161,14 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
 	const memory = PaymentMemory.of(this);
+	// decided per item and the same on every run that could resend them, so the batches and keys are too
+	const { allowed, refused } = withinLimits(this, payments, limits, (payment) =>
+		payment.customKey !== undefined
+			? itemKey(scope, payment.itemIndex, payment.customKey).key
+			: `run ${scope.runIndex} item ${payment.itemIndex}`,
+	);
+	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
+	const batches = planRequests(scope, allowed, size);
 
 	for (const { members, placement, key, single } of batches) {
 		let outcomes = await sendPayments.call(this, {
