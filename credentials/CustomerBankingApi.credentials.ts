@@ -8,6 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { redact } from '../nodes/CustomerBanking/transport/redaction';
+
 /**
  * OAuth 2.0 client credentials with an audience (spec §Authentication).
  *
@@ -262,7 +264,7 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 			: typeof data.error_description === 'string'
 				? data.error_description
 				: '',
-		clientSecret,
+		[clientSecret],
 	);
 	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
 
@@ -301,8 +303,4 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 		`The token service refused the token request (HTTP ${status}${errorCode ? `, ${errorCode}` : ''})`,
 		`Check the Client ID, Client Secret and Audience fields.${said}`,
 	);
-}
-
-function redact(text: string, secret: string): string {
-	return secret ? text.split(secret).join('[redacted]') : text;
 }

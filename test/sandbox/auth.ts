@@ -72,7 +72,7 @@ export class TokenService {
 	}
 
 	// spec §Authentication 2-3: POST {auth_url}/oauth/token, form-encoded client credentials
-	exchange(headers: IncomingHttpHeaders, rawBody: Buffer) {
+	exchange(headers: IncomingHttpHeaders, rawBody: Buffer, echoCredentials = false) {
 		if (!/^application\/x-www-form-urlencoded\b/i.test(headers['content-type'] ?? '')) {
 			throw tokenError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
 		}
@@ -87,7 +87,11 @@ export class TokenService {
 		}
 		const client = this.clients.find((c) => c.clientId === clientId);
 		if (!client || !sameSecret(client.clientSecret, form.get('client_secret') ?? '')) {
-			throw tokenError(401, 'invalid_client', 'client_id or client_secret is wrong');
+			const sent = form.get('client_secret') ?? '';
+			const echo = echoCredentials
+				? ` (received client_secret=${encodeURIComponent(sent)}, base64 ${Buffer.from(sent).toString('base64')})`
+				: '';
+			throw tokenError(401, 'invalid_client', `client_id or client_secret is wrong${echo}`);
 		}
 		if (form.get('audience') !== this.options.audience) {
 			throw tokenError(400, 'invalid_audience', 'audience is not this API');

@@ -73,7 +73,7 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			area,
 			method,
 			path,
-			query: Object.fromEntries(url.searchParams),
+			query: blankSecrets(Object.fromEntries(url.searchParams)) as Record<string, string>,
 			headers: Object.fromEntries(Object.entries(req.headers).filter(([name]) => !SECRET_HEADERS.has(name))),
 			status: 0,
 			durationMs: 0,
@@ -94,7 +94,7 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			const matched = area === 'api' ? matchRoute(apiRoutes, method, path) : undefined;
 			const found = matched && 'route' in matched ? matched : undefined;
 			entry.route = area === 'auth' ? TOKEN_PATH : found?.route.path;
-			if (area === 'api' && rawBody.length > 0) entry.body = tryJson(rawBody);
+			if (area === 'api' && rawBody.length > 0) entry.body = loggableBody(rawBody);
 
 			fault = deps.faults.match(method, path, entry.route);
 			entry.fault = fault?.kind;
@@ -117,7 +117,11 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			if (area === 'auth') {
 				if (path !== TOKEN_PATH || method !== 'POST') throw new ApiError(404, `no route ${method} ${url.pathname}`);
 				await pause();
-				result = { status: 200, body: deps.tokens.exchange(req.headers, rawBody), headers: { 'cache-control': 'no-store' } };
+				result = {
+					status: 200,
+					body: deps.tokens.exchange(req.headers, rawBody, deps.bank.variants.echoCredentials),
+					headers: { 'cache-control': 'no-store' },
+				};
 			} else {
 				if (!found) {
 					const mismatch = matched && 'methodMismatch' in matched && matched.methodMismatch;
@@ -188,11 +192,26 @@ export function createSandboxServer(deps: ServerDeps): Server {
 	});
 }
 
-function tryJson(raw: Buffer): unknown {
+const SECRET_FIELD = /secret|token|password|authorization/i;
+
+/** Values under secret-looking names blanked, at any depth. */
+function blankSecrets(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(blankSecrets);
+	if (typeof value !== 'object' || value === null) return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => [key, SECRET_FIELD.test(key) ? '[not logged]' : blankSecrets(entry)]),
+	);
+}
+
+/**
+ * What the request log keeps of a body: JSON only, secret-looking fields blanked. A Token URL pointed
+ * at the API sends a form-encoded client secret here, which must never be stored.
+ */
+function loggableBody(raw: Buffer): unknown {
 	try {
-		return JSON.parse(raw.toString('utf8'));
+		return blankSecrets(JSON.parse(raw.toString('utf8')));
 	} catch {
-		return raw.toString('utf8');
+		return `[${raw.length} bytes, not JSON: not logged]`;
 	}
 }
 

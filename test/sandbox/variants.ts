@@ -8,16 +8,24 @@ export interface BankVariants {
 	resubscribe: 'replace' | 'refuse';
 	/** DELETE /webhooks/unsubscribe (spec: "response body not shown"): 200 with the record, or 204 with no body. */
 	unsubscribeAnswer: 'record' | 'empty';
+	/**
+	 * A careless bank that echoes credentials: the caller's bearer token in payment answers (a field of
+	 * each submitted item, and every rejection reason), the client secret (URL-encoded and base64) in
+	 * token errors. For canary tests: nothing the bank echoes may reach n8n's output, errors or logs.
+	 */
+	echoCredentials: boolean;
 }
 
 export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	resubscribe: 'replace',
 	unsubscribeAnswer: 'record',
+	echoCredentials: false,
 };
 
 export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	resubscribe: 'refuse',
 	unsubscribeAnswer: 'empty',
+	echoCredentials: false,
 };
 
 export type VariantsOption = Partial<BankVariants> | 'specMinimal';

@@ -1,5 +1,6 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 
+import { redact } from './redaction';
 import type { AttemptFailure, ErrorRule, FailureKind } from './retryPolicy';
 
 /** Everything the transport reads from a failed request; secrets are removed later by redact(). */
@@ -228,13 +229,4 @@ export function describeFailure(
 		httpCode: failure.status === undefined ? undefined : String(failure.status),
 		field: described.field,
 	};
-}
-
-/** Removes every known secret value and anything that looks like a bearer token. */
-export function redact(text: string, secrets: string[]): string {
-	let safe = text;
-	for (const secret of secrets) {
-		if (secret && secret.length >= 4) safe = safe.split(secret).join('[redacted]');
-	}
-	return safe.replace(/\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
 }

@@ -11,6 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { describeFailure, readFailure } from './errors';
+import { scrubSecrets } from './redaction';
 import { maxPageSizeFor, pageSizeFor, readListPage } from './paginate';
 import { delayBeforeNextAttempt, isRepeatableRequest, ruleFor } from './retryPolicy';
 
@@ -130,12 +131,9 @@ export async function apiRequest<T = IDataObject>(
 		if (qs && Object.keys(qs).length) request.qs = qs;
 		if (body !== undefined) request.body = body;
 
+		let answer: T;
 		try {
-			return (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-			)) as T;
+			answer = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as T;
 		} catch (error) {
 			const failure = readFailure(error);
 			const rule = ruleFor(failure, path);
@@ -169,7 +167,14 @@ export async function apiRequest<T = IDataObject>(
 			}
 			if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
 			await sleep(delay);
+			continue;
 		}
+		// A write's answer reaches the output as it is: a token refreshed during the request counts too.
+		const secrets = secretsOf(credentials);
+		if (method !== 'GET') {
+			secrets.push(...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)));
+		}
+		return scrubSecrets(answer, secrets);
 	}
 }
 

@@ -47,7 +47,8 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 	workspace.idempotency.set(key, record);
 	try {
 		await ctx.pause(); // injected latency keeps the request in flight with its key claimed
-		const json = JSON.stringify(submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId));
+		const answer = submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId);
+		const json = JSON.stringify(ctx.bank.variants.echoCredentials ? echoToken(answer, ctx.headers.authorization) : answer);
 		settle(json);
 		return { status: 202, rawJson: json };
 	} catch (error) {
@@ -55,6 +56,14 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		fail(error);
 		throw error;
 	}
+}
+
+/** The echoCredentials variant: the caller's Authorization header in every submitted and rejected item. */
+function echoToken<T>(answer: T, authorization: string | undefined): T {
+	const echoed = JSON.parse(JSON.stringify(answer)) as { submitted?: Array<Record<string, unknown>>; rejected?: Array<Record<string, unknown>> };
+	for (const item of echoed.submitted ?? []) item.authorizedWith = authorization;
+	for (const item of echoed.rejected ?? []) item.error = `${String(item.error)} (request authorized with ${authorization})`;
+	return echoed as T;
 }
 
 // spec §Endpoints §Payments
