@@ -14,18 +14,46 @@ export interface BankVariants {
 	 * token errors. For canary tests: nothing the bank echoes may reach n8n's output, errors or logs.
 	 */
 	echoCredentials: boolean;
+	/** POST /payments answer (spec: "fields of submitted items beyond xtid, and of rejected items beyond error, are not shown"). */
+	paymentAnswer: 'detailed' | 'xtidOnly';
+	/** GET approvals lists (spec: "transactions pending approval"): every status, or pending ones only. */
+	approvalList: 'allStatuses' | 'pendingOnly';
+	/** Names of decided approvals (spec: "names of the other values are not shown"). */
+	approvalStatusNames: 'sandbox' | 'other';
+	/** Paginated payee lists (spec: "the envelope … is not shown"): { total, results }, or a bare array. */
+	payeeListEnvelope: 'object' | 'bareArray';
+	/** An account that does not exist or is not the caller's: 401 (spec §Errors), or 404 as some banks answer. */
+	unknownAccount: 401 | 404;
+	/** Webhook delivery payload (spec §Events rule 3: "not shown"): the sandbox's field names, or others for the same facts. */
+	webhookPayload: 'sandbox' | 'other';
+	/** Whether transactions and approvals carry their creation time (spec: transaction fields "not shown"). */
+	createdTimes: boolean;
 }
 
 export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	resubscribe: 'replace',
 	unsubscribeAnswer: 'record',
 	echoCredentials: false,
+	paymentAnswer: 'detailed',
+	approvalList: 'allStatuses',
+	approvalStatusNames: 'sandbox',
+	payeeListEnvelope: 'object',
+	unknownAccount: 401,
+	webhookPayload: 'sandbox',
+	createdTimes: true,
 };
 
 export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	resubscribe: 'refuse',
 	unsubscribeAnswer: 'empty',
 	echoCredentials: false,
+	paymentAnswer: 'xtidOnly',
+	approvalList: 'pendingOnly',
+	approvalStatusNames: 'other',
+	payeeListEnvelope: 'bareArray',
+	unknownAccount: 404,
+	webhookPayload: 'other',
+	createdTimes: false,
 };
 
 export type VariantsOption = Partial<BankVariants> | 'specMinimal';
