@@ -15,6 +15,7 @@ import {
 	readEvents,
 	readEventValues,
 	readFetchTransaction,
+	readPayloadFields,
 	readScheme,
 	schemeProblems,
 	subscriptionProblems,
@@ -188,8 +189,8 @@ export class CustomerBankingTrigger implements INodeType {
 			return refuse.call(this, 401);
 		}
 
-		// spec §Events rule 3: the payload shape is not shown; DECISIONS.md §Webhooks gives
-		// { deliveryId, event, xaid, xtid, zapId, occurredAt }. Parsed from the verified bytes only.
+		// spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
+		// Names (defaults: DECISIONS.md §Webhooks). Parsed from the verified bytes only.
 		const rawBody = Buffer.isBuffer(request.rawBody)
 			? request.rawBody
 			: Buffer.from(String(request.rawBody), 'utf8');
@@ -204,11 +205,15 @@ export class CustomerBankingTrigger implements INodeType {
 			this.logger.warn('Customer Banking Trigger: refused a signed delivery whose body is not JSON');
 			return refuse.call(this, 400);
 		}
-		const event = payload.event;
-		const xaid = optionalString(payload.xaid);
-		const xtid = optionalString(payload.xtid);
+		const fields = readPayloadFields.call(this);
+		const field = (name: string): unknown => (Object.hasOwn(payload, name) ? payload[name] : undefined);
+		const event = field(fields.event);
+		const xaid = optionalString(field(fields.account));
+		const xtid = optionalString(field(fields.transaction));
 		if (!isBankingEvent(event) || !xaid || !xtid) {
-			this.logger.warn('Customer Banking Trigger: refused a signed delivery without event, xaid or xtid');
+			this.logger.warn(
+				`Customer Banking Trigger: refused a signed delivery without ${fields.event}, ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
+			);
 			return refuse.call(this, 400);
 		}
 
@@ -219,7 +224,7 @@ export class CustomerBankingTrigger implements INodeType {
 
 		// Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is taken before any
 		// await, so a copy arriving while this one fetches is acknowledged, not emitted again.
-		const deliveryId = optionalString(payload.deliveryId);
+		const deliveryId = optionalString(field(fields.deliveryId));
 		const key = deliveryKey(deliveryId, rawBody);
 		const retentionSeconds = retentionSecondsFor(scheme.toleranceSeconds);
 		const staticData = this.getWorkflowStaticData('node');
@@ -238,7 +243,7 @@ export class CustomerBankingTrigger implements INodeType {
 			account: xaid,
 			xtid,
 			deliveryId: deliveryId ?? null,
-			occurredAt: optionalString(payload.occurredAt) ?? null,
+			occurredAt: optionalString(field(fields.occurredAt)) ?? null,
 		};
 		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
 		// A failure throws NodeApiError (from the transport): an execution error, and the bank retries.

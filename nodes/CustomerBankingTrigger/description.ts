@@ -131,7 +131,67 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Payload Field Names',
+		name: 'payloadFields',
+		type: 'collection',
+		placeholder: 'Add Field Name',
+		default: {},
+		description:
+			'Where the delivery body keeps each fact. The API documentation does not show the payload; the defaults are the Customer Banking sandbox\'s.',
+		options: [
+			{
+				displayName: 'Account Field',
+				name: 'account',
+				type: 'string',
+				default: 'xaid',
+			},
+			{
+				displayName: 'Delivery ID Field',
+				name: 'deliveryId',
+				type: 'string',
+				default: 'deliveryId',
+				description:
+					'The ID a retried delivery keeps; without one, a delivery is recognised by its exact body',
+			},
+			{
+				displayName: 'Event Field',
+				name: 'event',
+				type: 'string',
+				default: 'event',
+			},
+			{
+				displayName: 'Occurred At Field',
+				name: 'occurredAt',
+				type: 'string',
+				default: 'occurredAt',
+			},
+			{
+				displayName: 'Transaction ID Field',
+				name: 'transaction',
+				type: 'string',
+				default: 'xtid',
+			},
+		],
+	},
 ];
+
+/** Where the delivery body keeps each fact (spec §Events rule 3: the payload shape is not shown). */
+export interface PayloadFields {
+	deliveryId: string;
+	event: string;
+	account: string;
+	transaction: string;
+	occurredAt: string;
+}
+
+export const DEFAULT_PAYLOAD_FIELDS: Readonly<PayloadFields> = {
+	deliveryId: 'deliveryId',
+	event: 'event',
+	account: 'xaid',
+	transaction: 'xtid',
+	occurredAt: 'occurredAt',
+};
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -155,6 +215,21 @@ export function readEventValues(this: TriggerContext): string[] {
 
 export function readEvents(this: TriggerContext): BankingEvent[] {
 	return readEventValues.call(this).filter(isBankingEvent);
+}
+
+export function readPayloadFields(this: TriggerContext): PayloadFields {
+	const given = (this.getNodeParameter('payloadFields', {}) ?? {}) as IDataObject;
+	const name = (key: keyof PayloadFields) => {
+		const value = given[key];
+		return typeof value === 'string' && value.trim() !== '' ? value.trim() : DEFAULT_PAYLOAD_FIELDS[key];
+	};
+	return {
+		deliveryId: name('deliveryId'),
+		event: name('event'),
+		account: name('account'),
+		transaction: name('transaction'),
+		occurredAt: name('occurredAt'),
+	};
 }
 
 export function readFetchTransaction(this: TriggerContext): boolean {

@@ -112,35 +112,46 @@ interface Matches {
 	provable: Set<string>;
 }
 
+/** Which records may be taken for a payment. */
+interface Scope {
+	claimed: XtidClaims;
+	/** Records created before this are older payments. */
+	earliest: number;
+	/** When set, only these xtids may match, and each of them is known to be this request's. */
+	onlyXtids?: ReadonlySet<string>;
+}
+
 /** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(payment: SentPayment, records: AccountRecords, claimed: XtidClaims, earliest: number): Matches {
+function matchesOf(payment: SentPayment, records: AccountRecords, { claimed, earliest, onlyXtids }: Scope): Matches {
 	const predates = (record: IDataObject) => {
 		const created = createdAt(record);
 		return created !== undefined && created < earliest;
 	};
 	const found = new Map<string, FoundPayment>();
 	const provable = new Set<string>();
+	const excluded = (xtid: string | undefined): xtid is undefined =>
+		xtid === undefined || claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
+	// a record is provably this request's when the answer named it, or when its creation time shows it
+	const known = (record: IDataObject) => onlyXtids !== undefined || createdAt(record) !== undefined;
 	for (const approval of records.approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
-		if (xtid === undefined || claimed.has(xtid) || !matches(payment, details) || predates(approval)) continue;
+		if (excluded(xtid) || !matches(payment, details) || predates(approval)) continue;
 		found.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
 			approvalRef: text(approval.ref),
 			approvalStatus: text(approval.status),
 		});
-		if (createdAt(approval) !== undefined) provable.add(xtid);
+		if (known(approval)) provable.add(xtid);
 	}
 	for (const transaction of records.transactions) {
 		const xtid = text(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
-		if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) {
-			continue;
-		}
+		if (excluded(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
 		found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
-		if (createdAt(transaction) !== undefined) provable.add(xtid);
+		if (known(transaction)) provable.add(xtid);
 	}
 	return { found, provable };
 }
@@ -160,12 +171,15 @@ export async function lookUpPayments(
 	payments: SentPayment[],
 	firstAttemptAt: number,
 	claimed: XtidClaims = new Set(),
+	/** The request's answer named these xtids without saying whose: only they may match, and they are this request's. */
+	onlyXtids?: ReadonlySet<string>,
 ): Promise<Map<number, LookupResult>> {
 	const byAccount = await readAccounts.call(this, payments);
 	const results = new Map<number, LookupResult>();
+	const scope: Scope = { claimed, earliest: firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS, onlyXtids };
 	for (const payment of payments) {
 		const records = byAccount.get(payment.xaid) as AccountRecords;
-		const { found, provable } = matchesOf(payment, records, claimed, firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS);
+		const { found, provable } = matchesOf(payment, records, scope);
 		const candidates = [...found.values()];
 		const [only] = candidates;
 		if (candidates.length === 1 && provable.has(only.xtid)) {
@@ -176,6 +190,31 @@ export async function lookUpPayments(
 		}
 	}
 	return results;
+}
+
+/**
+ * spec §Approvals: "clients find the approval of a payment by matching xtid", reading the list in pages
+ * of 50. The approvals of the given xtids, for payments whose answer did not say they await approval.
+ */
+export async function approvalsOf(
+	this: IExecuteFunctions,
+	xaid: string,
+	xtids: ReadonlySet<string>,
+	itemIndex: number,
+): Promise<Map<string, { ref?: string; status?: string }>> {
+	const found = new Map<string, { ref?: string; status?: string }>();
+	await apiRequestAllItems.call(this, {
+		path: `/account/${encodeURIComponent(xaid)}/approvals`,
+		returnAll: true,
+		pageSize: 50,
+		itemIndex,
+		until: (approval: IDataObject) => {
+			const xtid = text(approvalPayment(approval).xtid);
+			if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
+			return found.size === xtids.size;
+		},
+	});
+	return found;
 }
 
 /**
@@ -190,7 +229,7 @@ export async function findCandidates(
 	const byAccount = await readAccounts.call(this, payments);
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
-		const { found } = matchesOf(payment, byAccount.get(payment.xaid) as AccountRecords, claimed, -Infinity);
+		const { found } = matchesOf(payment, byAccount.get(payment.xaid) as AccountRecords, { claimed, earliest: -Infinity });
 		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;

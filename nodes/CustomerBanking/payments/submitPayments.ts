@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, isTransientFailure } from '../transport';
 import { uuidV4FromParts } from './idempotencyKey';
-import { type FoundPayment, findCandidates, lookUpPayments, type SentPayment } from './lookUpBeforeResubmit';
+import { approvalsOf, type FoundPayment, findCandidates, lookUpPayments, type SentPayment } from './lookUpBeforeResubmit';
 import type { PaymentMemory } from './paymentMemory';
 
 /** One validated payment object (validation/payment.schema.ts) and the input item it came from. */
@@ -248,39 +248,139 @@ export async function sendPayments(
 		];
 	}
 
-	// spec §Payments rule 3: 202 does not mean every item was accepted
+	return [...held, ...(await readAnswer.call(this, response, { key, payments, memory }))];
+}
+
+/**
+ * Pairs the entries of the answer with the payments sent, by what the spec guarantees: one payment,
+ * or counts that leave one reading (every payment accepted, or every one rejected, in order). The
+ * sandbox's `index` (or an entry's reference) is a hint used when present (DECISIONS.md §Payments).
+ */
+function pairByAnswer(
+	payments: PaymentToSend[],
+	accepted: IDataObject[],
+	rejected: IDataObject[],
+): { acceptedAt: Map<number, IDataObject>; rejectedAt: Map<number, IDataObject> } {
+	const acceptedAt = new Map<number, IDataObject>();
+	const rejectedAt = new Map<number, IDataObject>();
+	if (accepted.length === payments.length && rejected.length === 0) {
+		accepted.forEach((entry, position) => acceptedAt.set(position, entry));
+	} else if (rejected.length === payments.length && accepted.length === 0) {
+		rejected.forEach((entry, position) => rejectedAt.set(position, entry));
+	} else {
+		const taken = () => new Set([...acceptedAt.keys(), ...rejectedAt.keys()]);
+		for (const entry of accepted) {
+			const position = positionOf(entry, payments, taken());
+			if (position !== undefined) acceptedAt.set(position, entry);
+		}
+		for (const entry of rejected) {
+			const position = positionOf(entry, payments, taken());
+			if (position !== undefined) rejectedAt.set(position, entry);
+		}
+	}
+	return { acceptedAt, rejectedAt };
+}
+
+const xtidOf = (entry: IDataObject) => (typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined);
+const reasonOf = (entry: IDataObject) => (typeof entry.error === 'string' ? entry.error : 'rejected without a reason');
+
+/**
+ * spec §Payments rule 3: 202 does not mean every item was accepted. Every payment gets its outcome:
+ * paired with an entry of the answer (pairByAnswer), else found among the account's records by the
+ * xtids the answer named (they are this request's payments), else, when the only payments left are as
+ * many as the rejections left, rejected; whatever is still open is looked up like a lost answer.
+ * Accepted payments whose entry does not say whether they await approval are matched against the
+ * account's approvals (spec §Approvals: by xtid, pages of 50).
+ */
+async function readAnswer(
+	this: IExecuteFunctions,
+	response: IDataObject,
+	request: { key: string; payments: PaymentToSend[]; memory: PaymentMemory },
+): Promise<PaymentOutcome[]> {
+	const { key, payments, memory } = request;
 	const requestId = typeof response?.requestId === 'string' ? response.requestId : undefined;
+	const acceptedEntries = objectsIn(response?.submitted);
+	const rejectedEntries = objectsIn(response?.rejected);
+	const { acceptedAt, rejectedAt } = pairByAnswer(payments, acceptedEntries, rejectedEntries);
 	const outcomes = new Map<number, PaymentOutcome>();
-	const claim = (entry: IDataObject, toOutcome: (payment: PaymentToSend) => PaymentOutcome) => {
-		const position = positionOf(entry, payments, new Set(outcomes.keys()));
-		if (position !== undefined && !outcomes.has(position)) outcomes.set(position, toOutcome(payments[position]));
-	};
-	for (const accepted of objectsIn(response?.submitted)) {
-		const xtid = typeof accepted.xtid === 'string' && accepted.xtid !== '' ? accepted.xtid : undefined;
+	const accept = (position: number, accepted: IDataObject) => {
+		const xtid = xtidOf(accepted);
 		if (xtid) memory.claimedXtids.add(xtid);
 		const replayed = xtid !== undefined && memory.answered(key, xtid);
-		claim(accepted, ({ itemIndex }) => ({ kind: 'accepted', itemIndex, idempotencyKey: key, accepted, requestId, replayed }));
-	}
-	for (const rejected of objectsIn(response?.rejected)) {
-		const reason = typeof rejected.error === 'string' ? rejected.error : 'rejected without a reason';
-		claim(rejected, ({ itemIndex }) => ({ kind: 'rejected', itemIndex, idempotencyKey: key, reason, requestId }));
-	}
+		outcomes.set(position, { kind: 'accepted', itemIndex: payments[position].itemIndex, idempotencyKey: key, accepted, requestId, replayed });
+	};
+	const reject = (position: number, reason: string) =>
+		outcomes.set(position, { kind: 'rejected', itemIndex: payments[position].itemIndex, idempotencyKey: key, reason, requestId });
+	for (const [position, entry] of acceptedAt) accept(position, entry);
+	for (const [position, entry] of rejectedAt) reject(position, reasonOf(entry));
 
-	const unaccounted = payments.filter((_payment, position) => !outcomes.has(position));
-	const resolved = unaccounted.length
-		? await resolveUnknown.call(
-				this,
-				unaccounted,
-				key,
-				`The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`,
-				memory,
-			)
-		: [];
-	return [
-		...held,
-		...payments.map(
-			(payment, position) =>
-				outcomes.get(position) ?? (resolved.find((outcome) => outcome.itemIndex === payment.itemIndex) as PaymentOutcome),
-		),
-	];
+	const open = () => payments.map((_payment, position) => position).filter((position) => !outcomes.has(position));
+	const pairedEntries = new Set([...acceptedAt.values(), ...rejectedAt.values()]);
+	const namedXtids = new Set(
+		acceptedEntries.filter((entry) => !pairedEntries.has(entry)).flatMap((entry) => xtidOf(entry) ?? []),
+	);
+	const rejectionsLeft = rejectedEntries.filter((entry) => !pairedEntries.has(entry));
+	const unexplained = `The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`;
+	if (open().length > 0 && namedXtids.size > 0) {
+		const firstAttemptAt = memory.firstAttemptAt(key, Date.now());
+		try {
+			const found = await lookUpPayments.call(this, sentForm(open().map((position) => payments[position])), firstAttemptAt, memory.claimedXtids, namedXtids);
+			for (const position of open()) {
+				const result = found.get(payments[position].itemIndex);
+				if (!result?.found) continue;
+				const { xtid, approvalRef, foundIn } = result.payment;
+				// found among the approvals only: an approval request (spec §States and transitions row 1)
+				const status = foundIn === 'approvals' ? 'pending_approval' : 'submitted';
+				accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
+			}
+		} catch (error) {
+			this.logger.warn(`Customer Banking: pairing the answer of request ${requestId ?? key} by look-up failed: ${describeError(error)}`);
+		}
+	}
+	const left = open();
+	if (left.length > 0 && left.length === rejectionsLeft.length) {
+		const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
+		for (const position of left) {
+			reject(position, reasons.length === 1 ? reasons[0] : `one of the rejections of this request: ${reasons.join(' | ')}`);
+		}
+	}
+	const stillOpen = open().map((position) => payments[position]);
+	const resolved = stillOpen.length ? await resolveUnknown.call(this, stillOpen, key, unexplained, memory) : [];
+	await markAwaitingApproval.call(this, payments, outcomes);
+	return payments.map(
+		(payment, position) => outcomes.get(position) ?? (resolved.find((outcome) => outcome.itemIndex === payment.itemIndex) as PaymentOutcome),
+	);
+}
+
+/** Whether the answer itself says if the payment awaits approval (the sandbox does; the spec does not promise it). */
+function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
+	return typeof entry.status === 'string' || typeof entry.approvalRef === 'string';
+}
+
+/** spec §States and transitions row 1: an accepted payment may be an approval request; find out from the approvals list. */
+async function markAwaitingApproval(this: IExecuteFunctions, payments: PaymentToSend[], outcomes: Map<number, PaymentOutcome>): Promise<void> {
+	const silent = [...outcomes.entries()].filter(
+		(entry): entry is [number, Extract<PaymentOutcome, { kind: 'accepted' }>] =>
+			entry[1].kind === 'accepted' && !saysWhetherAwaitingApproval(entry[1].accepted) && xtidOf(entry[1].accepted) !== undefined,
+	);
+	const byAccount = new Map<string, Array<[number, Extract<PaymentOutcome, { kind: 'accepted' }>]>>();
+	for (const entry of silent) {
+		const xaid = String(payments[entry[0]].body.xaid);
+		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), entry]);
+	}
+	for (const [xaid, entries] of byAccount) {
+		let approvals: Map<string, { ref?: string; status?: string }>;
+		try {
+			approvals = await approvalsOf.call(this, xaid, new Set(entries.map(([, outcome]) => xtidOf(outcome.accepted) as string)), payments[entries[0][0]].itemIndex);
+		} catch (error) {
+			for (const [, outcome] of entries) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+			continue;
+		}
+		for (const [, outcome] of entries) {
+			const approval = approvals.get(xtidOf(outcome.accepted) as string);
+			outcome.accepted = approval
+				? { ...outcome.accepted, status: 'pending_approval', ...(approval.ref !== undefined && { approvalRef: approval.ref }) }
+				: { ...outcome.accepted, status: 'submitted' };
+		}
+	}
 }
