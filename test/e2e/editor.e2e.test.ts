@@ -241,7 +241,9 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const ledger = sandbox.control.ledger();
 
 		const pending = nodeOutput(await runExample('approvals-waiting.json', '08-example-approvals'), 'Notification');
-		expect(pending).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Payment of 2500 GBP \(reference DEMO-APPROVE-01\) waits for approval by /) })]);
+		expect(pending).toEqual([
+			expect.objectContaining({ text: expect.stringMatching(/^Payment \S+ \(approval \S+\) waits for approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ until .+\.$/) }),
+		]);
 
 		const balances = nodeOutput(await runExample('daily-balances.json', '09-example-balances'), 'Summary line');
 		expect(balances.map((line) => line.currency).sort()).toEqual(ledger.accounts.map((account) => account.currency).sort());
@@ -257,7 +259,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const before = await executionIds(stack.n8n, String(trigger?.id));
 		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 120.5, 'Invoice 42');
 		const received = await waitForNewExecution(stack.n8n, String(trigger?.id), before);
-		expect(nodeOutput(received, 'Message')).toEqual([{ text: 'Received: 120.5 GBP (Invoice 42)' }]);
+		expect(nodeOutput(received, 'Message')).toEqual([{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) }]);
 	});
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {
