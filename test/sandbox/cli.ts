@@ -1,8 +1,11 @@
 /**
- * `npm run sandbox [-- --port 4010 --seed 1]`: the sandbox bank on loopback with seeded data.
+ * `npm run sandbox [-- --port 4010 --seed 1 --spec-minimal]`: the sandbox bank on loopback with seeded data.
+ * `--spec-minimal` (or CUSTOMER_BANKING_SANDBOX_MODE=spec-minimal) runs a bank that answers only what the
+ * spec promises (variants.ts, DECISIONS.md §Variants).
  * Prints what a credential needs; secrets are printed here on purpose (a local test bank).
  */
 import { startSandbox } from './index';
+import { variantsFromEnvironment } from './variants';
 
 function option(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);
@@ -16,9 +19,18 @@ function option(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
-	const sandbox = await startSandbox({ port: option('port', 4010), seed: option('seed', 1) });
+	const specMinimal = process.argv.includes('--spec-minimal') || variantsFromEnvironment() === 'specMinimal';
+	const sandbox = await startSandbox({
+		port: option('port', 4010),
+		seed: option('seed', 1),
+		variants: specMinimal ? 'specMinimal' : {},
+	});
 	const lines = [
 		'Customer Banking sandbox is running',
+		specMinimal
+			? '  mode         spec-minimal (answers only what the spec promises; DECISIONS.md §Variants)'
+			: "  mode         default (the sandbox's own decisions; --spec-minimal for a bank answering only what the spec promises)",
+		`  switches     ${Object.entries(sandbox.variants).map(([name, value]) => `${name}=${value}`).join(' ')}`,
 		`  base URL     ${sandbox.baseUrl}`,
 		`  token URL    ${sandbox.authUrl}   (token endpoint ${sandbox.tokenUrl})`,
 		`  audience     ${sandbox.audience}`,

@@ -26,6 +26,14 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		expect(sandbox.control.requests().filter((r) => r.fault === 'status')).toHaveLength(2);
 	});
 
+	it('lets the first `after` matching requests through, then hits (other requests do not count)', async () => {
+		sandbox.control.setFaults([{ method: 'GET', path: '/accounts', kind: 'status', status: 503, after: 2, times: 1 }]);
+		const statuses = [(await api.get('/accounts')).status, (await api.get(`/account/${sandbox.seeded.accounts.gbp}`)).status];
+		for (let i = 0; i < 3; i++) statuses.push((await api.get('/accounts')).status);
+		expect(statuses).toEqual([200, 200, 200, 503, 200]);
+		expect(sandbox.control.requests().filter((r) => r.area === 'api').map((r) => r.fault)).toEqual([undefined, undefined, undefined, 'status', undefined]);
+	});
+
 	it('answers 429 with Retry-After', async () => {
 		sandbox.control.setFaults([{ path: '/account/{xaid}/balance', kind: 'status', status: 429, retryAfterSeconds: 3, times: 1 }]);
 		const reply = await api.get<ErrorBody>(`/account/${sandbox.seeded.accounts.gbp}/balance`);

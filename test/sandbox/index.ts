@@ -14,12 +14,12 @@ import { SeededRandom } from './random';
 import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
 import { API_PREFIX, AUTH_PREFIX, CONTROL_PREFIX, createSandboxServer, listen, type RequestLogEntry } from './server';
 import type { Bank } from './state';
-import { resolveVariants, type VariantsOption, variantsFromEnvironment } from './variants';
+import { type BankVariants, resolveVariants, type VariantsOption, variantsFromEnvironment } from './variants';
 import { WebhookDeliveries } from './webhooks/delivery';
 
 export type { SandboxClient } from './auth';
 export type { DeliveryRecord, LedgerSnapshot, Policy, SandboxControl, Subscription } from './control';
-export type { FaultRule, RequestLogEntry };
+export type { BankVariants, FaultRule, RequestLogEntry };
 
 /** DECISIONS.md §Addresses. */
 export const SANDBOX_AUDIENCE = 'https://api.customer-banking.example';
@@ -60,6 +60,8 @@ export interface Sandbox {
 	/** Current signing secrets of both workspaces. */
 	signingSecrets: { main: string; otherWorkspace: string };
 	seeded: SeededIds;
+	/** The resolved switches this bank runs with (from `variants`, the environment, or the defaults). */
+	variants: Readonly<BankVariants>;
 	control: SandboxControl;
 	close(): Promise<void>;
 }
@@ -121,6 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return { main: currentSecret(MAIN_WORKSPACE), otherWorkspace: currentSecret(OTHER_WORKSPACE) };
 		},
 		seeded,
+		variants: Object.freeze({ ...bank.variants }),
 		control,
 		close: async () => {
 			server.closeAllConnections();

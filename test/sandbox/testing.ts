@@ -41,7 +41,8 @@ export async function call<T = ErrorBody>(method: string, url: string, options: 
 	}
 	const response = await request(url, { method: method as 'GET', headers, body });
 	const text = await response.body.text();
-	const isJson = String(response.headers['content-type'] ?? '').includes('application/json');
+	// an empty answer (e.g. 204) stays '' even when it is labelled JSON
+	const isJson = text !== '' && String(response.headers['content-type'] ?? '').includes('application/json');
 	return { status: response.statusCode, headers: response.headers, body: (isJson ? JSON.parse(text) : text) as T };
 }
 

@@ -1,4 +1,4 @@
-import { unauthorized } from '../errors';
+import { notFound, unauthorized } from '../errors';
 import { toMajor } from '../money';
 import type { Workspace } from '../state';
 
@@ -72,10 +72,16 @@ export function balanceView(record: AccountRecord) {
 	};
 }
 
-// spec §Errors 401: an account that does not exist or is not the caller's is answered like a bad token
-export function findAccount(workspace: Workspace, xaid: string): AccountRecord {
+/**
+ * spec §Errors 401: an account that does not exist or is not the caller's is answered like a bad token.
+ * Callers answering a request pass `bank.variants.unknownAccount`, as some banks answer 404 instead.
+ */
+export function findAccount(workspace: Workspace, xaid: string, unknownStatus: 401 | 404 = 401): AccountRecord {
 	const account = workspace.accounts.get(xaid);
-	if (!account) throw unauthorized(`account ${xaid} does not exist or does not belong to the caller`);
+	if (!account) {
+		const message = `account ${xaid} does not exist or does not belong to the caller`;
+		throw unknownStatus === 404 ? notFound(message) : unauthorized(message);
+	}
 	return account;
 }
 

@@ -18,18 +18,18 @@ export const accountRoutes: ApiRoute[] = [
 		method: 'GET',
 		path: '/account/{xaid}',
 		scopes: [SCOPES.readAccounts],
-		handle: ({ caller, params }) => ({
+		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: accountView(findAccount(caller.workspace, uuidParam(params, 'xaid'))),
+			body: accountView(findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount)),
 		}),
 	},
 	{
 		method: 'GET',
 		path: '/account/{xaid}/balance',
 		scopes: [SCOPES.readAccounts],
-		handle: ({ caller, params }) => ({
+		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: balanceView(findAccount(caller.workspace, uuidParam(params, 'xaid'))),
+			body: balanceView(findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount)),
 		}),
 	},
 ];

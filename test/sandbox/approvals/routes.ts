@@ -2,36 +2,63 @@ import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, LIST_PAGES, paginate, uuidParam } from '../http';
 import { listOf } from '../state';
-import { approvalView, findApproval } from './model';
+import type { BankVariants } from '../variants';
+import { type ApprovalRecord, type ApprovalStatus, approvalView, findApproval } from './model';
 
-// spec §Endpoints §Approvals: read only; every status is listed (DECISIONS.md §Approvals)
+/** The `approvalStatusNames: 'other'` variant: a bank naming decided approvals its own way (pending as in the spec). */
+const OTHER_STATUS_NAMES: Record<ApprovalStatus, string> = {
+	pending: 'pending',
+	approved: 'AUTHORISED',
+	declined: 'REJECTED',
+	expired: 'LAPSED',
+};
+
+/** An approval as this bank answers it: its status names, with or without `meta.created` (variants.ts). */
+function answerView(variants: BankVariants) {
+	return (record: ApprovalRecord) => {
+		const view = approvalView(record);
+		return {
+			...view,
+			status: variants.approvalStatusNames === 'other' ? OTHER_STATUS_NAMES[record.status] : record.status,
+			meta: variants.createdTimes ? view.meta : Object.fromEntries(Object.entries(view.meta).filter(([key]) => key !== 'created')),
+		};
+	};
+}
+
+/** Approvals a list shows: every status, or (`approvalList: 'pendingOnly'`) those still pending. */
+function listed(variants: BankVariants, approval: ApprovalRecord): boolean {
+	return variants.approvalList === 'allStatuses' || approval.status === 'pending';
+}
+
+// spec §Endpoints §Approvals: read only; lists show every status unless approvalList says otherwise (DECISIONS.md §Approvals)
 export const approvalRoutes: ApiRoute[] = [
 	{
 		method: 'GET',
 		path: '/approvals',
 		scopes: [SCOPES.readApprovals],
-		handle: ({ caller, query }) => ({
-			status: 200,
-			body: paginate(listOf(caller.workspace.approvals), query, LIST_PAGES, approvalView),
-		}),
+		handle: ({ bank, caller, query }) => {
+			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank.variants, a));
+			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
+		},
 	},
 	{
 		method: 'GET',
 		path: '/approval/{ref}',
 		scopes: [SCOPES.readApprovals],
-		handle: ({ caller, params }) => ({
+		// any status, whatever the lists show
+		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: approvalView(findApproval(caller.workspace, uuidParam(params, 'ref'))),
+			body: answerView(bank.variants)(findApproval(caller.workspace, uuidParam(params, 'ref'))),
 		}),
 	},
 	{
 		method: 'GET',
 		path: '/account/{xaid}/approvals',
 		scopes: [SCOPES.readApprovals],
-		handle: ({ caller, params, query }) => {
-			const account = findAccount(caller.workspace, uuidParam(params, 'xaid'));
-			const approvals = listOf(caller.workspace.approvals, (a) => a.parent_xaid === account.xaid);
-			return { status: 200, body: paginate(approvals, query, LIST_PAGES, approvalView) };
+		handle: ({ bank, caller, params, query }) => {
+			const account = findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount);
+			const approvals = listOf(caller.workspace.approvals, (a) => a.parent_xaid === account.xaid && listed(bank.variants, a));
+			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
 		},
 	},
 ];

@@ -2,13 +2,19 @@ import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, type RouteContext, PAYEE_PAGES, paginate } from '../http';
 import { listOf } from '../state';
-import { createPayee, findPayee, payeeView, requireActive, updatePayee, upsertPayee } from './model';
+import { createPayee, findPayee, type PayeeRecord, payeeView, requireActive, updatePayee, upsertPayee } from './model';
 
-/** Payee endpoints on an account: 401 unknown/foreign account, then 429 when it is not ACTIVE. */
-function activeAccount({ caller, params }: RouteContext) {
-	const account = findAccount(caller.workspace, params.xaid);
+/** Payee endpoints on an account: 401 (or 404, variant unknownAccount) unknown/foreign account, then 429 when not ACTIVE. */
+function activeAccount({ bank, caller, params }: RouteContext) {
+	const account = findAccount(caller.workspace, params.xaid, bank.variants.unknownAccount);
 	requireActive(account); // spec §Errors 429
 	return account;
+}
+
+/** spec §Payees: the envelope is "not shown": `{ total, results }`, or the page alone (`payeeListEnvelope: 'bareArray'`). */
+function payeePage({ bank, query }: RouteContext, payees: PayeeRecord[]) {
+	const page = paginate(payees, query, PAYEE_PAGES, payeeView);
+	return bank.variants.payeeListEnvelope === 'bareArray' ? page.results : page;
 }
 
 // spec §Endpoints §Payees; statuses 201 created / 200 otherwise (DECISIONS.md §Payees)
@@ -17,10 +23,7 @@ export const payeeRoutes: ApiRoute[] = [
 		method: 'GET',
 		path: '/payees',
 		scopes: [SCOPES.readPayees],
-		handle: ({ caller, query }) => ({
-			status: 200,
-			body: paginate(listOf(caller.workspace.payees), query, PAYEE_PAGES, payeeView),
-		}),
+		handle: (ctx) => ({ status: 200, body: payeePage(ctx, listOf(ctx.caller.workspace.payees)) }),
 	},
 	{
 		method: 'GET',
@@ -35,7 +38,7 @@ export const payeeRoutes: ApiRoute[] = [
 		handle: (ctx) => {
 			const account = activeAccount(ctx);
 			const payees = listOf(ctx.caller.workspace.payees, (p) => p.xaid === account.xaid);
-			return { status: 200, body: paginate(payees, ctx.query, PAYEE_PAGES, payeeView) };
+			return { status: 200, body: payeePage(ctx, payees) };
 		},
 	},
 	{

@@ -2,7 +2,14 @@ import { SCOPES } from '../auth';
 import { ApiError, badRequest } from '../errors';
 import type { ApiRoute, RouteContext, RouteResult } from '../http';
 import { UUID_V4 } from '../random';
-import { canonicalJson, forgetExpiredKeys, type IdempotencyRecord, paymentItems, submitPayments } from './model';
+import {
+	canonicalJson,
+	forgetExpiredKeys,
+	type IdempotencyRecord,
+	type PaymentResponse,
+	paymentItems,
+	submitPayments,
+} from './model';
 
 const REPLAYED = { 'x-idempotent-replayed': 'true' };
 
@@ -48,7 +55,9 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 	try {
 		await ctx.pause(); // injected latency keeps the request in flight with its key claimed
 		const answer = submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId);
-		const json = JSON.stringify(ctx.bank.variants.echoCredentials ? echoToken(answer, ctx.headers.authorization) : answer);
+		// shaped once, before it is stored: a replay answers the same bytes
+		const shaped = ctx.bank.variants.paymentAnswer === 'xtidOnly' ? xtidOnly(answer) : answer;
+		const json = JSON.stringify(ctx.bank.variants.echoCredentials ? echoToken(shaped, ctx.headers.authorization) : shaped);
 		settle(json);
 		return { status: 202, rawJson: json };
 	} catch (error) {
@@ -56,6 +65,19 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		fail(error);
 		throw error;
 	}
+}
+
+/**
+ * The `paymentAnswer: 'xtidOnly'` variant: only what spec §Payments promises, the xtid of each submitted
+ * item and the error of each rejected one, both in the order the items were sent.
+ */
+function xtidOnly(answer: PaymentResponse) {
+	return {
+		requestId: answer.requestId,
+		submitted: answer.submitted.map(({ xtid }) => ({ xtid })),
+		rejected: answer.rejected.map(({ error }) => ({ error })),
+		rejectedCount: answer.rejectedCount,
+	};
 }
 
 /** The echoCredentials variant: the caller's Authorization header in every submitted and rejected item. */

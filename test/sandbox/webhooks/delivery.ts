@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
 import type { Bank, BankEvent } from '../state';
+import type { BankVariants } from '../variants';
 import { activeSecrets, signatureHeader } from './model';
 
 export interface DeliveryAttempt {
@@ -13,6 +14,7 @@ export interface DeliveryAttempt {
 	durationMs: number;
 }
 
+/** One delivery as the sandbox knows it: its own field names, whichever payload the webhookPayload variant sends. */
 export interface DeliveryRecord {
 	deliveryId: string;
 	workspaceId: string;
@@ -24,8 +26,20 @@ export interface DeliveryRecord {
 	url: string;
 	status: 'pending' | 'delivered' | 'failed';
 	attempts: DeliveryAttempt[];
-	/** The exact JSON sent (the same bytes on every attempt). */
+	/** The exact JSON sent (the same bytes on every attempt, the bytes signed). */
 	body: string;
+}
+
+/**
+ * The delivery body (spec §Events rule 3: "not shown"): the sandbox's field names (DECISIONS.md §Webhooks),
+ * or with `webhookPayload: 'other'` another bank's names for the same facts.
+ */
+function payload(variant: BankVariants['webhookPayload'], deliveryId: string, event: BankEvent, zapId: string): string {
+	const body =
+		variant === 'other'
+			? { id: deliveryId, type: event.event, accountId: event.xaid, transactionId: event.xtid, createdAt: event.occurredAt, subscription: zapId }
+			: { deliveryId, event: event.event, xaid: event.xaid, xtid: event.xtid, zapId, occurredAt: event.occurredAt };
+	return JSON.stringify(body);
 }
 
 export interface DeliveryOptions {
@@ -65,15 +79,7 @@ export class WebhookDeliveries {
 				url: subscription.url,
 				status: 'pending',
 				attempts: [],
-				// DECISIONS.md §Webhooks: the payload
-				body: JSON.stringify({
-					deliveryId,
-					event: event.event,
-					xaid: event.xaid,
-					xtid: event.xtid,
-					zapId: subscription.zapId,
-					occurredAt: event.occurredAt,
-				}),
+				body: payload(this.bank.variants.webhookPayload, deliveryId, event, subscription.zapId),
 			};
 			this.records.push(record);
 			const run = this.deliver(record, this.stop.signal).finally(() => this.running.delete(run));

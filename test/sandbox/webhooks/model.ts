@@ -71,7 +71,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  */
 export function subscribe(bank: Bank, workspace: Workspace, body: unknown): SubscriptionRecord {
 	const input = parse(subscribeBody, body);
-	findAccount(workspace, input.xaid); // spec §Errors 401: the watched account must be the caller's
+	findAccount(workspace, input.xaid, bank.variants.unknownAccount); // spec §Errors 401: the watched account must be the caller's
 	const existing = workspace.subscriptions.get(input.zapId);
 	if (existing && bank.variants.resubscribe === 'refuse') {
 		throw new ApiError(409, `subscription ${input.zapId} already exists`);

@@ -1,0 +1,399 @@
+import { createHmac, randomUUID } from 'node:crypto';
+
+import { type Sandbox, type SandboxOptions, startSandbox } from './index';
+import type { PaymentResponse } from './payments/model';
+import { type Api, apiAs, call, type ErrorBody, type List, type Receiver, requestToken, startReceiver } from './testing';
+import { DEFAULT_VARIANTS, SPEC_MINIMAL, type VariantsOption } from './variants';
+
+interface Approval {
+	ref: string;
+	xtid: string;
+	status: string;
+	meta: Record<string, unknown>;
+}
+
+type Transaction = Record<string, unknown> & { xtid: string };
+type Payee = Record<string, unknown> & { xpid: string };
+
+const sign = (secret: string, timestamp: string, body: string) =>
+	`v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+
+const ENV = 'CUSTOMER_BANKING_SANDBOX_MODE';
+
+describe('sandbox variants: what the bank does where the spec says "not shown" (variants.ts, DECISIONS.md §Variants)', () => {
+	let sandbox: Sandbox | undefined;
+	let api: Api;
+	let receiver: Receiver | undefined;
+
+	/** A sandbox with these switches (the others at their defaults), and a `full` client. */
+	async function open(variants: VariantsOption, options: SandboxOptions = {}): Promise<Sandbox> {
+		sandbox = await startSandbox({ port: 0, deliveryBackoffMs: [10, 20], deliveryTimeoutMs: 200, ...options, variants });
+		api = await apiAs(sandbox);
+		return sandbox;
+	}
+
+	afterEach(async () => {
+		await sandbox?.close();
+		await receiver?.close();
+		sandbox = undefined;
+		receiver = undefined;
+	});
+
+	const pay = (body: unknown, key: string = randomUUID()) =>
+		api.post<PaymentResponse & ErrorBody>('/payments', body, { 'x-idempotent-key': key });
+	const item = (bank: Sandbox, overrides: Record<string, unknown> = {}) => ({
+		xaid: bank.seeded.accounts.gbp,
+		xpid: bank.seeded.payees.gbp,
+		amount: 12.5,
+		reference: 'VARIANT-0001',
+		...overrides,
+	});
+	/** Holds payments of 1000.00 and up for approval (the seeded policy); answers each approval's ref. */
+	const approvals = async (bank: Sandbox, count: number) => {
+		const reply = await pay(Array.from({ length: count }, (_, i) => item(bank, { amount: 1000 + i })));
+		expect(reply.body.rejectedCount).toBe(0);
+		return reply.body.submitted.map((s) => s.approvalRef as string);
+	};
+	const subscription = (bank: Sandbox, url = 'https://hooks.example.com/a', zapId = 'zap-1') => ({
+		zapId,
+		xaid: bank.seeded.accounts.gbp,
+		url,
+		event: 'TransactionReceived',
+	});
+
+	describe('resolving the switches', () => {
+		it("defaults to the sandbox's own choices; single switches change only themselves", async () => {
+			expect((await open({})).variants).toEqual(DEFAULT_VARIANTS);
+			await sandbox?.close();
+			expect((await open({ paymentAnswer: 'xtidOnly' })).variants).toEqual({ ...DEFAULT_VARIANTS, paymentAnswer: 'xtidOnly' });
+			await sandbox?.close();
+			expect((await open('specMinimal')).variants).toEqual(SPEC_MINIMAL);
+		});
+
+		it(`follows ${ENV}=spec-minimal unless variants are given`, async () => {
+			const before = process.env[ENV];
+			process.env[ENV] = 'spec-minimal';
+			try {
+				sandbox = await startSandbox({ port: 0 });
+				expect(sandbox.variants).toEqual(SPEC_MINIMAL);
+				await sandbox.close();
+				sandbox = await startSandbox({ port: 0, variants: { createdTimes: false } });
+				expect(sandbox.variants).toEqual({ ...DEFAULT_VARIANTS, createdTimes: false });
+			} finally {
+				if (before === undefined) delete process.env[ENV];
+				else process.env[ENV] = before;
+			}
+		});
+	});
+
+	describe('resubscribe', () => {
+		it("'refuse': re-subscribing an existing zapId is 409 and changes nothing", async () => {
+			const bank = await open({ resubscribe: 'refuse' });
+			expect((await api.post('/webhooks/subscribe', subscription(bank))).status).toBe(201);
+			const again = await api.post('/webhooks/subscribe', subscription(bank, 'https://hooks.example.com/b'));
+			expect(again).toMatchObject({ status: 409, body: { statusCode: 409, message: 'subscription zap-1 already exists' } });
+			expect(bank.control.subscriptions()).toMatchObject([{ zapId: 'zap-1', url: 'https://hooks.example.com/a' }]);
+		});
+	});
+
+	describe('unsubscribeAnswer', () => {
+		it("'empty': 204 with no body; an unknown zapId is still 404", async () => {
+			const bank = await open({ unsubscribeAnswer: 'empty' });
+			await api.post('/webhooks/subscribe', subscription(bank));
+			const deleted = await api.delete('/webhooks/unsubscribe', { zapId: 'zap-1' });
+			expect(deleted).toMatchObject({ status: 204, body: '' });
+			expect(bank.control.subscriptions()).toEqual([]);
+			expect((await api.delete('/webhooks/unsubscribe', { zapId: 'zap-1' })).status).toBe(404);
+		});
+	});
+
+	describe('echoCredentials', () => {
+		it('true: the bearer token in payment answers, the client secret (URL-encoded and base64) in token errors', async () => {
+			const bank = await open({ echoCredentials: true });
+			const reply = await pay([item(bank), item(bank, { xpid: 'no-such-payee' })]);
+			expect(reply.body.submitted[0]).toMatchObject({ authorizedWith: `Bearer ${api.token}` });
+			expect(reply.body.rejected[0].error).toContain(api.token);
+			const secret = 'wrong/secret+1';
+			const refused = await requestToken(bank, bank.clients.full, { client_secret: secret });
+			expect(refused.status).toBe(401);
+			expect(refused.body.message).toContain(encodeURIComponent(secret));
+			expect(refused.body.message).toContain(Buffer.from(secret).toString('base64'));
+		});
+	});
+
+	describe('paymentAnswer', () => {
+		it("'xtidOnly': submitted items carry only xtid, rejected ones only error, each in the order sent", async () => {
+			const bank = await open({ paymentAnswer: 'xtidOnly' });
+			const key = randomUUID();
+			const body = [
+				item(bank, { amount: 10 }),
+				item(bank, { reference: undefined }),
+				item(bank, { amount: 1500 }), // held for approval
+				item(bank, { xpid: bank.seeded.payees.eur }),
+				item(bank, { amount: 20 }),
+			];
+			const reply = await pay(body, key);
+			expect(reply.status).toBe(202);
+			expect(Object.keys(reply.body)).toEqual(['requestId', 'submitted', 'rejected', 'rejectedCount']);
+			expect(reply.body).toEqual({
+				requestId: expect.any(String),
+				submitted: [{ xtid: expect.any(String) }, { xtid: expect.any(String) }, { xtid: expect.any(String) }],
+				rejected: [
+					{ error: 'reference is required' },
+					{ error: `payee ${bank.seeded.payees.eur} not found on account ${bank.seeded.accounts.gbp}` },
+				],
+				rejectedCount: 2,
+			});
+			// the bank's own record (control API) keeps the detail: same items, same order
+			const [recorded] = bank.control.ledger().paymentRequests;
+			expect(recorded.submitted.map((s) => [s.index, s.xtid])).toEqual([
+				[0, reply.body.submitted[0].xtid],
+				[2, reply.body.submitted[1].xtid],
+				[4, reply.body.submitted[2].xtid],
+			]);
+			expect(recorded.rejected.map((r) => r.index)).toEqual([1, 3]);
+			// the xtid is enough to find each payment (spec §Errors rule 3)
+			expect((await api.get<Transaction>(`/transaction/${reply.body.submitted[0].xtid}`)).status).toBe(200);
+			const listed = await api.get<List<Approval>>('/approvals');
+			expect(listed.body.results.map((a) => a.xtid)).toEqual([reply.body.submitted[1].xtid]);
+
+			const replay = await call<PaymentResponse>('POST', `${bank.baseUrl}/payments`, {
+				token: api.token,
+				body,
+				headers: { 'x-idempotent-key': key },
+			});
+			expect(replay.headers['x-idempotent-replayed']).toBe('true');
+			expect(JSON.stringify(replay.body)).toBe(JSON.stringify(reply.body));
+		});
+	});
+
+	describe('approvalList', () => {
+		it("'pendingOnly': the lists show pending approvals only; GET /approval/{ref} still answers any", async () => {
+			const bank = await open({ approvalList: 'pendingOnly' });
+			const [approved, declined, expired, pending] = await approvals(bank, 4);
+			await bank.control.approve(approved);
+			await bank.control.decline(declined);
+			await bank.control.expire(expired);
+			const gbp = bank.seeded.accounts.gbp;
+			for (const path of ['/approvals', `/account/${gbp}/approvals`, '/approvals?limit=50&page=0']) {
+				const list = await api.get<List<Approval>>(path);
+				expect(list.status).toBe(200);
+				expect(list.body).toMatchObject({ total: 1, results: [{ ref: pending, status: 'pending' }] });
+			}
+			for (const [ref, status] of [[approved, 'approved'], [declined, 'declined'], [expired, 'expired']]) {
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+			}
+		});
+	});
+
+	describe('approvalStatusNames', () => {
+		it("'other': decided approvals are AUTHORISED, REJECTED, LAPSED; pending stays pending", async () => {
+			const bank = await open({ approvalStatusNames: 'other' });
+			const [approved, declined, expired, pending] = await approvals(bank, 4);
+			await bank.control.approve(approved);
+			await bank.control.decline(declined);
+			await bank.control.expire(expired);
+			const expected = [
+				[approved, 'AUTHORISED'],
+				[declined, 'REJECTED'],
+				[expired, 'LAPSED'],
+				[pending, 'pending'],
+			];
+			for (const [ref, status] of expected) {
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+			}
+			for (const path of ['/approvals', `/account/${bank.seeded.accounts.gbp}/approvals`]) {
+				const list = await api.get<List<Approval>>(path);
+				expect(list.body.results.map((a) => [a.ref, a.status])).toEqual(expected);
+			}
+			// the control API keeps the sandbox's own names
+			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual(['approved', 'declined', 'expired', 'pending']);
+		});
+	});
+
+	describe('payeeListEnvelope', () => {
+		it("'bareArray': payee lists are the page alone; page and limit still work, other lists keep { total, results }", async () => {
+			const bank = await open({ payeeListEnvelope: 'bareArray' });
+			const all = await api.get<Payee[]>('/payees');
+			expect(all.status).toBe(200);
+			expect(Array.isArray(all.body)).toBe(true);
+			expect(all.body.map((p) => p.xpid)).toEqual(
+				expect.arrayContaining([bank.seeded.payees.gbp, bank.seeded.payees.eur, bank.seeded.payees.usd, bank.seeded.payees.cad]),
+			);
+			expect(all.body).toHaveLength(4);
+			const pages = [];
+			for (let page = 0; page < 3; page++) pages.push((await api.get<Payee[]>(`/payees?limit=3&page=${page}`)).body);
+			expect(pages.map((p) => p.length)).toEqual([3, 1, 0]);
+			expect(pages.flat().map((p) => p.xpid)).toEqual(all.body.map((p) => p.xpid));
+
+			const gbp = bank.seeded.accounts.gbp;
+			const account = await api.get<Payee[]>(`/account/${gbp}/payees`);
+			expect(account).toMatchObject({ status: 200, body: [{ xpid: bank.seeded.payees.gbp, xaid: gbp }] });
+			expect((await api.get<Payee[]>(`/account/${gbp}/payees?page=1`)).body).toEqual([]);
+			expect(await api.get('/payees?limit=101')).toMatchObject({ status: 400, body: { message: 'limit must be at most 100' } });
+			expect((await api.get<List<unknown>>('/accounts')).body).toMatchObject({ total: 5, results: expect.any(Array) });
+			expect((await api.get<List<unknown>>('/transactions')).body).toMatchObject({ total: expect.any(Number) });
+		});
+	});
+
+	describe('unknownAccount', () => {
+		it('404: an unknown or foreign account is 404 with the same message on every endpoint that takes an xaid', async () => {
+			const bank = await open({ unknownAccount: 404 });
+			for (const xaid of [randomUUID(), bank.seeded.accounts.otherWorkspace]) {
+				const replies = [
+					await api.get(`/account/${xaid}`),
+					await api.get(`/account/${xaid}/balance`),
+					await api.get(`/account/${xaid}/transactions`),
+					await api.get(`/account/${xaid}/approvals`),
+					await api.get(`/account/${xaid}/payees`),
+					await api.post(`/account/${xaid}/payees`, {}),
+					await api.put(`/account/${xaid}/payees/${bank.seeded.payees.gbp}`, {}),
+					await api.post(`/account/${xaid}/payee`, {}),
+					await api.post('/webhooks/subscribe', { ...subscription(bank), xaid }),
+				];
+				for (const reply of replies) {
+					expect(reply).toMatchObject({
+						status: 404,
+						body: { statusCode: 404, message: `account ${xaid} does not exist or does not belong to the caller` },
+					});
+					expect(reply.headers['www-authenticate']).toBeUndefined();
+				}
+			}
+			// payee endpoints type xaid as a string: any unknown one is 404 too
+			expect((await api.get('/account/not-an-account/payees')).status).toBe(404);
+			// unchanged: a non-UUID xaid where the spec types it UUID, and an unknown account inside a payment
+			expect((await api.get('/account/not-a-uuid')).status).toBe(400);
+			const payment = await pay(item(bank, { xaid: randomUUID() }));
+			expect(payment.body).toMatchObject({ rejectedCount: 1, submitted: [] });
+			expect(bank.control.subscriptions()).toEqual([]);
+		});
+
+		it('404: token problems stay 401', async () => {
+			const bank = await open({ unknownAccount: 404 });
+			const gbp = bank.seeded.accounts.gbp;
+			const missing = await call('GET', `${bank.baseUrl}/account/${gbp}`);
+			expect(missing).toMatchObject({ status: 401, body: { message: 'missing bearer token' } });
+			expect(missing.headers['www-authenticate']).toBe('Bearer');
+			bank.control.revokeTokens();
+			expect(await api.get(`/account/${randomUUID()}`)).toMatchObject({ status: 401, body: { message: 'invalid or revoked token' } });
+		});
+	});
+
+	describe('webhookPayload', () => {
+		it("'other': the same facts under other names; header, signature and the delivery record as before", async () => {
+			const bank = await open({ webhookPayload: 'other' });
+			receiver = await startReceiver();
+			await api.post('/webhooks/subscribe', subscription(bank, receiver.url, 'zap-other'));
+			const received = await bank.control.receive(bank.seeded.accounts.gbp, 12.5, 'Other payload');
+			await bank.control.waitForDeliveries();
+			expect(receiver.received).toHaveLength(1);
+			const [delivery] = receiver.received;
+			const deliveryId = delivery.headers['x-cb-delivery-id'];
+			expect(JSON.parse(delivery.rawBody)).toEqual({
+				id: deliveryId,
+				type: 'TransactionReceived',
+				accountId: bank.seeded.accounts.gbp,
+				transactionId: received.xtid,
+				createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+				subscription: 'zap-other',
+			});
+			const timestamp = String(delivery.headers['x-cb-timestamp']);
+			expect(delivery.headers['x-cb-signature']).toBe(sign(bank.signingSecret, timestamp, delivery.rawBody));
+			expect(bank.control.deliveries()).toMatchObject([
+				{
+					deliveryId,
+					event: 'TransactionReceived',
+					xaid: bank.seeded.accounts.gbp,
+					xtid: received.xtid,
+					zapId: 'zap-other',
+					status: 'delivered',
+					body: delivery.rawBody,
+				},
+			]);
+		});
+	});
+
+	describe('createdTimes', () => {
+		it('false: transactions carry no created/updated, approvals no meta.created, on every endpoint', async () => {
+			const bank = await open({ createdTimes: false });
+			const reply = await pay([item(bank), item(bank, { amount: 1500 })]);
+			const [sent, held] = reply.body.submitted;
+			const gbp = bank.seeded.accounts.gbp;
+
+			const transactions = [
+				...(await api.get<List<Transaction>>('/transactions?limit=500')).body.results,
+				...(await api.get<List<Transaction>>(`/account/${gbp}/transactions`)).body.results,
+				(await api.get<Transaction>(`/transaction/${sent.xtid}`)).body,
+			];
+			expect(transactions.length).toBeGreaterThan(3);
+			for (const transaction of transactions) {
+				expect(transaction).not.toHaveProperty('created');
+				expect(transaction).not.toHaveProperty('updated');
+				expect(transaction).toMatchObject({ xtid: expect.any(String), status: expect.any(String), amount: expect.any(Number) });
+			}
+
+			const approvalViews = [
+				...(await api.get<List<Approval>>('/approvals')).body.results,
+				...(await api.get<List<Approval>>(`/account/${gbp}/approvals`)).body.results,
+				(await api.get<Approval>(`/approval/${held.approvalRef}`)).body,
+			];
+			expect(approvalViews).toHaveLength(3);
+			for (const approval of approvalViews) {
+				expect(approval.meta).not.toHaveProperty('created');
+				expect(approval).toMatchObject({ xtid: held.xtid, meta: { expiresAt: expect.any(String), policyId: 'policy-api-1000' } });
+			}
+			// the control API keeps the full records
+			expect(bank.control.ledger().transactions[0]).toHaveProperty('created');
+		});
+	});
+
+	describe('spec-minimal mode', () => {
+		it('answers only what the spec promises, and the spec-following flow still works end to end', async () => {
+			const bank = await open('specMinimal');
+			expect(bank.variants).toEqual(SPEC_MINIMAL);
+			const gbp = bank.seeded.accounts.gbp;
+
+			// payments: xtids only; the approval is found by matching xtid (spec §Endpoints §Approvals)
+			const reply = await pay([item(bank, { amount: 20 }), item(bank, { amount: 1500 }), item(bank, { amount: 0 })]);
+			expect(reply.body).toEqual({
+				requestId: expect.any(String),
+				submitted: [{ xtid: expect.any(String) }, { xtid: expect.any(String) }],
+				rejected: [{ error: 'amount must be greater than 0' }],
+				rejectedCount: 1,
+			});
+			const [sent, held] = reply.body.submitted;
+			const pending = await api.get<List<Approval>>('/approvals?limit=50');
+			expect(pending.body.results).toEqual([
+				expect.objectContaining({ xtid: held.xtid, status: 'pending', meta: expect.not.objectContaining({ created: expect.anything() }) }),
+			]);
+			const { ref } = pending.body.results[0];
+			await bank.control.approve(ref);
+			expect((await api.get<List<Approval>>('/approvals')).body).toEqual({ total: 0, results: [] });
+			expect((await api.get<Approval>(`/approval/${ref}`)).body.status).toBe('AUTHORISED');
+			for (const xtid of [sent.xtid, held.xtid]) {
+				const transaction = await api.get<Transaction>(`/transaction/${xtid}`);
+				expect(transaction.status).toBe(200);
+				expect(transaction.body).not.toHaveProperty('created');
+			}
+
+			// payees: a bare array; unknown accounts: 404
+			expect((await api.get<Payee[]>(`/account/${gbp}/payees`)).body).toMatchObject([{ xpid: bank.seeded.payees.gbp }]);
+			expect((await api.get(`/account/${randomUUID()}/balance`)).status).toBe(404);
+
+			// webhooks: refused re-subscribe, the other payload, 204 on unsubscribe
+			receiver = await startReceiver();
+			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(201);
+			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(409);
+			const received = await bank.control.receive(gbp, 5);
+			await bank.control.waitForDeliveries();
+			expect(receiver.received.map((d) => JSON.parse(d.rawBody))).toMatchObject([
+				{ type: 'TransactionReceived', accountId: gbp, transactionId: received.xtid, subscription: 'zap-1' },
+			]);
+			expect(await api.delete('/webhooks/unsubscribe', { zapId: 'zap-1' })).toMatchObject({ status: 204, body: '' });
+
+			// no credential echoes
+			const refused = await requestToken(bank, bank.clients.full, { client_secret: 'wrong-secret' });
+			expect(refused.body.message).not.toContain('wrong-secret');
+		});
+	});
+});
