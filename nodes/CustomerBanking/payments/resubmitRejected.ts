@@ -38,11 +38,21 @@ export async function resubmitRejected(
 	const { key, payments, outcomes, resubmitWhen, memory } = request;
 	const notes = new Map<number, ResubmissionNote>();
 	const rejections = new Map<number, string>();
+	const uncertain = new Set<number>();
 	for (const outcome of outcomes) {
-		if (outcome.kind === 'rejected') rejections.set(outcome.itemIndex, outcome.reason);
+		if (outcome.kind !== 'rejected') continue;
+		rejections.set(outcome.itemIndex, outcome.reason);
+		if (outcome.reasonUncertain) uncertain.add(outcome.itemIndex);
 	}
 	const resend: PaymentToSend[] = [];
 	for (const payment of payments.filter(({ itemIndex }) => rejections.has(itemIndex))) {
+		if (uncertain.has(payment.itemIndex)) {
+			notes.set(payment.itemIndex, {
+				resubmitted: false,
+				notResubmittedBecause: 'the bank\'s answer did not say which of its rejections is this payment\'s',
+			});
+			continue;
+		}
 		const verdict = mayResubmit(rejections.get(payment.itemIndex) as string, resubmitWhen);
 		if (verdict.resubmit) resend.push(payment);
 		else notes.set(payment.itemIndex, { resubmitted: false, notResubmittedBecause: verdict.because });

@@ -28,7 +28,8 @@ export type FailedStatus = 'unknown' | 'not_sent' | 'rejected';
 export type PaymentOutcome =
 	/** `replayed`: the bank answered this key with this xtid before (Retry On Fail, n8n's Retry, a repeated custom key). */
 	| (OutcomeBase & { kind: 'accepted'; accepted: IDataObject; requestId?: string; replayed: boolean })
-	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string })
+	/** `reasonUncertain`: the answer did not say which of its rejections is this payment's. */
+	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string; reasonUncertain?: boolean })
 	/** The request failed in a way that may have processed it, and the lookup found the payment. */
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
 	| (OutcomeBase & { kind: 'failed'; status: FailedStatus; error: NodeApiError | NodeOperationError });
@@ -309,8 +310,15 @@ async function readAnswer(
 		const replayed = xtid !== undefined && memory.answered(key, xtid);
 		outcomes.set(position, { kind: 'accepted', itemIndex: payments[position].itemIndex, idempotencyKey: key, accepted, requestId, replayed });
 	};
-	const reject = (position: number, reason: string) =>
-		outcomes.set(position, { kind: 'rejected', itemIndex: payments[position].itemIndex, idempotencyKey: key, reason, requestId });
+	const reject = (position: number, reason: string, reasonUncertain = false) =>
+		outcomes.set(position, {
+			kind: 'rejected',
+			itemIndex: payments[position].itemIndex,
+			idempotencyKey: key,
+			reason,
+			requestId,
+			...(reasonUncertain && { reasonUncertain }),
+		});
 	for (const [position, entry] of acceptedAt) accept(position, entry);
 	for (const [position, entry] of rejectedAt) reject(position, reasonOf(entry));
 
@@ -341,7 +349,8 @@ async function readAnswer(
 	if (left.length > 0 && left.length === rejectionsLeft.length) {
 		const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
 		for (const position of left) {
-			reject(position, reasons.length === 1 ? reasons[0] : `one of the rejections of this request: ${reasons.join(' | ')}`);
+			if (reasons.length === 1) reject(position, reasons[0]);
+			else reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
 		}
 	}
 	const stillOpen = open().map((position) => payments[position]);

@@ -76,6 +76,7 @@ export function outcomeResult(
 					json: {
 						status: 'rejected',
 						rejectionReason: outcome.reason,
+						...(outcome.reasonUncertain && { rejectionReasonUncertain: true }),
 						...payment.body,
 						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
 						...context,
