@@ -5,6 +5,7 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	IPollFunctions,
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
@@ -15,7 +16,12 @@ import { scrubSecrets } from './redaction';
 import { maxPageSizeFor, pageSizeFor, readListPage } from './paginate';
 import { delayBeforeNextAttempt, isRepeatableRequest, ruleFor } from './retryPolicy';
 
-export type BankingContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type BankingContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IPollFunctions;
 
 export interface ApiRequestOptions {
 	method: IHttpRequestMethods;
