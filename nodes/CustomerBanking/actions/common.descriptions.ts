@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// spec §Identifiers: xaid, xtid and ref are UUIDs
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+import { UUID_PATTERN } from '../validation/ids';
 
 export const accountLocator: INodeProperties = {
 	displayName: 'Account',

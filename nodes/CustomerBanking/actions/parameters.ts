@@ -1,9 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { UUID_PATTERN } from './common.descriptions';
-
-const uuid = new RegExp(UUID_PATTERN);
+import { requireId } from '../validation/ids';
+import { describeType } from '../validation/text';
+import { listScope } from './common.descriptions';
 
 /** spec §Identifiers: xaid, xtid and ref are UUIDs; checked before any request is sent. */
 export function requireUuid(
@@ -12,47 +12,74 @@ export function requireUuid(
 	field: string,
 	itemIndex: number,
 ): string {
-	const text = typeof value === 'string' ? value.trim() : '';
-	if (!uuid.test(text)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`${field}: must be a UUID (item ${itemIndex})`,
-			{
-				itemIndex,
-				description: text === '' ? `${field} is empty` : `"${text}" is not a UUID`,
-			},
-		);
-	}
-	return text;
+	return requireId(context, value, field, itemIndex, 'uuid');
 }
 
 export function getAccountId(context: IExecuteFunctions, itemIndex: number): string {
 	const xaid = context.getNodeParameter('account', itemIndex, '', { extractValue: true });
-	return requireUuid(context, xaid, 'Account (xaid)', itemIndex);
+	return requireId(context, xaid, 'Account (xaid)', itemIndex, 'uuid');
 }
 
+// spec §Identifiers: xpid is a string (no UUID in the spec)
 export function getPayeeId(context: IExecuteFunctions, itemIndex: number): string {
 	const xpid = context.getNodeParameter('payee', itemIndex, '', { extractValue: true });
-	const text = typeof xpid === 'string' ? xpid.trim() : '';
-	if (text === '') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Payee (xpid): is required (item ${itemIndex})`,
-			{ itemIndex },
-		);
-	}
-	return text;
+	return requireId(context, xpid, 'Payee (xpid)', itemIndex, 'text');
 }
 
-/** Return All / Limit of the list operations. */
+function invalidParameter(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+	return new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, {
+		itemIndex,
+		description: `${description}. Nothing was sent.`,
+	});
+}
+
+/**
+ * An options parameter: one of the values the form offers. An expression can hand over anything,
+ * and a value used as a lookup key must never find an inherited member ("constructor", "__proto__").
+ */
+export function getOption<Value extends string>(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: Value,
+	allowed: readonly Value[],
+	label: string,
+): Value {
+	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Value;
+	throw invalidParameter(
+		context,
+		itemIndex,
+		`${label}: must be one of ${allowed.join(', ')}`,
+		typeof value === 'string' ? `Got "${value}"` : `Got ${describeType(value)}`,
+	);
+}
+
+/** A boolean parameter: true or false, never a string that merely looks true ("false" is truthy). */
+export function getBoolean(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: boolean,
+	label: string,
+): boolean {
+	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
+	if (value === true || value === false) return value;
+	throw invalidParameter(context, itemIndex, `${label}: must be true or false`, `Got ${describeType(value)}`);
+}
+
+/** Return All / Limit of the list operations (the transport checks the limit's value). */
 export function getListOptions(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): { returnAll: boolean; limit?: number } {
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = getBoolean(context, 'returnAll', itemIndex, false, 'Return All');
 	if (returnAll) return { returnAll };
 	return { returnAll, limit: context.getNodeParameter('limit', itemIndex, 50) as number };
 }
+
+// the values the Scope parameter offers, read from its definition
+const SCOPES = ((listScope('')[0].options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
 
 /** The list path of a resource, for every account or (scope "One Account") for one. */
 export function getScopedPath(
@@ -60,7 +87,7 @@ export function getScopedPath(
 	itemIndex: number,
 	collection: 'approvals' | 'payees' | 'transactions',
 ): string {
-	const scope = context.getNodeParameter('scope', itemIndex, 'all') as string;
+	const scope = getOption(context, 'scope', itemIndex, 'all', SCOPES, 'Scope');
 	if (scope !== 'account') return `/${collection}`;
 	return `/account/${getAccountId(context, itemIndex)}/${collection}`;
 }

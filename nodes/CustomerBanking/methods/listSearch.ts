@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../transport';
+import { checkId } from '../validation/ids';
 import { accountLabel, matchesFilter, payeeLabel } from './labels';
 
 export async function searchAccounts(
@@ -17,11 +18,15 @@ export async function searchAccounts(
 	return { results };
 }
 
-/** The account currently picked in the node, when the operation shows an account picker. */
+/**
+ * The account currently picked in the node, when the operation shows an account picker and it holds
+ * an account ID. Anything else (nothing picked, an expression not resolved while editing, text that
+ * is no ID) lists every payee instead: a picker must not fail on what the execution will refuse.
+ */
 function selectedAccount(context: ILoadOptionsFunctions): string | undefined {
 	try {
-		const xaid = context.getNodeParameter('account', undefined, { extractValue: true });
-		return typeof xaid === 'string' && xaid !== '' ? xaid : undefined;
+		const checked = checkId(context.getNodeParameter('account', undefined, { extractValue: true }), 'uuid');
+		return checked.valid ? checked.id : undefined;
 	} catch {
 		return undefined;
 	}
@@ -32,7 +37,7 @@ export async function searchPayees(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const xaid = selectedAccount(this);
-	const path = xaid ? `/account/${encodeURIComponent(xaid)}/payees` : '/payees';
+	const path = xaid ? `/account/${xaid}/payees` : '/payees';
 	const payees = await apiRequestAllItems.call(this, { path, returnAll: true });
 	const results = payees
 		.map((payee) => ({ payee, name: payeeLabel(payee) }))

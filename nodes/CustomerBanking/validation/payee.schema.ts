@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { ownValue } from './objects';
+import { isBlank, TEXT_RULES, textProblem } from './text';
+
 /**
  * The one definition of the payee rules (spec §Payee validation rules, §Bank details required by
  * currency, §Create, §Update, §Upsert). Create, update and upsert are variants of it.
@@ -94,30 +97,145 @@ export function referenceLength(currency: string | undefined): { min: number; ma
 	return currency === 'GBP' ? { min: 6, max: 18 } : { min: 6, max: 140 };
 }
 
-const text = () =>
-	z.string({ invalid_type_error: 'must be text', required_error: 'is required' }).trim();
+/**
+ * Length bounds of the free-text payee fields, in characters: spec §Payee validation rules, and
+ * for purpose and purposeCategory test/sandbox/DECISIONS.md §Payees (the spec's table has no line
+ * for them; the bank decided 1-140). The schema and the form's hints both read them from here.
+ */
+export const PAYEE_LENGTHS = {
+	name: { min: 4, max: 140 },
+	displayName: { min: 4, max: 140 },
+	purpose: { min: 1, max: 140 },
+	purposeCategory: { min: 1, max: 140 },
+	addressLine1: { min: 1, max: 50 },
+	addressLine2: { min: 3, max: 35 },
+	townCity: { min: 1, max: 35 },
+	countyState: { min: 4, max: 35 },
+	intermediaryName: { min: 2, max: 140 },
+	intermediaryBic: { min: 8, max: 11 },
+	intermediaryAddress1: { max: 50 },
+	intermediaryAddress2: { max: 50 },
+	intermediaryTownCity: { max: 35 },
+	intermediaryCountyState: { max: 35 },
+	intermediaryPostcode: { max: 10 },
+} as const satisfies Partial<Record<PayeeField, { min?: number; max: number }>>;
 
-const lengthBetween = (min: number, max: number) =>
-	text()
-		.min(min, `must be ${min}-${max} characters`)
-		.max(max, `must be ${min}-${max} characters`);
+type LengthField = keyof typeof PAYEE_LENGTHS;
 
-const atMost = (max: number) => text().max(max, `must be at most ${max} characters`);
+interface Format {
+	pattern: RegExp;
+	/** How the form and the errors say it: "exactly 6 digits". */
+	rule: string;
+}
 
-const matching = (pattern: RegExp, rule: string) => text().regex(pattern, `must be ${rule}`);
+const count = (min: number, max: number) => (min === max ? `${min}` : `${min},${max}`);
+const amount = (min: number, max: number) => (min === max ? `exactly ${min}` : `${min}-${max}`);
+const digits = (min: number, max = min): Format => ({
+	pattern: new RegExp(`^\\d{${count(min, max)}}$`),
+	rule: `${amount(min, max)} digits`,
+});
+const lettersOrDigits = (min: number, max: number): Format => ({
+	pattern: new RegExp(`^[A-Za-z0-9]{${count(min, max)}}$`),
+	rule: `${amount(min, max)} letters or digits`,
+});
+const letters = (length: number): Format => ({ pattern: new RegExp(`^[A-Za-z]{${length}}$`), rule: `${length} letters` });
+const phone = (min: number, max: number): Format => ({
+	pattern: new RegExp(`^[0-9+ ()-]{${min},${max}}$`),
+	rule: `${min}-${max} characters: digits, +, spaces, dashes and parentheses`,
+});
+// alphanumeric; a UK-style inner space ("SW1A 1AA") is tolerated and counted, as the service does
+const postCode = (min: number, max: number): Format => ({
+	pattern: new RegExp(`^(?=.{${min},${max}}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`),
+	rule: `${min}-${max} letters or digits`,
+});
+
+/** Format rules of the payee codes and numbers: spec §Payee validation rules, read as DECISIONS.md §Payees does. */
+export const PAYEE_FORMATS = {
+	mobilePhone: phone(7, 15),
+	postCode: postCode(4, 10),
+	countryCode: { pattern: /^[A-Z]{2}$/, rule: 'exactly 2 uppercase letters (ISO country code)' },
+	bankCountryCode: letters(2),
+	sortCode: digits(6),
+	accountNumber: digits(4, 17),
+	iban: lettersOrDigits(15, 34),
+	bic: lettersOrDigits(8, 11),
+	aba: digits(9),
+	institutionNumber: digits(3),
+	transitNumber: digits(5),
+	intermediaryAba: digits(9),
+	// not in the spec's table; test/sandbox/DECISIONS.md §Payees: 2 letters
+	intermediaryCountryCode: letters(2),
+} as const satisfies Partial<Record<PayeeField, Format>>;
+
+type FormatField = keyof typeof PAYEE_FORMATS;
 
 // "alphanumeric plus the punctuation & ) ( . -"; spaces separate words in names
 const PAYEE_NAME = /^[A-Za-z0-9 &)(.-]*$/;
-const payeeName = () =>
-	lengthBetween(4, 140).regex(
-		PAYEE_NAME,
-		'may contain only letters, digits, spaces and the punctuation & ) ( . -',
-	);
+const NAME_CHARACTERS = 'letters, digits, spaces and the punctuation & ) ( . -';
+const EMAIL_RULE = 'a valid e-mail address';
+const WEBSITE_RULE = 'a valid URL (e.g. https://example.com)';
 
+function lengthRule(field: LengthField): string {
+	const bounds: { min?: number; max: number } = PAYEE_LENGTHS[field];
+	return bounds.min === undefined ? `at most ${bounds.max} characters` : `${bounds.min}-${bounds.max} characters`;
+}
+
+/**
+ * What the form says about a field's value ("1-50 characters", "exactly 6 digits"): the same
+ * definitions the schema enforces, so a hint never disagrees with the error.
+ */
+export function payeeFieldHint(field: PayeeField): string {
+	if (field === 'name' || field === 'displayName') return `${lengthRule(field)}: ${NAME_CHARACTERS}`;
+	if (field === 'reference') {
+		const gbp = referenceLength('GBP');
+		const other = referenceLength(undefined);
+		return `${gbp.min}-${gbp.max} characters on GBP accounts, ${other.min}-${other.max} on others`;
+	}
+	if (field === 'email') return EMAIL_RULE;
+	if (field === 'website') return WEBSITE_RULE;
+	if (Object.hasOwn(PAYEE_LENGTHS, field)) return lengthRule(field as LengthField);
+	if (Object.hasOwn(PAYEE_FORMATS, field)) return PAYEE_FORMATS[field as FormatField].rule;
+	return '';
+}
+
+const TEXT = { invalid_type_error: 'must be text', required_error: 'is required' };
+
+/**
+ * A payee text value: given as text, not blank, trimmed, valid text without control characters
+ * (validation/text.ts), then judged by `rule` and sent trimmed.
+ */
+const text = <Rule extends z.ZodTypeAny>(rule: Rule) =>
+	z
+		.string(TEXT)
+		.transform((raw, ctx) => {
+			const value = raw.trim();
+			const problem = isBlank(raw) ? TEXT_RULES.blank : textProblem(value);
+			if (problem === undefined) return value;
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+			return z.NEVER;
+		})
+		.pipe(rule);
+
+const lengthBetween = (field: LengthField) => {
+	const bounds: { min?: number; max: number } = PAYEE_LENGTHS[field];
+	const message = `must be ${lengthRule(field)}`;
+	return z
+		.string()
+		.min(bounds.min ?? 0, message)
+		.max(bounds.max, message);
+};
+
+const matching = (field: FormatField) =>
+	text(z.string().regex(PAYEE_FORMATS[field].pattern, `must be ${PAYEE_FORMATS[field].rule}`));
+
+const payeeName = (field: 'name' | 'displayName') =>
+	text(lengthBetween(field).regex(PAYEE_NAME, `may contain only ${NAME_CHARACTERS}`));
+
+// test/sandbox/DECISIONS.md §Payees: "`website` must be an http(s) URL with a dotted host"
 function isWebAddress(value: string): boolean {
 	try {
 		const url = new URL(value);
-		return url.protocol === 'http:' || url.protocol === 'https:';
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
 	} catch {
 		return false;
 	}
@@ -126,52 +244,44 @@ function isWebAddress(value: string): boolean {
 function referenceRule(currency: string | undefined) {
 	const { min, max } = referenceLength(currency);
 	const message = `must be ${min}-${max} characters${currency ? ` for ${currency} accounts` : ''}`;
-	return text().min(min, message).max(max, message);
+	return text(z.string().min(min, message).max(max, message));
 }
 
 // spec §Payee validation rules, one line per field; all optional here, required-ness comes below.
 // Until the account's currency is known the reference gets the widest bound (6-140).
 const fieldRules = (currency: string | undefined) => ({
-	name: payeeName(),
-	displayName: payeeName(),
+	name: payeeName('name'),
+	displayName: payeeName('displayName'),
 	reference: referenceRule(currency),
-	purpose: text().min(1, 'is required'),
-	purposeCategory: text().min(1, 'is required'),
+	purpose: text(lengthBetween('purpose')),
+	purposeCategory: text(lengthBetween('purposeCategory')),
 	isBusiness: z.boolean({ invalid_type_error: 'must be true or false' }),
-	email: text().email('must be a valid e-mail address'),
-	mobilePhone: matching(
-		/^[0-9+ ()-]{7,15}$/,
-		'7-15 characters: digits, +, spaces, dashes and parentheses',
-	),
-	website: text().refine(isWebAddress, 'must be a valid URL (e.g. https://example.com)'),
-	addressLine1: lengthBetween(1, 50),
-	addressLine2: lengthBetween(3, 35),
-	townCity: lengthBetween(1, 35),
-	countyState: lengthBetween(4, 35),
-	// 4-10 alphanumeric characters; a UK-style inner space ("SW1A 1AA") is tolerated, as the service does
-	postCode: matching(
-		/^(?=.{4,10}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/,
-		'4-10 letters or digits',
-	),
-	countryCode: matching(/^[A-Z]{2}$/, 'exactly 2 uppercase letters (ISO country code)'),
-	bankCountryCode: matching(/^[A-Za-z]{2}$/, '2 letters'),
-	sortCode: matching(/^\d{6}$/, 'exactly 6 digits'),
-	accountNumber: matching(/^\d{4,17}$/, '4-17 digits'),
-	iban: matching(/^[A-Za-z0-9]{15,34}$/, '15-34 letters or digits'),
-	bic: matching(/^[A-Za-z0-9]{8,11}$/, '8-11 letters or digits'),
-	aba: matching(/^\d{9}$/, 'exactly 9 digits'),
-	institutionNumber: matching(/^\d{3}$/, 'exactly 3 digits'),
-	transitNumber: matching(/^\d{5}$/, 'exactly 5 digits'),
-	intermediaryName: lengthBetween(2, 140),
-	intermediaryBic: lengthBetween(8, 11),
-	intermediaryAba: matching(/^\d{9}$/, 'exactly 9 digits'),
-	intermediaryAddress1: atMost(50),
-	intermediaryAddress2: atMost(50),
-	intermediaryTownCity: atMost(35),
-	intermediaryCountyState: atMost(35),
-	intermediaryPostcode: atMost(10),
-	// no rule in the spec: passed through for the service to judge
-	intermediaryCountryCode: text(),
+	email: text(z.string().email(`must be ${EMAIL_RULE}`)),
+	mobilePhone: matching('mobilePhone'),
+	website: text(z.string().refine(isWebAddress, `must be ${WEBSITE_RULE}`)),
+	addressLine1: text(lengthBetween('addressLine1')),
+	addressLine2: text(lengthBetween('addressLine2')),
+	townCity: text(lengthBetween('townCity')),
+	countyState: text(lengthBetween('countyState')),
+	postCode: matching('postCode'),
+	countryCode: matching('countryCode'),
+	bankCountryCode: matching('bankCountryCode'),
+	sortCode: matching('sortCode'),
+	accountNumber: matching('accountNumber'),
+	iban: matching('iban'),
+	bic: matching('bic'),
+	aba: matching('aba'),
+	institutionNumber: matching('institutionNumber'),
+	transitNumber: matching('transitNumber'),
+	intermediaryName: text(lengthBetween('intermediaryName')),
+	intermediaryBic: text(lengthBetween('intermediaryBic')),
+	intermediaryAba: matching('intermediaryAba'),
+	intermediaryAddress1: text(lengthBetween('intermediaryAddress1')),
+	intermediaryAddress2: text(lengthBetween('intermediaryAddress2')),
+	intermediaryTownCity: text(lengthBetween('intermediaryTownCity')),
+	intermediaryCountyState: text(lengthBetween('intermediaryCountyState')),
+	intermediaryPostcode: text(lengthBetween('intermediaryPostcode')),
+	intermediaryCountryCode: matching('intermediaryCountryCode'),
 }) satisfies Record<Exclude<PayeeField, 'xpid'>, z.ZodTypeAny>;
 
 const payeeFields = (currency: string | undefined) => z.object(fieldRules(currency)).partial();
@@ -248,7 +358,7 @@ export function payeeUpdateSchema(context: PayeeRuleContext = {}) {
 /** spec §Upsert rules 1-2: without xpid the create rules apply, with xpid the update rules. */
 export function payeeUpsertSchema(context: PayeeRuleContext = {}) {
 	return payeeFields(context.currency)
-		.extend({ xpid: text().min(1, 'is required').optional() })
+		.extend({ xpid: text(z.string().min(1, 'is required')).optional() })
 		.strict()
 		.superRefine((payee, ctx) =>
 			crossFieldRules(payee.xpid ? 'update' : 'create', context)(payee, ctx),
@@ -275,7 +385,8 @@ export function describeIssues(error: z.ZodError): PayeeIssue[] {
 			const key = `${entry.field}\u0000${entry.rule}`;
 			if (seen.has(key)) continue;
 			seen.add(key);
-			const label = PAYEE_FIELD_LABELS[entry.field as PayeeField] ?? entry.field;
+			// a key such as "constructor" must not find an inherited member of the labels
+			const label = (ownValue(PAYEE_FIELD_LABELS, entry.field) as string | undefined) ?? entry.field;
 			issues.push({ ...entry, label });
 		}
 	}

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { UUID_PATTERN } from '../actions/common.descriptions';
+import { checkId, ID_RULES, type IdFormat } from './ids';
+import { findForbiddenKey, isPlainObject, stringsIn } from './objects';
 import { referenceLength } from './payee.schema';
+import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
 
-// spec §Identifiers: xaid is a UUID
-const UUID = new RegExp(UUID_PATTERN);
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** Body fields the node sets itself; "Additional Body Fields" may not override them. */
@@ -46,26 +46,63 @@ const amountSchema = z.unknown().transform((value, ctx) => {
 	return cents / 100;
 });
 
+/**
+ * test/sandbox/DECISIONS.md §Payments: "description optional, at most 140 characters" (the spec
+ * does not show the payment object). The schema and the form's hint read it from here.
+ */
+export const PAYMENT_DESCRIPTION_MAX = 140;
+
 const text = { required_error: 'is required', invalid_type_error: 'must be text' };
 
-const optionalText = z
-	.string(text)
-	.optional()
-	.transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+const issue = (ctx: z.RefinementCtx, message: string) => {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
+};
 
-// ISO 4217 code; optional (the account's currency applies when omitted)
-const currencySchema = optionalText
-	.refine((value) => value === undefined || /^[a-z]{3}$/i.test(value.trim()), {
-		message: 'must be a 3-letter currency code such as GBP',
-	})
-	.transform((value) => value?.trim().toUpperCase());
+/** An optional text: null or blank means not given; otherwise valid text, no control characters except line breaks where `multiLine`. */
+const optionalText = (options: { multiLine?: boolean; max?: number } = {}) =>
+	z
+		.string(text)
+		.nullish()
+		.transform((value, ctx) => {
+			if (value === undefined || value === null || value.trim() === '') return undefined;
+			const problem = textProblem(value, { multiLine: options.multiLine });
+			if (problem !== undefined) return issue(ctx, problem);
+			if (options.max !== undefined && value.length > options.max) {
+				return issue(ctx, `must be at most ${options.max} characters (has ${value.length})`);
+			}
+			return value;
+		});
+
+// ISO 4217 code; optional (the account's currency applies when omitted). Piped, so the code rule
+// only sees text that passed the text rules.
+const currencySchema = optionalText().pipe(
+	z
+		.string()
+		.trim()
+		.regex(/^[a-z]{3}$/i, 'must be a 3-letter currency code such as GBP')
+		.toUpperCase()
+		.optional(),
+);
+
+/** xaid and xpid go into the body, and xaid later into look-up paths: checked as every ID is (ids.ts). */
+const idSchema = (format: IdFormat, uuidRule?: string) =>
+	z.unknown().transform((value, ctx) => {
+		const checked = checkId(value, format);
+		if (checked.valid) return checked.id;
+		return issue(ctx, checked.rule === ID_RULES.uuid && uuidRule ? uuidRule : checked.rule);
+	});
 
 function referenceSchema(currency: string | undefined) {
 	// spec §Payee validation rules: the payee reference rule, one definition in payee.schema.ts
 	const { min, max } = referenceLength(currency);
 	return z.string(text).superRefine((reference, ctx) => {
+		const problem = isBlank(reference) ? TEXT_RULES.blank : textProblem(reference);
 		if (reference.length === 0) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'is required' });
+		} else if (problem !== undefined) {
+			// a reference of spaces has the length but says nothing to the payee, nor to the look-up by reference
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
 		} else if (reference.length < min || reference.length > max) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
@@ -75,26 +112,39 @@ function referenceSchema(currency: string | undefined) {
 	});
 }
 
+/**
+ * "Additional Body Fields": a JSON object of more payment fields. Absent, null, blank or "{}" add nothing.
+ * Keys such as "__proto__" never reach a body (validation/objects.ts), nor do lone surrogates, nor
+ * the fields the node sets itself.
+ */
+const additionalBodyFieldsSchema = z.unknown().transform((value, ctx) => {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	if (!isPlainObject(value)) return issue(ctx, 'must be a JSON object');
+	const forbidden = findForbiddenKey(value);
+	if (forbidden !== undefined) return issue(ctx, `must not contain the key "${forbidden}"`);
+	for (const entry of stringsIn(value)) {
+		if (hasLoneSurrogate(entry)) return issue(ctx, TEXT_RULES.notValidText);
+	}
+	const ownFields = Object.keys(value).filter((key) => PAYMENT_FIELDS.includes(key));
+	for (const field of ownFields) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must not set "${field}"; use the ${FIELD_LABELS[field]} field`,
+		});
+	}
+	return ownFields.length > 0 ? z.NEVER : (value as IDataObject);
+});
+
 /** The payment schema; the reference rule depends on the currency when it is known. */
 export function paymentInputSchema(currency: string | undefined) {
 	return z.object({
-		xaid: z.string(text).trim().regex(UUID, 'must be an account ID (xaid, a UUID)'),
-		xpid: z.string(text).trim().min(1, 'is required'),
+		xaid: idSchema('uuid', 'must be an account ID (xaid, a UUID)'),
+		xpid: idSchema('text'),
 		amount: amountSchema,
 		currency: currencySchema,
 		reference: referenceSchema(currency),
-		description: optionalText,
-		additionalBodyFields: z
-			.record(z.unknown(), { invalid_type_error: 'must be a JSON object' })
-			.default({})
-			.superRefine((extra, ctx) => {
-				for (const field of Object.keys(extra).filter((key) => PAYMENT_FIELDS.includes(key))) {
-					ctx.addIssue({
-						code: z.ZodIssueCode.custom,
-						message: `must not set "${field}"; use the ${FIELD_LABELS[field]} field`,
-					});
-				}
-			}),
+		description: optionalText({ multiLine: true, max: PAYMENT_DESCRIPTION_MAX }),
+		additionalBodyFields: additionalBodyFieldsSchema,
 	});
 }
 
@@ -135,7 +185,7 @@ export function validatePayment(input: PaymentInput): PaymentValidation {
 		};
 	}
 	const { xaid, xpid, amount, currency, reference, description, additionalBodyFields } = parsed.data;
-	const body: IDataObject = { ...(additionalBodyFields as IDataObject), xaid, xpid, amount };
+	const body: IDataObject = { ...additionalBodyFields, xaid, xpid, amount };
 	if (currency !== undefined) body.currency = currency;
 	body.reference = reference;
 	if (description !== undefined) body.description = description;

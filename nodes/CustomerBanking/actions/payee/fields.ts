@@ -1,10 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { payeeFieldHint as hint } from '../../validation/payee.schema';
+
 /**
  * The payee form, grouped as spec §Payee groups the fields (identity, contact, address, bank
  * details, intermediary bank). Each field is defined once; create, update and upsert arrange them.
- * The rules quoted in the descriptions are enforced by validation/payee.schema.ts.
+ * The rules quoted in the descriptions come from validation/payee.schema.ts, which enforces them.
  */
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 // Identity
 const name: INodeProperties = {
@@ -13,15 +17,14 @@ const name: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Acme Supplies Ltd',
-	description: '4-140 characters. Letters, digits, spaces and the punctuation & ) ( . - are allowed.',
+	description: sentence(hint('name')),
 };
 const displayName: INodeProperties = {
 	displayName: 'Display Name',
 	name: 'displayName',
 	type: 'string',
 	default: '',
-	description:
-		'Name shown in the banking app. 4-140 characters: letters, digits, spaces and the punctuation & ) ( . - are allowed.',
+	description: `Name shown in the banking app. ${sentence(hint('displayName'))}.`,
 };
 const reference: INodeProperties = {
 	displayName: 'Reference',
@@ -29,7 +32,7 @@ const reference: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. INV-2024-001',
-	description: 'Reference for payments to this payee: 6-18 characters on GBP accounts, 6-140 on others',
+	description: `Reference for payments to this payee: ${hint('reference')}`,
 };
 const purpose: INodeProperties = {
 	displayName: 'Purpose',
@@ -37,7 +40,7 @@ const purpose: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Supplier payments',
-	description: 'Why this payee is paid',
+	description: `Why this payee is paid: ${hint('purpose')}`,
 };
 const purposeCategory: INodeProperties = {
 	displayName: 'Purpose Category',
@@ -45,7 +48,7 @@ const purposeCategory: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. SUPPLIER',
-	description: 'Category of the purpose, as the bank names it',
+	description: `Category of the purpose, as the bank names it: ${hint('purposeCategory')}`,
 };
 const isBusiness: INodeProperties = {
 	displayName: 'Is Business',
@@ -62,6 +65,7 @@ const email: INodeProperties = {
 	type: 'string',
 	placeholder: 'name@email.com',
 	default: '',
+	description: sentence(hint('email')),
 };
 const mobilePhone: INodeProperties = {
 	displayName: 'Mobile Phone',
@@ -69,7 +73,7 @@ const mobilePhone: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. +44 7700 900123',
-	description: '7-15 characters: digits, +, spaces, dashes and parentheses',
+	description: sentence(hint('mobilePhone')),
 };
 const website: INodeProperties = {
 	displayName: 'Website',
@@ -77,6 +81,7 @@ const website: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. https://example.com',
+	description: sentence(hint('website')),
 };
 
 // Address
@@ -85,28 +90,28 @@ const addressLine1: INodeProperties = {
 	name: 'addressLine1',
 	type: 'string',
 	default: '',
-	description: '1-50 characters',
+	description: sentence(hint('addressLine1')),
 };
 const addressLine2: INodeProperties = {
 	displayName: 'Address Line 2',
 	name: 'addressLine2',
 	type: 'string',
 	default: '',
-	description: '3-35 characters',
+	description: sentence(hint('addressLine2')),
 };
 const townCity: INodeProperties = {
 	displayName: 'Town or City',
 	name: 'townCity',
 	type: 'string',
 	default: '',
-	description: '1-35 characters',
+	description: sentence(hint('townCity')),
 };
 const countyState: INodeProperties = {
 	displayName: 'County or State',
 	name: 'countyState',
 	type: 'string',
 	default: '',
-	description: '4-35 characters',
+	description: sentence(hint('countyState')),
 };
 const postCode: INodeProperties = {
 	displayName: 'Post Code',
@@ -114,7 +119,7 @@ const postCode: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. EC1A 1BB',
-	description: '4-10 letters or digits',
+	description: sentence(hint('postCode')),
 };
 const countryCode: INodeProperties = {
 	displayName: 'Country Code',
@@ -122,7 +127,7 @@ const countryCode: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. GB',
-	description: 'ISO country code of the address: exactly 2 uppercase letters',
+	description: `Country of the address: ${hint('countryCode')}`,
 };
 
 // Bank details (spec §Bank details required by currency)
@@ -132,7 +137,7 @@ const sortCode: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 040004',
-	description: 'GBP accounts only (required there): exactly 6 digits, without dashes',
+	description: `GBP accounts only (required there): ${hint('sortCode')}, without dashes`,
 };
 const accountNumber: INodeProperties = {
 	displayName: 'Account Number',
@@ -140,7 +145,7 @@ const accountNumber: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 12345678',
-	description: '4-17 digits. Required for GBP, USD and CAD accounts, and whenever no IBAN is given.',
+	description: `${sentence(hint('accountNumber'))}. Required for GBP, USD and CAD accounts, and whenever no IBAN is given.`,
 };
 const iban: INodeProperties = {
 	displayName: 'IBAN',
@@ -148,7 +153,7 @@ const iban: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. DE89370400440532013000',
-	description: '15-34 letters or digits, without spaces. Required for EUR and other international accounts.',
+	description: `${sentence(hint('iban'))}, without spaces. Required for EUR and other international accounts.`,
 };
 const bic: INodeProperties = {
 	displayName: 'BIC',
@@ -156,7 +161,7 @@ const bic: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. COBADEFFXXX',
-	description: '8-11 letters or digits. Required with an IBAN.',
+	description: `${sentence(hint('bic'))}. Required with an IBAN.`,
 };
 const aba: INodeProperties = {
 	displayName: 'ABA Routing Number',
@@ -164,7 +169,7 @@ const aba: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 021000021',
-	description: 'USD accounts only (required there): exactly 9 digits',
+	description: `USD accounts only (required there): ${hint('aba')}`,
 };
 const bankCountryCode: INodeProperties = {
 	displayName: 'Bank Country Code',
@@ -172,7 +177,7 @@ const bankCountryCode: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. DE',
-	description: 'Country of the payee’s bank: 2 letters',
+	description: `Country of the payee’s bank: ${hint('bankCountryCode')}`,
 };
 const institutionNumber: INodeProperties = {
 	displayName: 'Institution Number',
@@ -180,7 +185,7 @@ const institutionNumber: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 003',
-	description: 'CAD accounts only (required there): exactly 3 digits',
+	description: `CAD accounts only (required there): ${hint('institutionNumber')}`,
 };
 const transitNumber: INodeProperties = {
 	displayName: 'Transit Number',
@@ -188,7 +193,7 @@ const transitNumber: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 12345',
-	description: 'CAD accounts only (required there): exactly 5 digits',
+	description: `CAD accounts only (required there): ${hint('transitNumber')}`,
 };
 
 // Intermediary bank
@@ -198,28 +203,28 @@ const intermediaryBankFields: INodeProperties[] = [
 		name: 'intermediaryAba',
 		type: 'string',
 		default: '',
-		description: 'Exactly 9 digits',
+		description: sentence(hint('intermediaryAba')),
 	},
 	{
 		displayName: 'Intermediary Address Line 1',
 		name: 'intermediaryAddress1',
 		type: 'string',
 		default: '',
-		description: 'At most 50 characters',
+		description: sentence(hint('intermediaryAddress1')),
 	},
 	{
 		displayName: 'Intermediary Address Line 2',
 		name: 'intermediaryAddress2',
 		type: 'string',
 		default: '',
-		description: 'At most 50 characters',
+		description: sentence(hint('intermediaryAddress2')),
 	},
 	{
 		displayName: 'Intermediary BIC',
 		name: 'intermediaryBic',
 		type: 'string',
 		default: '',
-		description: '8-11 characters',
+		description: sentence(hint('intermediaryBic')),
 	},
 	{
 		displayName: 'Intermediary Country Code',
@@ -227,34 +232,35 @@ const intermediaryBankFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. US',
+		description: `Country of the intermediary bank: ${hint('intermediaryCountryCode')}`,
 	},
 	{
 		displayName: 'Intermediary County or State',
 		name: 'intermediaryCountyState',
 		type: 'string',
 		default: '',
-		description: 'At most 35 characters',
+		description: sentence(hint('intermediaryCountyState')),
 	},
 	{
 		displayName: 'Intermediary Name',
 		name: 'intermediaryName',
 		type: 'string',
 		default: '',
-		description: 'Name of the intermediary bank: 2-140 characters',
+		description: `Name of the intermediary bank: ${hint('intermediaryName')}`,
 	},
 	{
 		displayName: 'Intermediary Post Code',
 		name: 'intermediaryPostcode',
 		type: 'string',
 		default: '',
-		description: 'At most 10 characters',
+		description: sentence(hint('intermediaryPostcode')),
 	},
 	{
 		displayName: 'Intermediary Town or City',
 		name: 'intermediaryTownCity',
 		type: 'string',
 		default: '',
-		description: 'At most 35 characters',
+		description: sentence(hint('intermediaryTownCity')),
 	},
 ];
 
@@ -317,7 +323,7 @@ function otherBankDetails(): INodeProperties {
 		return formats.length ? { ...field, displayOptions: { hide: { '/bankDetailsFormat': formats } } } : field;
 	};
 	return {
-		displayName: 'More Bank Details',
+		displayName: MORE_BANK_DETAILS,
 		name: 'bankDetails',
 		type: 'collection',
 		placeholder: 'Add Field',
@@ -328,8 +334,29 @@ function otherBankDetails(): INodeProperties {
 	};
 }
 
+/** The groups of the form; errors about a group name it as the form does. */
+const COLLECTION_LABELS = {
+	identity: 'Identity',
+	contact: 'Contact',
+	address: 'Address',
+	bankDetails: 'Bank Details',
+	intermediaryBank: 'Intermediary Bank',
+} as const;
+
+type PayeeCollection = keyof typeof COLLECTION_LABELS;
+
+/** Collections whose fields are payee body fields. */
+export const PAYEE_COLLECTIONS = Object.keys(COLLECTION_LABELS) as PayeeCollection[];
+
+// create and upsert show the bank fields of the chosen format at the top, the others in this group
+const MORE_BANK_DETAILS = 'More Bank Details';
+
+export function payeeCollectionLabel(collection: PayeeCollection, form: 'create' | 'update'): string {
+	return collection === 'bankDetails' && form === 'create' ? MORE_BANK_DETAILS : COLLECTION_LABELS[collection];
+}
+
 const intermediaryBank: INodeProperties = {
-	displayName: 'Intermediary Bank',
+	displayName: COLLECTION_LABELS.intermediaryBank,
 	name: 'intermediaryBank',
 	type: 'collection',
 	placeholder: 'Add Field',
@@ -338,7 +365,7 @@ const intermediaryBank: INodeProperties = {
 };
 
 const contact: INodeProperties = {
-	displayName: 'Contact',
+	displayName: COLLECTION_LABELS.contact,
 	name: 'contact',
 	type: 'collection',
 	placeholder: 'Add Field',
@@ -361,7 +388,7 @@ export function payeeFormForCreate(required: boolean): INodeProperties[] {
 		bankDetailsFormat,
 		...bankFieldsByFormat(required),
 		{
-			displayName: 'Identity',
+			displayName: COLLECTION_LABELS.identity,
 			name: 'identity',
 			type: 'collection',
 			placeholder: 'Add Field',
@@ -370,7 +397,7 @@ export function payeeFormForCreate(required: boolean): INodeProperties[] {
 		},
 		contact,
 		{
-			displayName: 'Address',
+			displayName: COLLECTION_LABELS.address,
 			name: 'address',
 			type: 'collection',
 			placeholder: 'Add Field',
@@ -386,7 +413,7 @@ export function payeeFormForCreate(required: boolean): INodeProperties[] {
 export function payeeFormForUpdate(): INodeProperties[] {
 	return [
 		{
-			displayName: 'Identity',
+			displayName: COLLECTION_LABELS.identity,
 			name: 'identity',
 			type: 'collection',
 			placeholder: 'Add Field',
@@ -395,7 +422,7 @@ export function payeeFormForUpdate(): INodeProperties[] {
 		},
 		contact,
 		{
-			displayName: 'Address',
+			displayName: COLLECTION_LABELS.address,
 			name: 'address',
 			type: 'collection',
 			placeholder: 'Add Field',
@@ -403,7 +430,7 @@ export function payeeFormForUpdate(): INodeProperties[] {
 			options: [addressLine1, addressLine2, countryCode, countyState, postCode, townCity],
 		},
 		{
-			displayName: 'Bank Details',
+			displayName: COLLECTION_LABELS.bankDetails,
 			name: 'bankDetails',
 			type: 'collection',
 			placeholder: 'Add Field',
@@ -413,6 +440,3 @@ export function payeeFormForUpdate(): INodeProperties[] {
 		intermediaryBank,
 	];
 }
-
-/** Collections whose fields are payee body fields. */
-export const PAYEE_COLLECTIONS = ['identity', 'contact', 'address', 'bankDetails', 'intermediaryBank'];

@@ -3,8 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { apiRequest, apiRequestAllItems } from '../../transport';
+import { readGroup } from '../../validation/objects';
 import { BANK_DETAIL_FIELDS, describeIssues, REQUIRED_ON_CREATE } from '../../validation/payee.schema';
-import { BANK_DETAILS_FORMATS, type BankDetailsFormat, PAYEE_COLLECTIONS } from './fields';
+import { getOption } from '../parameters';
+import { BANK_DETAILS_FORMATS, type BankDetailsFormat, payeeCollectionLabel, PAYEE_COLLECTIONS } from './fields';
+
+const FORMATS = Object.keys(BANK_DETAILS_FORMATS) as BankDetailsFormat[];
 
 /** Empty fields are left out (never sent as ""), so an update leaves them as stored. */
 function addField(body: IDataObject, field: string, value: unknown): void {
@@ -21,15 +25,25 @@ export function readPayeeInput(
 ): IDataObject {
 	const body: IDataObject = {};
 	if (form === 'create') {
-		const format = context.getNodeParameter('bankDetailsFormat', itemIndex, 'gbp') as BankDetailsFormat;
-		const topLevel = [...REQUIRED_ON_CREATE, ...(BANK_DETAILS_FORMATS[format] ?? [])];
+		const format = getOption(context, 'bankDetailsFormat', itemIndex, 'gbp', FORMATS, 'Bank Details Format');
+		const topLevel = [...REQUIRED_ON_CREATE, ...BANK_DETAILS_FORMATS[format]];
 		for (const field of topLevel) addField(body, field, context.getNodeParameter(field, itemIndex, ''));
 	}
 	for (const collection of PAYEE_COLLECTIONS) {
-		const values = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-		for (const [field, value] of Object.entries(values)) {
+		// null is an empty group; anything else that is not a group of fields, or a key such as
+		// "__proto__" (which would replace the body's prototype), is refused before any request
+		const group = readGroup(context.getNodeParameter(collection, itemIndex, {}));
+		if (!group.ok) {
+			const label = payeeCollectionLabel(collection, form);
+			throw new NodeOperationError(
+				context.getNode(),
+				`Invalid payee in item ${itemIndex}: ${label} (${collection}) ${group.rule}`,
+				{ itemIndex, description: `${label} (${collection}) ${group.rule}. Nothing was sent.` },
+			);
+		}
+		for (const [field, value] of Object.entries(group.values)) {
 			// a top-level value wins over the same field left in a group
-			if (!(field in body)) addField(body, field, value);
+			if (!Object.hasOwn(body, field)) addField(body, field, value);
 		}
 	}
 	return body;

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { requireId } from '../../validation/ids';
 import { payeeUpdateSchema, payeeUpsertSchema } from '../../validation/payee.schema';
 import { accountLocator } from '../common.descriptions';
-import { getAccountId } from '../parameters';
+import { getAccountId, getBoolean } from '../parameters';
 import { payeeFormForCreate } from './fields';
 import {
 	changesBankDetails,
@@ -42,12 +43,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** Payee ID is optional: empty (or only spaces, as an expression may give) means none was given. */
+function givenPayeeId(context: IExecuteFunctions, itemIndex: number): string {
+	const value: unknown = context.getNodeParameter('payeeId', itemIndex, '');
+	if (value === null || (typeof value === 'string' && value.trim() === '')) return '';
+	// it may go into GET /payee/{xpid}: checked like every ID in a path
+	return requireId(context, value, 'Payee ID (xpid)', itemIndex, 'text');
+}
+
 // spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it;
 // spec §Errors rule 6: look the payee up first and pass its xpid if it exists
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	const givenXpid = String(this.getNodeParameter('payeeId', itemIndex, '') ?? '').trim();
-	const lookUp = this.getNodeParameter('lookUpExisting', itemIndex, true) as boolean;
+	const givenXpid = givenPayeeId(this, itemIndex);
+	const lookUp = getBoolean(this, 'lookUpExisting', itemIndex, true, 'Look Up Existing Payee First');
 	const input = readPayeeInput(this, itemIndex, 'create');
 
 	const mayUpdate = givenXpid !== '' || lookUp;

@@ -1,13 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
+import { ownValue, readGroup } from '../../validation/objects';
+import { referenceLength } from '../../validation/payee.schema';
 import {
 	formatIssues,
+	PAYMENT_DESCRIPTION_MAX,
 	type PaymentInput,
 	type PaymentIssue,
 	validatePayment,
 } from '../../validation/payment.schema';
+import { textProblem } from '../../validation/text';
 import { accountLocator, payeeLocator } from '../common.descriptions';
+
+const gbpReference = referenceLength('GBP');
+const otherReference = referenceLength(undefined);
 
 /** The payment object's fields, shared by Submit and Submit Batch (one payment per input item). */
 export const paymentFields: INodeProperties[] = [
@@ -37,8 +44,7 @@ export const paymentFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. INV-2024-0117',
-		description:
-			'Shown to the payee: 6-18 characters for GBP, 6-140 for other currencies. Keep it unique per payment (an invoice number): after a lost answer the payment is looked up by reference, amount and payee.',
+		description: `Shown to the payee: ${gbpReference.min}-${gbpReference.max} characters for GBP, ${otherReference.min}-${otherReference.max} for other currencies, not blank. Keep it unique per payment (an invoice number): after a lost answer the payment is looked up by reference, amount and payee.`,
 	},
 	{
 		displayName: 'Additional Fields',
@@ -61,15 +67,14 @@ export const paymentFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. GBP',
-				description:
-					'Currency code; when set it must be the currency of the account and payee, and GBP applies the 18-character reference limit before sending',
+				description: `Currency code; when set it must be the currency of the account and payee, and GBP applies the ${gbpReference.max}-character reference limit before sending`,
 			},
 			{
 				displayName: 'Description',
 				name: 'description',
 				type: 'string',
 				default: '',
-				description: 'A note on the payment',
+				description: `A note on the payment, at most ${PAYMENT_DESCRIPTION_MAX} characters`,
 			},
 		],
 	},
@@ -123,34 +128,60 @@ function invalid(context: IExecuteFunctions, itemIndex: number, issues: PaymentI
 	};
 }
 
+/** The on/off options of Submit and Submit Batch. */
+const BOOLEAN_OPTIONS: ReadonlyArray<[string, string]> = [
+	[validateOnlyOption.name, validateOnlyOption.displayName],
+	['resubmitRejected', 'Resubmit Rejected Items'],
+];
+
 /** Reads and checks one item's payment; bad input is reported before any request is sent. */
 export function readPayment(context: IExecuteFunctions, itemIndex: number): ReadResult {
 	let fields: PaymentInput;
 	let customKey: unknown;
+	const groupIssues: PaymentIssue[] = [];
 	try {
-		const additional = (parameter(context, 'additionalFields', itemIndex) ?? {}) as IDataObject;
-		const extra = additional.additionalBodyFields;
+		// a collection that resolves to null is an empty one; one that is not a collection, or has a
+		// key like "__proto__", is refused by name
+		const additionalFields = readGroup(parameter(context, 'additionalFields', itemIndex));
+		const options = readGroup(parameter(context, 'options', itemIndex));
+		if (!additionalFields.ok) groupIssues.push({ field: 'Additional Fields', rule: additionalFields.rule });
+		if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
+		const additional = additionalFields.ok ? additionalFields.values : {};
+		const extra = ownValue(additional, 'additionalBodyFields');
 		fields = {
 			xaid: parameter(context, 'account', itemIndex, true),
 			xpid: parameter(context, 'payee', itemIndex, true),
 			amount: parameter(context, 'amount', itemIndex),
 			reference: parameter(context, 'reference', itemIndex),
-			currency: additional.currency,
-			description: additional.description,
+			currency: ownValue(additional, 'currency'),
+			description: ownValue(additional, 'description'),
 			// an unparsable string stays a string and is reported as "must be a JSON object"
 			additionalBodyFields: typeof extra === 'string' ? jsonParse(extra, { fallbackValue: extra }) : extra,
 		};
-		customKey = parameter(context, 'options.idempotencyKey', itemIndex) ?? undefined;
+		customKey = options.ok ? (ownValue(options.values, 'idempotencyKey') ?? undefined) : undefined;
 		if (typeof customKey === 'number') customKey = String(customKey);
+		for (const [name, label] of BOOLEAN_OPTIONS) {
+			const value = options.ok ? ownValue(options.values, name) : undefined;
+			// the operations test `=== true`: a "true" from an expression would quietly mean false
+			// (Validate Only off: the payment is sent)
+			if (value !== undefined && value !== null && typeof value !== 'boolean') {
+				groupIssues.push({ field: label, rule: 'must be true or false' });
+			}
+		}
 	} catch (error) {
 		return invalid(context, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
 	}
 
 	const checked = validatePayment(fields);
-	const issues = checked.valid ? [] : [...checked.issues];
-	if (customKey !== undefined && (typeof customKey !== 'string' || customKey.trim() === '')) {
-		// silently falling back to a derived key would lose the protection the user asked for
-		issues.push({ field: 'Custom Idempotency Key', rule: 'is empty for this item' });
+	const issues = [...groupIssues, ...(checked.valid ? [] : checked.issues)];
+	if (customKey !== undefined) {
+		// silently falling back to a derived key would lose the protection the user asked for; the key
+		// is shown in the output and the user's records, so it must be text like every other value
+		const rule =
+			typeof customKey !== 'string' || customKey.trim() === ''
+				? 'is empty for this item'
+				: textProblem(customKey.trim());
+		if (rule !== undefined) issues.push({ field: 'Custom Idempotency Key', rule });
 	}
 	if (!checked.valid || issues.length) return invalid(context, itemIndex, issues);
 	return {
