@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { checkId } from '../CustomerBanking/validation/ids';
 import { apiRequest } from '../CustomerBanking/transport';
 import {
 	readAccounts,
@@ -208,8 +209,10 @@ export class CustomerBankingTrigger implements INodeType {
 		const fields = readPayloadFields.call(this);
 		const field = (name: string): unknown => (Object.hasOwn(payload, name) ? payload[name] : undefined);
 		const event = field(fields.event);
-		const xaid = optionalString(field(fields.account));
-		const xtid = optionalString(field(fields.transaction));
+		const account = checkId(field(fields.account), 'text');
+		const transaction = checkId(field(fields.transaction), 'text');
+		const xaid = account.valid ? account.id : undefined;
+		const xtid = transaction.valid ? transaction.id : undefined;
 		if (!isBankingEvent(event) || !xaid || !xtid) {
 			this.logger.warn(
 				`Customer Banking Trigger: refused a signed delivery without ${fields.event}, ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
