@@ -2,11 +2,11 @@
  * `npm run demo` (tsx test/e2e/demo.ts): the package in a real n8n, ready to click through.
  * Builds and packs the package, starts the sandbox bank with seeded data (port 4010 when free), starts
  * the pinned n8n (installed into the cache on first use) with the tarball installed as a user would,
- * creates the owner, a credential for the sandbox and the example workflows of test/e2e/demo/, and
+ * creates the owner, a credential for the sandbox and the example workflows of examples/, and
  * prints the editor URL and the login. Ctrl-C stops everything it started.
  */
 import { type Sandbox, startSandbox } from '../sandbox';
-import { ACTIVE_EXAMPLE, importDemoWorkflows, seedPendingApproval } from './lib/demo';
+import { ACTIVE_EXAMPLE, importDemoWorkflows, seedApprovals } from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { type N8n, OWNER, startN8n } from './lib/n8n';
 import { buildAndPack } from './lib/pack';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
 	console.log('Building and packing the package …');
 	const tarball = buildAndPack();
 	const sandbox = (running.sandbox = await startSandbox({ port: (await portIsFree(SANDBOX_PORT)) ? SANDBOX_PORT : 0 }));
-	await seedPendingApproval(sandbox);
+	await seedApprovals(sandbox);
 	console.log(`Starting n8n ${defaultVersion} (the first run installs it into the cache: a few minutes) …`);
 	const n8n = (running.n8n = await startN8n({ version: defaultVersion, tarball, port: (await portIsFree(N8N_PORT)) ? N8N_PORT : undefined }));
 

@@ -65,8 +65,13 @@ describe('Account', () => {
 	it('401: an account of another workspace fails with the API error, naming the item', async () => {
 		const result = await run({ resource: 'account', operation: 'get', account: byId(sandbox.seeded.accounts.otherWorkspace) });
 		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error?.httpCode).toBe('401');
+		// spec §Errors lists the case under 401 and 404: a bank answering 404 is final (no refresh, no resend)
+		const notTheirs = sandbox.variants.unknownAccount === 404 ? '404' : '401';
+		expect(result.error?.httpCode).toBe(notTheirs);
 		expect(result.error?.context?.itemIndex).toBe(0);
+		expect(result.calls).toEqual(
+			Array(notTheirs === '404' ? 1 : 2).fill(`GET /account/${sandbox.seeded.accounts.otherWorkspace}`),
+		);
 	});
 
 	it('an account ID that is not a UUID fails before any request', async () => {

@@ -111,6 +111,17 @@ describe('token lifecycle through the transport', () => {
 		const error = await rejection(
 			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}/balance` }),
 		);
+		if (sandbox.variants.unknownAccount === 404) {
+			// a bank that answers 404 (spec §Errors lists the case under 404 too): final, no refresh, no resend
+			expect(error.httpCode).toBe('404');
+			expect(error.message).toBe(
+				`Not found: account ${sandbox.seeded.accounts.gbp} does not exist or does not belong to the caller`,
+			);
+			expect(error.description).toContain('does not belong to these credentials');
+			expect(apiLog().map((entry) => entry.status)).toEqual([404]);
+			expect(authLog()).toHaveLength(1);
+			return;
+		}
 		expect(error.message).toBe(
 			'Authorization failed: the account does not exist or does not belong to these credentials, or the token was refused',
 		);

@@ -10,7 +10,7 @@ import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
-import { newStaticData, trigger, webhookContext } from './triggerFixtures';
+import { deliveryBody, newStaticData, trigger, webhookContext, withPayloadFields } from './triggerFixtures';
 
 let sandbox: Sandbox;
 let gbp: string;
@@ -35,8 +35,9 @@ interface Delivery {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** A delivery body with the bank's field names (fields by the trigger's Payload Field Names keys). */
 function body(fields: IDataObject): Buffer {
-	return Buffer.from(JSON.stringify({ event: 'TransactionReceived', xaid: gbp, xtid, occurredAt: new Date().toISOString(), ...fields }));
+	return deliveryBody(sandbox.variants, { event: 'TransactionReceived', account: gbp, transaction: xtid, occurredAt: new Date().toISOString(), ...fields });
 }
 
 function sign(rawBody: Buffer, secret = sandbox.signingSecret, timestamp = now()): Delivery {
@@ -48,7 +49,7 @@ function sign(rawBody: Buffer, secret = sandbox.signingSecret, timestamp = now()
 function triggerNode(fetchTransaction: boolean) {
 	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
-	const parameters = { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction };
+	const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction });
 	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; body?: unknown; error?: unknown }> => {
 		// n8n builds the workflow, and so the static data, anew from the database for every call
 		const { context, response } = webhookContext(credentials, parameters, { ...delivery, path: '/webhook' }, { node, staticData: newStaticData() });
@@ -103,7 +104,7 @@ describe('adversarial deliveries', () => {
 
 	it('across an n8n restart (memory gone, static data as n8n saved it), the same delivery is not emitted again', async () => {
 		const node = { name: 'Customer Banking Trigger', id: `restart-node-${++nodeCounter}` };
-		const parameters = { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false };
+		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false });
 		let database: IDataObject = {};
 		/** One webhook call as n8n 2.41.1 makes it: static data read from the database, saved after the call when it answered itself. */
 		const call = async (nodeType: typeof trigger, delivery: Delivery) => {
@@ -173,7 +174,7 @@ describe('adversarial deliveries', () => {
 				case 9: invalid.push(['huge non-JSON body', sign(Buffer.alloc(1_000_000, 0x61))]); break;
 				case 10: invalid.push(['two timestamps', { rawBody: raw, headers: { ...delivery.headers, 'x-cb-timestamp': `${now()},${now()}` } }]); break;
 				case 11: invalid.push(['signature for another body', { rawBody: body({ deliveryId: `other-${id}` }), headers: delivery.headers }]); break;
-				case 12: invalid.push(['unwatched account', sign(body({ deliveryId: `acct-${id}`, xaid: sandbox.seeded.accounts.eur }))]); break;
+				case 12: invalid.push(['unwatched account', sign(body({ deliveryId: `acct-${id}`, account: sandbox.seeded.accounts.eur }))]); break;
 			}
 			// valid forms of the same delivery: header name case, several signature entries
 			if (i % 7 === 0) valid.push([id, { rawBody: raw, headers: { 'X-CB-Timestamp': delivery.headers['x-cb-timestamp'], 'X-Cb-Signature': `v1=${'0'.repeat(64)}, ${delivery.headers['x-cb-signature']}` } }]);

@@ -11,7 +11,17 @@ import { apiRequest } from '../../nodes/CustomerBanking/transport';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
-import { hookContext, hooks, newStaticData, startReceiver, trigger, webhookContext } from './triggerFixtures';
+import {
+	deliveryFacts,
+	hookContext,
+	hooks,
+	newStaticData,
+	payloadFieldNames,
+	startReceiver,
+	trigger,
+	webhookContext,
+	withPayloadFields,
+} from './triggerFixtures';
 import type { CapturedDelivery, Receiver, TriggerParameters } from './triggerFixtures';
 
 const BOTH = ['TransactionReceived', 'TransactionConfirmed'];
@@ -25,7 +35,8 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ seed: 11, deliveryBackoffMs: [50, 50], deliveryTimeoutMs: 2000 });
 	receiver = await startReceiver();
 	gbp = sandbox.seeded.accounts.gbp;
-	parameters = { accounts: [gbp], events: BOTH };
+	// the bank's delivery field names (spec §Events rule 3: not shown), set as a user would
+	parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: BOTH });
 	const { context } = hookContext(credentialsFor(sandbox), parameters, {
 		webhookUrl: `${receiver.url}/webhook/webhook-1/webhook`,
 	});
@@ -42,8 +53,9 @@ beforeEach(() => {
 	sandbox.control.clearFaults();
 });
 
-function payloadOf(delivery: CapturedDelivery): IDataObject {
-	return JSON.parse(delivery.rawBody.toString('utf8')) as IDataObject;
+/** The delivery body's facts, read with the field names of the bank's mode. */
+function payloadOf(delivery: CapturedDelivery) {
+	return deliveryFacts(sandbox.variants, delivery);
 }
 
 /** Runs `action`, waits for the sandbox to finish delivering, returns what the receiver got meanwhile. */
@@ -92,7 +104,9 @@ describe('verified deliveries', () => {
 	it('receive money → TransactionReceived with the full current transaction', async () => {
 		const { delivery, transaction } = await receiveMoney(12.34, 'Invoice 1001');
 		const payload = payloadOf(delivery);
-		expect(payload).toMatchObject({ event: 'TransactionReceived', xaid: gbp, xtid: transaction.xtid });
+		expect(payload).toMatchObject({ event: 'TransactionReceived', account: gbp, transaction: transaction.xtid });
+		expect(payload.deliveryId).toBe(delivery.headers['x-cb-delivery-id']);
+		expect(payload.occurredAt).toEqual(expect.any(String));
 		expect(delivery.headers['x-cb-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
 
 		const { context, response, requests } = webhookContext(credentialsFor(sandbox), parameters, delivery);
@@ -126,7 +140,7 @@ describe('verified deliveries', () => {
 
 	it('settle → TransactionConfirmed with the transaction as it is now (settled)', async () => {
 		const { delivery, xtid } = await settlePayment();
-		expect(payloadOf(delivery)).toMatchObject({ event: 'TransactionConfirmed', xaid: gbp, xtid });
+		expect(payloadOf(delivery)).toMatchObject({ event: 'TransactionConfirmed', account: gbp, transaction: xtid });
 
 		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
 		const result = await trigger.webhook.call(context);
@@ -171,8 +185,9 @@ describe('verified deliveries', () => {
 	it('verifies the raw bytes received, not the parsed and re-serialised body', async () => {
 		const { transaction } = await receiveMoney(8.88, 'Raw bytes');
 		// Spacing a sender may use: n8n's parsed body, serialised again, would not be these bytes.
+		const names = payloadFieldNames(sandbox.variants);
 		const raw = Buffer.from(
-			`{ "deliveryId": "${randomUUID()}", "event": "TransactionReceived", "xaid": "${gbp}", "xtid": "${transaction.xtid as string}", "occurredAt": "2026-11-21T10:00:00.000Z" }`,
+			`{ "${names.deliveryId}": "${randomUUID()}", "${names.event}": "TransactionReceived", "${names.account}": "${gbp}", "${names.transaction}": "${transaction.xtid as string}", "${names.occurredAt}": "2026-11-21T10:00:00.000Z" }`,
 		);
 		expect(Buffer.from(JSON.stringify(JSON.parse(raw.toString()))).equals(raw)).toBe(false);
 		const timestamp = String(Math.floor(Date.now() / 1000));
@@ -217,7 +232,7 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 
 	function tampered(): CapturedDelivery {
 		const payload = payloadOf(delivery);
-		const body = delivery.rawBody.toString('utf8').replace(payload.xtid as string, randomUUID());
+		const body = delivery.rawBody.toString('utf8').replace(payload.transaction as string, randomUUID());
 		expect(body).not.toBe(delivery.rawBody.toString('utf8'));
 		return { ...delivery, rawBody: Buffer.from(body) };
 	}

@@ -10,6 +10,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createHookContext, createWebhookContext } from '../helpers/n8nContext';
 import type { HookContextOptions, StaticData, WebhookContextOptions } from '../helpers/n8nContext';
+import type { BankVariants } from '../sandbox/variants';
 
 export const trigger = new CustomerBankingTrigger();
 export const hooks = trigger.webhookMethods.default;
@@ -109,4 +110,54 @@ export function webhookContext(
 		headers: delivery.headers,
 		...options,
 	});
+}
+
+/** The facts a delivery body carries, by the keys of the trigger's "Payload Field Names" (`payloadFields`). */
+export type PayloadFact = 'deliveryId' | 'event' | 'account' | 'transaction' | 'occurredAt';
+
+/**
+ * Where each bank keeps each fact in a delivery body (spec §Events rule 3: the payload shape is not
+ * shown; DECISIONS.md §Variants `webhookPayload`). The sandbox's names are the trigger's defaults.
+ */
+const PAYLOAD_FIELD_NAMES: Record<BankVariants['webhookPayload'], Readonly<Record<PayloadFact, string>>> = {
+	sandbox: { deliveryId: 'deliveryId', event: 'event', account: 'xaid', transaction: 'xtid', occurredAt: 'occurredAt' },
+	other: { deliveryId: 'id', event: 'type', account: 'accountId', transaction: 'transactionId', occurredAt: 'createdAt' },
+};
+
+type PayloadVariant = Pick<BankVariants, 'webhookPayload'>;
+
+/** The field names of the bank's delivery bodies. */
+export function payloadFieldNames(variants: PayloadVariant): Readonly<Record<PayloadFact, string>> {
+	return PAYLOAD_FIELD_NAMES[variants.webhookPayload];
+}
+
+/**
+ * The trigger's parameters for this bank: with `payloadFields` naming the bank's fields when they are not
+ * the trigger's defaults (a bank of `webhookPayload: 'other'`), as a user sets them; unchanged otherwise.
+ * Every test that feeds deliveries to the trigger builds its parameters with this.
+ */
+export function withPayloadFields<P extends IDataObject>(variants: PayloadVariant, parameters: P): P {
+	if (variants.webhookPayload === 'sandbox') return parameters;
+	return { ...parameters, payloadFields: { ...payloadFieldNames(variants) } };
+}
+
+/** A delivery body read with the bank's field names: its facts by the trigger's keys. */
+export function deliveryFacts(variants: PayloadVariant, delivery: CapturedDelivery | Buffer): Record<PayloadFact, unknown> {
+	const raw = Buffer.isBuffer(delivery) ? delivery : delivery.rawBody;
+	const payload = JSON.parse(raw.toString('utf8')) as IDataObject;
+	const names = payloadFieldNames(variants);
+	const facts = {} as Record<PayloadFact, unknown>;
+	for (const fact of Object.keys(names) as PayloadFact[]) facts[fact] = payload[names[fact]];
+	return facts;
+}
+
+/**
+ * A delivery body as the bank writes it: the facts (by the trigger's keys) under the bank's field
+ * names, in the order given; other keys are kept as they are.
+ */
+export function deliveryBody(variants: PayloadVariant, facts: Partial<Record<PayloadFact, unknown>> & IDataObject): Buffer {
+	const names: Readonly<Record<string, string>> = payloadFieldNames(variants);
+	const body: IDataObject = {};
+	for (const [key, value] of Object.entries(facts)) body[Object.hasOwn(names, key) ? names[key] : key] = value as IDataObject[string];
+	return Buffer.from(JSON.stringify(body));
 }

@@ -1,4 +1,4 @@
-/** The demo's data and example workflows (test/e2e/demo/*.json), shared by `npm run demo` and the editor suite. */
+/** The demo's data and the example workflows (examples/*.json), shared by `npm run demo` and the editor suite. */
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { Sandbox } from '../../sandbox';
 import type { N8n } from './n8n';
 import { activate, loadWorkflow } from './stack';
 
-export const DEMO_DIR = join(__dirname, '..', 'demo');
+export const DEMO_DIR = join(__dirname, '..', '..', '..', 'examples');
 /** The example with the trigger: activated on import, so sandbox events start it at once. */
 export const ACTIVE_EXAMPLE = 'settled-payments.json';
 
@@ -28,8 +28,18 @@ export async function importDemoWorkflows(n8n: N8n, sandbox: Sandbox, credential
 	return imported;
 }
 
-/** A payment over the approval threshold, made straight at the sandbox API: one pending approval. */
-export async function seedPendingApproval(sandbox: Sandbox, reference = 'DEMO-APPROVE-01'): Promise<void> {
+/**
+ * Two payments over the approval threshold, made straight at the sandbox API: one approval approved
+ * (a decided one for the approval examples to show) and one left pending.
+ */
+export async function seedApprovals(sandbox: Sandbox): Promise<void> {
+	const approved = await seedPendingApproval(sandbox, 'DEMO-APPROVED-01', 1800);
+	await sandbox.control.approve(approved);
+	await seedPendingApproval(sandbox, 'DEMO-APPROVE-01', 2500);
+}
+
+/** A payment over the approval threshold, made straight at the sandbox API; returns its approval's ref. */
+async function seedPendingApproval(sandbox: Sandbox, reference: string, amount: number): Promise<string> {
 	const { clientId, clientSecret } = sandbox.clients.full;
 	const tokenResponse = await fetch(sandbox.tokenUrl, {
 		method: 'POST',
@@ -40,7 +50,11 @@ export async function seedPendingApproval(sandbox: Sandbox, reference = 'DEMO-AP
 	const response = await fetch(`${sandbox.baseUrl}/payments`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
-		body: JSON.stringify({ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 2500, reference }),
+		body: JSON.stringify({ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount, reference }),
 	});
 	if (response.status !== 202) throw new Error(`seeding a pending approval failed: ${response.status} ${await response.text()}`);
+	const xtid = ((await response.json()) as { submitted: Array<{ xtid: string }> }).submitted[0].xtid;
+	const approval = sandbox.control.ledger().approvals.find((a) => a.xtid === xtid);
+	if (!approval) throw new Error(`no approval for the seeded payment ${reference}`);
+	return String(approval.ref);
 }

@@ -6,6 +6,7 @@ import type {
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CustomerBanking } from '../../../nodes/CustomerBanking/CustomerBanking.node';
 import { createExecuteContext, type RecordedRequest } from '../../helpers/n8nContext';
@@ -96,3 +97,55 @@ export function approvalsWithReference(sandbox: Sandbox, reference: string): IDa
 }
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether the bank lets the node prove that a payment found after a lost answer is this one. Only a
+ * creation time does (spec: transaction and approval fields "not shown"; `sandbox.variants.createdTimes`):
+ * without one the node reports the payment's state unknown and lists the matching xtids as candidates.
+ */
+export function lookupCanProve(sandbox: Sandbox): boolean {
+	return sandbox.variants.createdTimes;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The start of a state-unknown message: the reference, and the key when given (else any UUID). */
+export function stateUnknownMessage(reference: string, key?: string): RegExp {
+	return new RegExp(
+		`^Payment state unknown — not resubmitted \\(reference "${escapeRegExp(reference)}", idempotency key ${key ? escapeRegExp(key) : '[0-9a-f-]{36}'}\\)$`,
+	);
+}
+
+/**
+ * The payment could not be proven to be made or not (a lost answer, a bank without creation times):
+ * the node fails the item, names reference and key, lists exactly `candidates` (the matching
+ * payments of the account, in the bank's order) and says it was not sent again.
+ */
+export function expectStateUnknown(
+	error: PaymentRun['error'],
+	expected: { reference: string; xaid: string; candidates: string[]; key?: string },
+): void {
+	expect(error).toBeInstanceOf(NodeOperationError);
+	expect(error?.message).toMatch(stateUnknownMessage(expected.reference, expected.key));
+	const { candidates, xaid } = expected;
+	expect(error?.description).toContain(
+		candidates.length > 0
+			? `${candidates.length} payment(s) of account ${xaid} match reference, amount and payee (${candidates.join(', ')}), but none can be shown to be this one`
+			: `with this reference was found among the approvals and transactions of account ${xaid}.`,
+	);
+	expect(error?.description).toContain('It was not sent again.');
+	expect(error?.description ?? '').not.toMatch(/nothing was paid/i);
+}
+
+/** The same, as the error item Continue On Fail makes of it. */
+export function expectStateUnknownItem(
+	json: IDataObject,
+	expected: { reference: string; candidates: string[]; key?: string },
+): void {
+	expect(json).toEqual({
+		status: 'unknown',
+		idempotencyKey: expected.key ?? expect.stringMatching(UUID_V4),
+		candidates: expected.candidates,
+		error: expect.stringMatching(stateUnknownMessage(expected.reference, expected.key)),
+	});
+}

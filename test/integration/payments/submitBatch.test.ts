@@ -6,7 +6,9 @@ import { type Sandbox, startSandbox } from '../../sandbox';
 import {
 	approvalsWithReference,
 	byId,
+	expectStateUnknownItem,
 	jsonOf,
+	lookupCanProve,
 	runPayments,
 	sentWithReference,
 	UUID_V4,
@@ -45,6 +47,9 @@ function submitBatch(
 		},
 	});
 }
+
+/** The bank answers only what the spec shows of payment items: xtid, error (sandbox.variants.paymentAnswer). */
+const answerIsXtidOnly = () => sandbox.variants.paymentAnswer === 'xtidOnly';
 
 const references = (body: unknown) => (body as IDataObject[]).map((payment) => payment.reference);
 const availableGbp = () =>
@@ -130,6 +135,47 @@ describe('Payment → Submit Batch', () => {
 		};
 		const run = await submitBatch(items, { parameters, executionId: 'batch-resubmit', afterRequest });
 
+		if (answerIsXtidOnly()) {
+			// the answer carries only xtid / error: the accepted payment is found by its xtid, but two
+			// rejections for two payments cannot be told apart: neither is pinned, neither is resubmitted
+			expect(run.posts).toHaveLength(1);
+			const [onlyPost] = run.posts;
+			expect(references(onlyPost.body)).toEqual([accepted, shortOfFunds, badPayee]);
+			const [a, b, c] = jsonOf(run);
+			expect(a).toMatchObject({ status: 'submitted', idempotencyKey: onlyPost.key });
+			expect(a.resubmission).toBeUndefined();
+			for (const [result, reference] of [[b, shortOfFunds], [c, badPayee]] as const) {
+				expect(result).toMatchObject({
+					status: 'rejected',
+					reference,
+					idempotencyKey: onlyPost.key,
+					rejectionReasonUncertain: true,
+					resubmission: {
+						resubmitted: false,
+						notResubmittedBecause: "the bank's answer did not say which of its rejections is this payment's",
+					},
+				});
+				expect(result.rejectionReason).toMatch(
+					/^one of the rejections of this request: [^|]*insufficient available balance[^|]* \| [^|]*payee .* not found on account/,
+				);
+			}
+			expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
+			expect(approvalsWithReference(sandbox, shortOfFunds)).toEqual([]);
+			expect(sentWithReference(sandbox, shortOfFunds)).toEqual([]);
+
+			// Retry On Fail: the request is replayed with its key, still nothing resubmitted, nothing paid again
+			const again = await submitBatch(items, { parameters, executionId: 'batch-resubmit' });
+			expect(again.posts).toEqual(run.posts);
+			expect(jsonOf(again).map((result) => [result.status, result.xtid])).toEqual([
+				['submitted', a.xtid],
+				['rejected', undefined],
+				['rejected', undefined],
+			]);
+			expect(sentWithReference(sandbox, accepted)).toHaveLength(1);
+			expect(approvalsWithReference(sandbox, shortOfFunds)).toEqual([]);
+			return;
+		}
+
 		expect(run.posts).toHaveLength(2);
 		const [firstPost, resubmission] = run.posts;
 		expect(references(firstPost.body)).toEqual([accepted, shortOfFunds, badPayee]);
@@ -164,6 +210,38 @@ describe('Payment → Submit Batch', () => {
 		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
 	});
 
+	it('Resubmit Rejected Items: a batch\'s only rejection is pinned to its payment even by an answer of xtid and error only', async () => {
+		// with one accepted item (found by its xtid) and one rejection, the answer leaves one reading
+		const [accepted, shortOfFunds] = [newReference(), newReference()];
+		const parameters = { options: { resubmitRejected: true, resubmitWhen: 'insufficient' } };
+		const items = [
+			{ reference: accepted, amount: 100 },
+			{ reference: shortOfFunds, amount: Math.round(availableGbp() + 5000) },
+		];
+		let credited = false;
+		const afterRequest = async (request: IHttpRequestOptions) => {
+			if (!credited && request.method === 'POST') {
+				credited = true;
+				await sandbox.control.receive(gbp.xaid, 10_000, 'Top-up');
+			}
+		};
+		const run = await submitBatch(items, { parameters, executionId: 'batch-resubmit-one', afterRequest });
+		expect(run.posts.map((post) => references(post.body))).toEqual([[accepted, shortOfFunds], [shortOfFunds]]);
+		const [a, b] = jsonOf(run);
+		expect(a).toMatchObject({ status: 'submitted', idempotencyKey: run.posts[0].key });
+		expect(b).toMatchObject({
+			status: 'pending_approval',
+			idempotencyKey: run.posts[1].key,
+			resubmission: { resubmitted: true, firstIdempotencyKey: run.posts[0].key },
+		});
+		expect(b.rejectionReasonUncertain).toBeUndefined();
+		expect((b.resubmission as IDataObject).firstRejection).toMatch(/insufficient available balance/);
+		const [approval] = approvalsWithReference(sandbox, shortOfFunds);
+		expect(b).toMatchObject({ xtid: approval.xtid, approvalRef: approval.ref });
+		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
+		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
+	});
+
 	it('by default a rejection for insufficient funds or a field error is not resubmitted: no second request', async () => {
 		const [accepted, shortOfFunds] = [newReference(), newReference()];
 		const run = await submitBatch(
@@ -194,20 +272,39 @@ describe('Payment → Submit Batch', () => {
 			{ reference: small, amount: 30 },
 			{ reference: large, amount: 2500 },
 		];
-		const run = await submitBatch(items, { executionId: 'batch-lost', parameters: { options: { resubmitRejected: true } } });
+		const provable = lookupCanProve(sandbox);
+		// without creation times nothing can be proven: Continue On Fail shows every item's error and candidates
+		const run = await submitBatch(items, {
+			executionId: 'batch-lost',
+			parameters: { options: { resubmitRejected: true } },
+			...(!provable && { continueOnFail: true }),
+		});
 		const [a, b] = jsonOf(run);
 		expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
-		expect(a).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference: small });
-		expect(b).toMatchObject({ status: 'found_after_error', foundIn: 'approvals', approvalStatus: 'pending', reference: large });
-		expect(a.xtid).toBe(sentWithReference(sandbox, small)[0].xtid);
-		expect(b.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
+		if (provable) {
+			expect(a).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference: small });
+			expect(b).toMatchObject({ status: 'found_after_error', foundIn: 'approvals', approvalStatus: 'pending', reference: large });
+			expect(a.xtid).toBe(sentWithReference(sandbox, small)[0].xtid);
+			expect(b.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
+		} else {
+			const key = run.posts[0].key;
+			expectStateUnknownItem(a, { reference: small, key, candidates: sentWithReference(sandbox, small).map((t) => t.xtid as string) });
+			expectStateUnknownItem(b, { reference: large, key, candidates: approvalsWithReference(sandbox, large).map((x) => x.xtid as string) });
+			expect(a.candidates).toHaveLength(1);
+			expect(b.candidates).toHaveLength(1);
+		}
+		// what each item made: found (and proven), or the one candidate the bank's records hold
+		const [madeSmall, madeLarge] = provable ? [a.xtid, b.xtid] : [(a.candidates as string[])[0], (b.candidates as string[])[0]];
+		expect(sentWithReference(sandbox, small)).toHaveLength(1);
+		expect(approvalsWithReference(sandbox, large)).toHaveLength(1);
+		expect(sentWithReference(sandbox, large)).toEqual([]);
 
 		sandbox.control.clearFaults();
 		const again = await submitBatch(items, { executionId: 'batch-lost' });
 		expect(again.posts).toEqual([run.posts[0]]);
 		expect(jsonOf(again).map((result) => [result.status, result.xtid])).toEqual([
-			['submitted', a.xtid],
-			['pending_approval', b.xtid],
+			['submitted', madeSmall],
+			['pending_approval', madeLarge],
 		]);
 		expect(sentWithReference(sandbox, small)).toHaveLength(1);
 		expect(approvalsWithReference(sandbox, large)).toHaveLength(1);
