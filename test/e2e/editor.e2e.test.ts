@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
-import { type DemoWorkflow, importDemoWorkflows, seedPendingApproval } from './lib/demo';
+import { type DemoWorkflow, importDemoWorkflows, seedApprovals } from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { OWNER } from './lib/n8n';
 import { repoRoot } from './lib/pack';
@@ -58,7 +58,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		mkdirSync(shots, { recursive: true });
 		stack = await startStack(defaultVersion);
 		const credential = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
-		await seedPendingApproval(stack.sandbox);
+		await seedApprovals(stack.sandbox);
 		credentialId = credential.id;
 		examples = await importDemoWorkflows(stack.n8n, stack.sandbox, credential.id);
 		profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));

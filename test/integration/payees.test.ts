@@ -173,11 +173,11 @@ describe('Payee: Create', () => {
 		expect(mainJson(eur)).toEqual([expect.objectContaining({ reference: 'R'.repeat(19), currency: 'EUR' })]);
 	});
 
-	it('400: a value the service refuses (no client-side rule in the spec) names the field', async () => {
+	it('a rule the bank applies where the spec is silent (a 2-letter intermediary country code) is checked before sending', async () => {
 		const result = await run(gbpForm({ intermediaryBank: { intermediaryCountryCode: 'GBR' } }));
-		expectApiError(result, '400');
-		expect(`${result.error?.message} ${result.error?.description}`).toContain('intermediaryCountryCode');
-		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toContain('intermediaryCountryCode');
+		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(0);
 	});
 
 	it('401: an account of another workspace', async () => {

@@ -366,7 +366,12 @@ function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
 	return typeof entry.status === 'string' || typeof entry.approvalRef === 'string';
 }
 
-/** spec §States and transitions row 1: an accepted payment may be an approval request; find out from the approvals list. */
+/**
+ * spec §States and transitions: an accepted payment is an approval request (its xtid on a pending
+ * approval) or sent (its xtid among the transactions). When the answer does not say which, the approvals
+ * list is read (by xtid, pages of 50), then the transaction. Neither: the payment was an approval request
+ * that has since been declined or expired (a replayed answer), and nothing was sent.
+ */
 async function markAwaitingApproval(this: IExecuteFunctions, payments: PaymentToSend[], outcomes: Map<number, PaymentOutcome>): Promise<void> {
 	const silent = [...outcomes.entries()].filter(
 		(entry): entry is [number, Extract<PaymentOutcome, { kind: 'accepted' }>] =>
@@ -378,18 +383,34 @@ async function markAwaitingApproval(this: IExecuteFunctions, payments: PaymentTo
 		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), entry]);
 	}
 	for (const [xaid, entries] of byAccount) {
-		let approvals: Map<string, { ref?: string; status?: string }>;
 		try {
-			approvals = await approvalsOf.call(this, xaid, new Set(entries.map(([, outcome]) => xtidOf(outcome.accepted) as string)), payments[entries[0][0]].itemIndex);
+			const itemIndex = payments[entries[0][0]].itemIndex;
+			const approvals = await approvalsOf.call(this, xaid, new Set(entries.map(([, outcome]) => xtidOf(outcome.accepted) as string)), itemIndex);
+			for (const [, outcome] of entries) {
+				const xtid = xtidOf(outcome.accepted) as string;
+				const approval = approvals.get(xtid);
+				if (approval) {
+					outcome.accepted = { ...outcome.accepted, status: 'pending_approval', ...(approval.ref !== undefined && { approvalRef: approval.ref }) };
+				} else if (await transactionExists.call(this, xtid, itemIndex)) {
+					outcome.accepted = { ...outcome.accepted, status: 'submitted' };
+				} else {
+					outcome.accepted = {
+						...outcome.accepted,
+						status: 'not_sent',
+						approvalCheck: 'The bank shows neither a pending approval nor a transaction for this payment: its approval was declined or has expired, and nothing was sent.',
+					};
+				}
+			}
 		} catch (error) {
 			for (const [, outcome] of entries) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
-			continue;
-		}
-		for (const [, outcome] of entries) {
-			const approval = approvals.get(xtidOf(outcome.accepted) as string);
-			outcome.accepted = approval
-				? { ...outcome.accepted, status: 'pending_approval', ...(approval.ref !== undefined && { approvalRef: approval.ref }) }
-				: { ...outcome.accepted, status: 'submitted' };
 		}
 	}
+}
+
+async function transactionExists(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<boolean> {
+	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
+	return await read.then(
+		() => true,
+		(error: unknown) => (error instanceof NodeApiError && String(error.httpCode) === '404' ? false : read.then(() => true)),
+	);
 }

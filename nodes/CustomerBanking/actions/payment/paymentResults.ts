@@ -52,7 +52,13 @@ export function outcomeResult(
 		const awaitingApproval =
 			outcome.accepted.status === 'pending_approval' || typeof outcome.accepted.approvalRef === 'string';
 		// a replay: the bank answered this key with this payment before, nothing new was made now
-		const status = outcome.replayed ? 'replayed' : awaitingApproval ? 'pending_approval' : 'submitted';
+		const status = outcome.replayed
+			? 'replayed'
+			: outcome.accepted.status === 'not_sent'
+				? 'not_sent'
+				: awaitingApproval
+					? 'pending_approval'
+					: 'submitted';
 		return {
 			itemIndex,
 			results: [
