@@ -148,11 +148,17 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await page.waitForURL(/\/home\//, { timeout: 30_000 });
 	});
 
-	/** The node panel's entry of the package: n8n merges the action node and the trigger into one app. */
-	async function openAppInNodePanel(): Promise<Locator> {
+	/**
+	 * The node panel's entries of the package: n8n merges the action node and the webhook trigger into one
+	 * app ("Customer Banking"); the approval trigger is an app of its own ("Customer Banking Approval").
+	 */
+	async function openAppInNodePanel(app = 'Customer Banking'): Promise<Locator> {
 		const items = await searchNodePanel();
-		expect((await items.allTextContents()).filter((name) => name.includes('Customer Banking'))).toEqual(['Customer Banking']);
-		await items.filter({ hasText: 'Customer Banking' }).first().click();
+		expect((await items.allTextContents()).map((name) => name.trim()).filter((name) => name.includes('Customer Banking'))).toEqual([
+			'Customer Banking',
+			'Customer Banking Approval',
+		]);
+		await items.filter({ hasText: new RegExp(`^\\s*${app}\\s*$`) }).first().click();
 		await page.locator('[data-test-id="node-creator"]').getByText('Node details').waitFor();
 		return page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]');
 	}
@@ -180,6 +186,23 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		// the accounts come from the sandbox through the credential n8n picked (the only one)
 		await openListShowingAccounts(ndv().locator('[data-test-id="parameter-input-accounts"] input').first());
 		await shot('04-trigger-accounts');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds the approval trigger in the node panel, with its events and poll times', async () => {
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		const actions = await openAppInNodePanel('Customer Banking Approval');
+		expect(await actions.allInnerTexts()).toEqual(expect.arrayContaining(['On approval decided', 'On approval requested']));
+		await shot('04a-node-panel-approval-trigger');
+		await actions.filter({ hasText: 'On approval requested' }).first().click();
+		await ndv().waitFor();
+		const panel = await ndv().innerText();
+		for (const label of ['Customer Banking Approval Trigger', 'Poll Times', 'Events', 'Approval Requested', 'Account Names or IDs']) {
+			expect(panel).toContain(label);
+		}
+		await shot('04b-approval-trigger-parameters');
 		await page.keyboard.press('Escape');
 		await page.keyboard.press('Escape');
 	});
@@ -240,10 +263,15 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const { sandbox } = stack;
 		const ledger = sandbox.control.ledger();
 
-		const pending = nodeOutput(await runExample('approvals-waiting.json', '08-example-approvals'), 'Notification');
-		expect(pending).toEqual([
-			expect.objectContaining({ text: expect.stringMatching(/^Payment \S+ \(approval \S+\) waits for approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ until .+\.$/) }),
+		// "Execute workflow" on a polling trigger fetches the newest approval of its events as an example
+		const requested = nodeOutput(await runExample('approval-requested.json', '08-example-approval-requested'), 'Notification');
+		expect(requested).toEqual([
+			expect.objectContaining({ text: expect.stringMatching(/^Payment \S+ needs approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ before .+\. Approve or decline it in the bank's app \(approval \S+\)\.$/) }),
 		]);
+		const decided = nodeOutput(await runExample('approval-decided.json', '08b-example-approval-decided'), 'Approved');
+		expect(decided).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Approved: payment \S+: 1800 GBP \(reference DEMO-APPROVED-01\) was sent\.$/) })]);
+		const paid = nodeOutput(await runExample('approved-invoices.json', '08c-example-approved-invoices'), 'Mark invoice paid');
+		expect(paid).toEqual([expect.objectContaining({ invoice: 'DEMO-APPROVED-01' })]);
 
 		const balances = nodeOutput(await runExample('daily-balances.json', '09-example-balances'), 'Summary line');
 		expect(balances.map((line) => line.currency).sort()).toEqual(ledger.accounts.map((account) => account.currency).sort());
