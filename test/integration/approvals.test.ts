@@ -69,6 +69,19 @@ describe('Approval', () => {
 		expect(limited.calls).toEqual([`GET /account/${sandbox.seeded.accounts.gbp}/approvals?page=0&limit=1`]);
 	});
 
+	it('Get Many with a Status filter: pending or decided, whatever the bank calls decided', async () => {
+		const [declined] = sandbox.control.ledger().approvals.filter((approval) => approval.xtid === eurXtids[0]);
+		await sandbox.control.decline(String(declined.ref));
+		const scope = { operation: 'getMany', scope: 'account', account: byId(sandbox.seeded.accounts.eur), returnAll: true };
+		const pending = mainJson(await run({ ...scope, status: 'pending' }));
+		expect(pending.map((approval) => approval.xtid)).toEqual([eurXtids[1]]);
+		const decided = mainJson(await run({ ...scope, status: 'decided' }));
+		// a bank that lists pending approvals only shows no decided one
+		expect(decided.map((approval) => approval.xtid)).toEqual(sandbox.variants.approvalList === 'pendingOnly' ? [] : [eurXtids[0]]);
+		const limited = mainJson(await run({ ...scope, status: 'pending', returnAll: false, limit: 1 }));
+		expect(limited).toHaveLength(1);
+	});
+
 	it('Get: one approval by ref; 404 for an unknown ref', async () => {
 		const [approval] = sandbox.control.ledger().approvals;
 		const found = await run({ operation: 'get', approvalRef: approval.ref });

@@ -58,7 +58,7 @@ export const payeeLocator: INodeProperties = {
 			displayName: 'By ID',
 			name: 'id',
 			type: 'string',
-			placeholder: 'e.g. pye_8f2k1q',
+			placeholder: 'e.g. 2d9f6b1e-7c4a-4f3e-9b8d-1a2b3c4d5e6f',
 		},
 	],
 };

@@ -119,9 +119,20 @@ export async function stopAll(): Promise<void> {
 export function stopAllOnSignals(cleanup: () => Promise<void> = stopAll): void {
 	if (signalHandlersInstalled) return;
 	signalHandlersInstalled = true;
+	let stopping = false;
+	// Every signal is caught for as long as the clean-up runs: a second Ctrl-C (or npm passing the
+	// first one on again) must not end this process before n8n, detached in its own process group, is
+	// stopped; it only makes the clean-up skip n8n's grace period.
 	const handler = (signal: NodeJS.Signals) => {
-		void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+		if (stopping) {
+			killGroupsNow();
+			return;
+		}
+		stopping = true;
+		void cleanup().finally(() => {
+			killGroupsNow();
+			process.exit(signal === 'SIGINT' ? 130 : 143);
+		});
 	};
-	process.once('SIGINT', handler);
-	process.once('SIGTERM', handler);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, handler);
 }

@@ -1,22 +1,50 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScopedPath } from '../parameters';
 
-const properties: INodeProperties[] = [...listScope('approvals'), ...returnAllOrLimit()];
+// spec §Approval: "the value pending occurs; names of the other values are not shown", so the filter
+// offers what every bank can answer: pending, or anything else (decided, whatever the bank calls it).
+const STATUS_FILTERS = [
+	{ name: 'Any', value: 'any', description: 'Every approval the bank lists' },
+	{ name: 'Pending', value: 'pending', description: 'Waiting for a decision in the bank\'s app' },
+	{ name: 'Decided', value: 'decided', description: 'Approved, declined or expired (the bank\'s own status name is in the output)' },
+] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+const properties: INodeProperties[] = [
+	...listScope('approvals'),
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		default: 'any',
+		options: STATUS_FILTERS.map((filter) => ({ ...filter })),
+		description: 'Which approvals to return. Some banks list pending approvals only.',
+	},
+	...returnAllOrLimit(),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['approval'], operation: ['getMany'] } },
 	properties,
 );
 
+const isPending = (approval: IDataObject) => String(approval.status).toLowerCase() === 'pending';
+
 // spec §Approvals: GET /approvals or GET /account/{xaid}/approvals
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(this, {
-		path: getScopedPath(this, itemIndex, 'approvals'),
-		...getListOptions(this, itemIndex),
-		itemIndex,
-	});
+	const status = this.getNodeParameter('status', itemIndex, 'any') as StatusFilter;
+	if (!STATUS_FILTERS.some((filter) => filter.value === status)) {
+		throw new NodeOperationError(this.getNode(), `Status must be one of ${STATUS_FILTERS.map((f) => f.name).join(', ')}`, { itemIndex });
+	}
+	const path = getScopedPath(this, itemIndex, 'approvals');
+	const list = getListOptions(this, itemIndex);
+	if (status === 'any') return await apiRequestAllItems.call(this, { path, ...list, itemIndex });
+	const wanted = (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
+	const all = await apiRequestAllItems.call(this, { path, returnAll: true, itemIndex });
+	const matching = all.filter(wanted);
+	return list.returnAll ? matching : matching.slice(0, list.limit);
 }

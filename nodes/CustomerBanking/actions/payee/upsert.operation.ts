@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 		name: 'payeeId',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. pye_8f2k1q',
+		placeholder: 'e.g. 2d9f6b1e-7c4a-4f3e-9b8d-1a2b3c4d5e6f',
 		description:
 			'The xpid of the payee to update. Leave empty to create a payee, or to update the one found by the look-up below.',
 	},
