@@ -40,6 +40,26 @@ function stringList(value: unknown): string[] {
 	return [...new Set(items.filter((item): item is string => typeof item === 'string').map((item) => item.trim()).filter(Boolean))];
 }
 
+/** The newest pending approval (Approval Requested), else the newest decided one (Approval Decided). */
+async function exampleEvent(this: IPollFunctions, approvals: IDataObject[], events: ApprovalEvent[]): Promise<IDataObject> {
+	const newestFirst = [...approvals].reverse();
+	const pending = newestFirst.find(isPending);
+	if (pending && events.includes('approvalRequested')) {
+		return { event: 'approvalRequested', ...describeApproval(pending), approval: pending };
+	}
+	for (const approval of events.includes('approvalDecided') ? newestFirst.filter((a) => !isPending(a)) : []) {
+		const details = describeApproval(approval);
+		const decided = await readDecision.call(this, String(details.ref), { xtid: (details.xtid as string | null) ?? null, account: null });
+		if (decided.stillPending) continue;
+		return { event: 'approvalDecided', decision: decided.decision, ...details, approval, ...(decided.transaction && { transaction: decided.transaction }) };
+	}
+	throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
+		description: events.includes('approvalDecided')
+			? 'Decide an approval in the bank\'s app (or submit a payment that needs approval), then fetch a test event again. A bank that lists only pending approvals shows no decided one here.'
+			: 'Submit a payment that needs approval (Payment → Submit), then fetch a test event again.',
+	});
+}
+
 export class CustomerBankingApprovalTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Customer Banking Approval Trigger',
@@ -128,17 +148,8 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		return await oneAtATime(owner, async () => {
 			const approvals = await listApprovals.call(this, accounts);
 
-			// n8n's "Fetch Test Event": the newest approval as an example; nothing is remembered.
-			if (this.getMode() === 'manual') {
-				const example = [...approvals].reverse().find(isPending) ?? approvals[approvals.length - 1];
-				if (!example) {
-					throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
-						description: 'Submit a payment that needs approval (Payment → Submit), then fetch a test event again.',
-					});
-				}
-				const event = isPending(example) ? 'approvalRequested' : 'approvalDecided';
-				return [[{ json: { event, ...describeApproval(example), approval: example } }]];
-			}
+			// n8n's "Fetch Test Event": the newest approval of a chosen event as an example; nothing is remembered.
+			if (this.getMode() === 'manual') return [[{ json: await exampleEvent.call(this, approvals, events) }]];
 
 			const staticData = this.getWorkflowStaticData('node');
 			const known = readState(staticData);
