@@ -70,11 +70,12 @@ describe('credential description', () => {
 		expect(byName.webhookSigningSecretPrevious.required).toBeFalsy();
 	});
 
-	it('sends a Bearer token and tests with GET /accounts?limit=1', () => {
-		expect(credential.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
-		});
+	it('sends a Bearer token and tests with GET /accounts?limit=1', async () => {
+		// a function, so n8n resolves no expression per request
+		expect(typeof credential.authenticate).toBe('function');
+		const authenticate = credential.authenticate as (c: object, r: object) => Promise<{ headers: Record<string, string> }>;
+		const signed = await authenticate({ accessToken: 'tok_123' }, { url: '/x', headers: { Accept: 'application/json' } });
+		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok_123' });
 		expect(credential.test.request).toMatchObject({ url: '/accounts', method: 'GET', qs: { limit: 1 } });
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 		expect(credential.icon).toEqual({

@@ -33,6 +33,8 @@ export interface ApiRequestOptions {
 	headers?: Record<string, string>;
 	/** Put into the NodeApiError so n8n shows which item failed. */
 	itemIndex?: number;
+	/** The credential as already read for this chain of requests (the pages of one list). */
+	credentials?: ICredentialDataDecryptedObject;
 }
 
 export interface ApiRequestAllItemsOptions<T = IDataObject> {
@@ -118,7 +120,13 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const { method, qs, body, headers, itemIndex } = options;
 	const path = checkedPath.call(this, options.path, itemIndex);
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
+	// token into this same object, so the next page of a list sends it.
+	const credentials = options.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	const credentialsDecrypted = stored?.id
+		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
+		: undefined;
 	const url = `${baseUrlOf.call(this, credentials)}${path}`;
 	const repeatable = isRepeatableRequest(method, path, headers);
 	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
@@ -139,7 +147,12 @@ export async function apiRequest<T = IDataObject>(
 
 		let answer: T;
 		try {
-			answer = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as T;
+			answer = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				request,
+				credentialsDecrypted && { credentialsDecrypted },
+			)) as T;
 		} catch (error) {
 			const failure = readFailure(error);
 			const rule = ruleFor(failure, path);
@@ -213,9 +226,11 @@ export async function apiRequestAllItems<T = IDataObject>(
 		? Math.min(options.pageSize, maxPageSize)
 		: pageSizeFor(maxPageSize, returnAll, limit);
 	const collected: T[] = [];
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 
 	for (let page = 0; ; page++) {
 		const response: unknown = await apiRequest.call(this, {
+			credentials,
 			method: 'GET',
 			path,
 			qs: { ...qs, page, limit: pageSize },
