@@ -232,7 +232,7 @@ export class CustomerBankingTrigger implements INodeType {
 		const retentionSeconds = retentionSecondsFor(scheme.toleranceSeconds);
 		const staticData = this.getWorkflowStaticData('node');
 		const ledger = ledgerFor(this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name);
-		// emitted before an n8n restart, or by another webhook process (queue mode)
+		// emitted before an n8n restart, or by another n8n webhook instance (queue mode)
 		if (persistedAsTaken(staticData, key, nowSeconds, retentionSeconds)) return acknowledge('duplicate delivery');
 		const claim = ledger.claim(key, nowSeconds, retentionSeconds);
 		if (claim === 'duplicate') return acknowledge('duplicate delivery');

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * Which deliveries were taken, per trigger node, so one delivery starts at most one execution.
  *
- * In memory, per n8n process: every webhook call gets its own copy of the static data, read from the
+ * In memory, per n8n instance: every webhook call gets its own copy of the static data, read from the
  * database (n8n 2.41.1 `live-webhooks.js`), so concurrent copies of a delivery cannot see each other
  * there. A key is taken synchronously, before any `await`, so they cannot both see it as new; a delivery
  * that then fails gives its key back, so the bank's retry is processed. Keys are kept in the order they
@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
  * delivery costs the same whatever the ledger holds.
  *
  * In static data, the most recent keys (`PERSISTED_KEYS`), for what memory cannot cover: an n8n restart,
- * another webhook process. n8n saves static data written in `webhook()` only when the call answers the
+ * another webhook instance. n8n saves static data written in `webhook()` only when the call answers the
  * HTTP request itself (`noWebhookResponse`: saved right after the call; with `onReceived` and an
  * execution, 2.41.1 saves after the runner has cleared the "changed" flag, i.e. never), so the trigger
  * answers deliveries itself.
@@ -74,7 +74,7 @@ export class DeliveryLedger {
 	}
 }
 
-// One ledger per trigger node (workflow id + node id) for the life of this n8n process.
+// One ledger per trigger node (workflow id + node id) for the life of this n8n instance.
 const ledgers = new Map<string, DeliveryLedger>();
 
 export function ledgerFor(workflowId: string, nodeId: string): DeliveryLedger {
@@ -110,7 +110,7 @@ function persistedKeys(staticData: IDataObject): TakenKey[] {
 	);
 }
 
-/** Whether the static data (as saved by this or another n8n process) remembers the key as still retained. */
+/** Whether the static data (as saved by this or another n8n instance) remembers the key as still retained. */
 export function persistedAsTaken(
 	staticData: IDataObject,
 	key: string,
@@ -123,8 +123,8 @@ export function persistedAsTaken(
 }
 
 /**
- * Writes the most recent keys into the static data: those saved there (by this or another process)
- * merged with those this process took, newest PERSISTED_KEYS kept, both lists being oldest first.
+ * Writes the most recent keys into the static data: those saved there (by this or another instance)
+ * merged with those this instance took, newest PERSISTED_KEYS kept, both lists being oldest first.
  */
 export function persistRecentKeys(staticData: IDataObject, ledger: DeliveryLedger): void {
 	const saved = persistedKeys(staticData);

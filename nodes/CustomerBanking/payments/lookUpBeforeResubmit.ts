@@ -129,14 +129,13 @@ function matchesOf(payment: SentPayment, records: AccountRecords, { claimed, ear
 	};
 	const found = new Map<string, FoundPayment>();
 	const provable = new Set<string>();
-	const excluded = (xtid: string | undefined): xtid is undefined =>
-		xtid === undefined || claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
+	const excluded = (xtid: string) => claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
 	// a record is provably this request's when the answer named it, or when its creation time shows it
 	const known = (record: IDataObject) => onlyXtids !== undefined || createdAt(record) !== undefined;
 	for (const approval of records.approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
-		if (excluded(xtid) || !matches(payment, details) || predates(approval)) continue;
+		if (xtid === undefined || excluded(xtid) || !matches(payment, details) || predates(approval)) continue;
 		found.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
@@ -148,7 +147,7 @@ function matchesOf(payment: SentPayment, records: AccountRecords, { claimed, ear
 	for (const transaction of records.transactions) {
 		const xtid = text(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
-		if (excluded(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) continue;
+		if (xtid === undefined || excluded(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
 		found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
 		if (known(transaction)) provable.add(xtid);

@@ -20,7 +20,7 @@ interface OutcomeBase {
 
 /**
  * What became of a payment that has no answer of its own: `unknown`, it may have been made and was not
- * sent again; `not_sent`, nothing reached the bank (or nothing it could process); `rejected`, the bank
+ * sent again; `not_sent`, nothing reached the bank (or nothing it could act on); `rejected`, the bank
  * refused the whole request.
  */
 export type FailedStatus = 'unknown' | 'not_sent' | 'rejected';
