@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { textList } from '../CustomerBanking/validation/text';
 import {
 	type ApprovalEvent,
 	type ApprovalState,
@@ -33,11 +34,6 @@ async function oneAtATime<T>(owner: string, poll: () => Promise<T>): Promise<T> 
 	} finally {
 		if (runningPolls.get(owner) === settled) runningPolls.delete(owner);
 	}
-}
-
-function stringList(value: unknown): string[] {
-	const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	return [...new Set(items.filter((item): item is string => typeof item === 'string').map((item) => item.trim()).filter(Boolean))];
 }
 
 /** The newest pending approval (Approval Requested), else the newest decided one (Approval Decided). */
@@ -138,11 +134,11 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 	methods = { loadOptions: { getAccounts } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const events = stringList(this.getNodeParameter('events', [])) as ApprovalEvent[];
+		const events = textList(this.getNodeParameter('events', [])) as ApprovalEvent[];
 		if (events.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Events must contain at least one event');
 		}
-		const accounts = stringList(this.getNodeParameter('accounts', []));
+		const accounts = textList(this.getNodeParameter('accounts', []));
 		const includePendingAtStart = this.getNodeParameter('options.includePendingAtStart', false) === true;
 		const owner = JSON.stringify([this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name]);
 		return await oneAtATime(owner, async () => {

@@ -5,6 +5,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { textList } from '../CustomerBanking/validation/text';
 import { DEFAULT_SIGNATURE_SCHEME } from './signature';
 import type { SignatureScheme } from './signature';
 import { BANKING_EVENTS, isBankingEvent } from './subscriptions';
@@ -195,22 +196,13 @@ export const DEFAULT_PAYLOAD_FIELDS: Readonly<PayloadFields> = {
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-function toList(value: unknown): string[] {
-	const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	const trimmed = items
-		.filter((item): item is string => typeof item === 'string')
-		.map((item) => item.trim())
-		.filter(Boolean);
-	return [...new Set(trimmed)];
-}
-
 export function readAccounts(this: TriggerContext): string[] {
-	return toList(this.getNodeParameter('accounts', []));
+	return textList(this.getNodeParameter('accounts', []));
 }
 
 /** Every selected value, valid or not: validation names the invalid ones. */
 export function readEventValues(this: TriggerContext): string[] {
-	return toList(this.getNodeParameter('events', []));
+	return textList(this.getNodeParameter('events', []));
 }
 
 export function readEvents(this: TriggerContext): BankingEvent[] {

@@ -403,6 +403,7 @@ async function n8nHttpRequestWithAuthentication(
 	requestOptions: IHttpRequestOptions,
 	credentialsHelper: CredentialsHelper,
 	requests: RecordedRequest[],
+	additional?: { credentialsDecrypted?: { data?: ICredentialDataDecryptedObject } },
 ): Promise<unknown> {
 	const helpers = { httpRequest: async (options: IHttpRequestOptions) => await n8nHttpRequest(options, requests) };
 	if (['GET', 'HEAD', 'OPTIONS'].includes(requestOptions.method ?? 'GET') && isObjectEmpty(requestOptions.body as object)) {
@@ -413,7 +414,8 @@ async function n8nHttpRequestWithAuthentication(
 		if (credentialType !== credentialsHelper.type.name) {
 			throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${credentialType}" set`);
 		}
-		credentials = credentialsHelper.decrypted();
+		// as n8n-core: credentials handed over are used (and a refreshed token written into them), not read again
+		credentials = additional?.credentialsDecrypted?.data ?? credentialsHelper.decrypted();
 		const data = await credentialsHelper.preAuthentication(helpers, credentials, false);
 		if (data) Object.assign(credentials, data);
 		requestOptions = await credentialsHelper.authenticate(credentials, requestOptions);
@@ -579,8 +581,11 @@ function commonMembers(options: CommonContextOptions, node: INode, parts: Contex
 		},
 		helpers: {
 			httpRequest: async (requestOptions: IHttpRequestOptions) => await n8nHttpRequest(requestOptions, requests),
-			httpRequestWithAuthentication: async (credentialType: string, requestOptions: IHttpRequestOptions) =>
-				await n8nHttpRequestWithAuthentication(node, credentialType, requestOptions, credentialsHelper, requests),
+			httpRequestWithAuthentication: async (
+				credentialType: string,
+				requestOptions: IHttpRequestOptions,
+				additional?: { credentialsDecrypted?: { data?: ICredentialDataDecryptedObject } },
+			) => await n8nHttpRequestWithAuthentication(node, credentialType, requestOptions, credentialsHelper, requests, additional),
 			returnJsonArray,
 			constructExecutionMetaData,
 		},

@@ -188,9 +188,10 @@ export async function apiRequest<T = IDataObject>(
 			await sleep(delay);
 			continue;
 		}
-		// A write's answer reaches the output as it is: a token refreshed during the request counts too.
+		// A token refreshed during the request counts too: n8n wrote it into the credentials handed over;
+		// without them (no stored credential on the node) it is only in what n8n stores, read again.
 		const secrets = secretsOf(credentials);
-		if (method !== 'GET') {
+		if (!credentialsDecrypted) {
 			secrets.push(...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)));
 		}
 		return scrubSecrets(answer, secrets);

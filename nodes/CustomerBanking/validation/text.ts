@@ -47,3 +47,13 @@ export function describeType(value: unknown): string {
 	if (typeof value === 'undefined') return 'nothing';
 	return `a ${typeof value}`;
 }
+
+/** A multi-options value, or a comma-separated text from an expression: its distinct, trimmed entries. */
+export function textList(value: unknown): string[] {
+	const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	const trimmed = items
+		.filter((item): item is string => typeof item === 'string')
+		.map((item) => item.trim())
+		.filter(Boolean);
+	return [...new Set(trimmed)];
+}
