@@ -1,42 +1,64 @@
 /**
- * Realistic n8n contexts for unit and integration tests.
+ * The nodes in n8n-core's own execution contexts (ExecuteContext, LoadOptionsContext, HookContext,
+ * WebhookContext, PollContext), built the way n8n builds them: a real `Workflow` from n8n-workflow over a
+ * registry of our node types, so parameters get their defaults and expressions, credentials go through
+ * n8n-core's `httpRequestWithAuthentication`, and HTTP goes through n8n's own client (axios) to the sandbox
+ * over real sockets.
  *
- * `helpers.httpRequest` mimics n8n-core's `httpRequest` (request-helper-functions.ts: convertN8nRequestToAxios
- * + axios): real HTTP, JSON/form bodies, a non-2xx answer throws an axios-like error carrying
- * `response.status/.data/.headers` and the request `config` (with the Authorization header, as axios does),
- * network failures throw with Node's `code` (ECONNREFUSED, ECONNRESET "socket hang up" …).
- *
- * `helpers.httpRequestWithAuthentication` mimics n8n-core's function of the same name with the credentials
- * helper: token empty → credential.preAuthentication() → token stored (in the `credentials` object, which
- * plays n8n's credential store, so it is reused across items and contexts); credential.authenticate applied;
- * on a 401 answer preAuthentication runs again once and the request is resent once; every failure is
- * wrapped in `new NodeApiError(node, error)` exactly like n8n does.
- *
- * Every HTTP request (token requests included) is recorded in `requests`.
+ * What this adapter provides, because n8n's server would: the credential store (the object a suite passes,
+ * read with the credential's defaults and written by preAuthentication, as n8n's CredentialsHelper does
+ * with its database), the workflow's static data (JSON, as the database keeps it), the execution's
+ * context data, the webhook's request and response, and a record of every request and log line.
  */
-import * as http from 'node:http';
-import * as https from 'node:https';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
+import axios, { type AxiosError as NativeAxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import {
+	ExecuteContext,
+	HookContext,
+	LoadOptionsContext,
+	PollContext,
+	RoutingNode,
+	WebhookContext,
+} from 'n8n-core';
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
+	IExecuteData,
 	IExecuteFunctions,
 	IHookFunctions,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeType,
-	IPairedItemData,
+	INodeTypes,
+	IPollFunctions,
+	IRunExecutionData,
+	IWebhookData,
 	IWebhookFunctions,
-	IWorkflowMetadata,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
 } from 'n8n-workflow';
-import { NodeApiError, NodeHelpers, NodeOperationError, isObjectEmpty } from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credentials';
+import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
+import { CustomerBankingApprovalTrigger } from '../../nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node';
+import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+
+// n8n-core's InstanceSettings keeps its settings file in the user folder: a fresh one per test run.
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-core-tests-'));
+
+const PACKAGE = 'n8n-nodes-customer-banking';
+const credentialType = new CustomerBankingApi();
 
 // ----------------------------------------------------------------------------------------------
 // Recorded traffic and logs
@@ -63,472 +85,208 @@ export interface LogEntry {
 	meta?: unknown;
 }
 
-// ----------------------------------------------------------------------------------------------
-// n8n's httpRequest (axios) mimic
+/** The error n8n's HTTP client throws (axios'); NodeApiError reads it by its constructor name. */
+export type AxiosError = NativeAxiosError & { config: InternalAxiosRequestConfig & { headers: IDataObject } };
 
-/** Same constructor name as axios' error: NodeApiError checks `constructor.name === 'AxiosError'`. */
-export class AxiosError extends Error {
-	isAxiosError = true;
-	code?: string;
-	config: IDataObject;
-	request: IDataObject = {};
-	response?: { status: number; statusText: string; headers: IDataObject; data: unknown; config: IDataObject };
-	status?: number;
+/** Which context's record a request belongs to: set around every helper call of a context. */
+const recording = new AsyncLocalStorage<RecordedRequest[]>();
+const inFlight = new WeakMap<InternalAxiosRequestConfig, RecordedRequest>();
 
-	constructor(
-		message: string,
-		code: string | undefined,
-		config: IDataObject,
-		response?: AxiosError['response'],
-		cause?: unknown,
-	) {
-		super(message, cause === undefined ? undefined : { cause });
-		this.name = 'AxiosError';
-		this.code = code;
-		this.config = config;
-		if (response) {
-			this.response = response;
-			this.status = response.status;
-		}
+function parseBody(raw: string): unknown {
+	if (raw === '') return '';
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch {
+		return raw;
 	}
+}
 
-	/** axios' own toJSON includes the request config (headers included). */
-	toJSON() {
-		return {
-			message: this.message,
-			name: this.name,
-			stack: this.stack,
-			config: this.config,
-			code: this.code,
-			status: this.status,
+/** Header names are case-insensitive in HTTP: the record answers for any spelling of a name it holds. */
+function caseInsensitive(headers: Record<string, string>): Record<string, string> {
+	const find = (name: string | symbol) =>
+		typeof name === 'string' ? Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase()) : undefined;
+	return new Proxy(headers, {
+		get: (target, name) => Reflect.get(target, find(name) ?? name),
+		has: (target, name) => find(name) !== undefined || Reflect.has(target, name),
+		getOwnPropertyDescriptor: (target, name) => Reflect.getOwnPropertyDescriptor(target, find(name) ?? name),
+	});
+}
+
+/** Completes a record from the config axios actually sent: final URL, headers and body bytes. */
+function complete(config: InternalAxiosRequestConfig | undefined, outcome: { status?: number; errorCode?: string }) {
+	const record = config && inFlight.get(config);
+	if (!config || !record) return;
+	inFlight.delete(config);
+	record.url = axios.getUri(config);
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(config.headers.toJSON())) {
+		if (value !== undefined && value !== null) headers[name] = String(value);
+	}
+	record.headers = caseInsensitive(headers);
+	if (typeof config.data === 'string' || Buffer.isBuffer(config.data)) {
+		record.rawBody = config.data.toString();
+		record.body = parseBody(record.rawBody);
+	}
+	record.status = outcome.status;
+	record.errorCode = outcome.errorCode;
+}
+
+axios.interceptors.request.use((config) => {
+	const requests = recording.getStore();
+	if (requests) {
+		const record: RecordedRequest = { method: (config.method ?? 'get').toUpperCase(), url: axios.getUri(config), headers: {} };
+		requests.push(record);
+		inFlight.set(config, record);
+	}
+	return config;
+});
+axios.interceptors.response.use(
+	(response: AxiosResponse) => {
+		complete(response.config, { status: response.status });
+		return response;
+	},
+	(error: NativeAxiosError) => {
+		complete(error.config, { status: error.response?.status, errorCode: error.response ? undefined : error.code });
+		throw error;
+	},
+);
+
+/** Runs every function of `helpers` inside the record of `requests`. */
+function recordHelpers(helpers: object, requests: RecordedRequest[]): void {
+	const target = helpers as Record<string, unknown>;
+	for (const [name, value] of Object.entries(target)) {
+		if (typeof value !== 'function') continue;
+		const original = value as (...args: unknown[]) => unknown;
+		target[name] = function (this: unknown, ...args: unknown[]) {
+			return recording.run(requests, () => original.apply(this, args));
 		};
 	}
 }
 
-const STATUS_TEXT: Record<number, string> = http.STATUS_CODES as Record<number, string>;
-
-function findHeader(headers: IDataObject, name: string): string | undefined {
-	return Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
-}
-
-function serialiseQuery(qs: IDataObject | undefined, arrayFormat?: IHttpRequestOptions['arrayFormat']) {
-	const params = new URLSearchParams();
-	for (const [key, value] of Object.entries(qs ?? {})) {
-		if (value === undefined || value === null) continue;
-		if (Array.isArray(value)) {
-			if (arrayFormat === 'comma') params.append(key, value.join(','));
-			else
-				value.forEach((entry, index) =>
-					params.append(
-						arrayFormat === 'repeat' ? key : arrayFormat === 'indices' ? `${key}[${index}]` : `${key}[]`,
-						String(entry),
-					),
-				);
-		} else if (value instanceof Date) params.append(key, value.toISOString());
-		else if (typeof value === 'object') params.append(key, JSON.stringify(value));
-		else params.append(key, String(value));
-	}
-	return params.toString();
-}
-
-/** axios' combineURLs + buildURL. */
-function buildUrl(options: IHttpRequestOptions): string {
-	let url = options.url;
-	if (options.baseURL && !/^[a-z][a-z\d+\-.]*:\/\//i.test(url)) {
-		url = url
-			? `${options.baseURL.replace(/\/?\/$/, '')}/${url.replace(/^\/+/, '')}`
-			: options.baseURL;
-	}
-	const query = serialiseQuery(options.qs, options.arrayFormat);
-	if (!query) return url;
-	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
-}
-
-interface WireResponse {
-	status: number;
-	statusText: string;
-	headers: IDataObject;
-	body: Buffer;
-}
-
-function sendOnce(
-	url: string,
-	method: string,
-	headers: Record<string, string>,
-	payload: Buffer | undefined,
-	timeout: number | undefined,
-): Promise<WireResponse> {
-	return new Promise((resolve, reject) => {
-		const target = new URL(url);
-		const transport = target.protocol === 'https:' ? https : http;
-		const request = transport.request(
-			target,
-			{ method, headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers },
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('error', reject);
-				response.on('end', () =>
-					resolve({
-						status: response.statusCode ?? 0,
-						statusText: response.statusMessage ?? STATUS_TEXT[response.statusCode ?? 0] ?? '',
-						headers: { ...response.headers } as IDataObject,
-						body: Buffer.concat(chunks),
-					}),
-				);
-			},
-		);
-		request.on('error', reject);
-		if (timeout) {
-			request.setTimeout(timeout, () =>
-				request.destroy(Object.assign(new Error(`timeout of ${timeout}ms exceeded`), { code: 'ECONNABORTED' })),
-			);
-		}
-		request.end(payload);
-	});
-}
-
-function parseResponseBody(body: Buffer, encoding: IHttpRequestOptions['encoding']): unknown {
-	if (encoding === 'arraybuffer') return body;
-	const text = body.toString('utf8');
-	if (text === '') return '';
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
-}
-
-function statusIsAccepted(status: number, options: IHttpRequestOptions): boolean {
-	const ignore = options.ignoreHttpStatusErrors;
-	if (ignore === true) return true;
-	if (typeof ignore === 'object' && ignore !== null && (ignore as { ignore?: boolean }).ignore === true) {
-		return !((ignore as { except?: number[] }).except ?? []).includes(status);
-	}
-	return status >= 200 && status < 300;
-}
-
-/** n8n-core httpRequest: removeEmptyBody + convertN8nRequestToAxios + axios. */
-export async function n8nHttpRequest(
-	requestOptions: IHttpRequestOptions,
-	requests: RecordedRequest[],
-): Promise<unknown> {
-	const method = (requestOptions.method ?? 'GET').toUpperCase();
-	const headers: Record<string, string> = {};
-	for (const [key, value] of Object.entries(requestOptions.headers ?? {})) {
-		if (value !== undefined && value !== null) headers[key] = String(value);
-	}
-
-	// Body: what convertN8nRequestToAxios + axios' transformRequest put on the wire.
-	let payload: string | Buffer | undefined;
-	const body = requestOptions.body;
-	const hasBody =
-		body !== undefined &&
-		body !== null &&
-		(typeof body === 'string' || (typeof body === 'object' && !isObjectEmpty(body as object)));
-	// removeEmptyBody, then "no data on GET" (httpRequest).
-	if (hasBody && method !== 'GET') {
-		const contentTypeKey = findHeader(headers, 'content-type');
-		const contentType = contentTypeKey ? headers[contentTypeKey] : undefined;
-		if (body instanceof URLSearchParams) {
-			payload = body.toString();
-			if (!contentTypeKey) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-		} else if (Buffer.isBuffer(body)) {
-			payload = body;
-		} else if (typeof body === 'string') {
-			payload = body;
-		} else if (contentType?.includes('application/x-www-form-urlencoded')) {
-			payload = new URLSearchParams(body as Record<string, string>).toString();
-		} else {
-			payload = JSON.stringify(body);
-			if (!contentTypeKey) headers['content-type'] = 'application/json';
-		}
-	}
-	if (requestOptions.json && !findHeader(headers, 'accept')) headers.Accept = 'application/json';
-	if (!findHeader(headers, 'user-agent')) headers['User-Agent'] = 'n8n';
-	if (!findHeader(headers, 'accept')) headers.Accept = 'application/json, text/plain, */*';
-
-	const url = buildUrl(requestOptions);
-	const config: IDataObject = {
-		url,
-		method: method.toLowerCase(),
-		headers: { ...headers },
-		data: payload === undefined ? undefined : payload.toString(),
-		params: requestOptions.qs,
-	};
-	const record: RecordedRequest = {
-		method,
-		url,
-		headers: { ...headers },
-		rawBody: payload?.toString(),
-		body: payload === undefined ? undefined : parseResponseBody(Buffer.from(payload), undefined),
-	};
-	requests.push(record);
-
-	let response: WireResponse;
-	let currentUrl = url;
-	let redirects = 0;
-	for (;;) {
-		try {
-			response = await sendOnce(
-				currentUrl,
-				method,
-				headers,
-				payload === undefined ? undefined : Buffer.from(payload),
-				requestOptions.timeout,
-			);
-		} catch (error) {
-			const nodeError = error as NodeJS.ErrnoException;
-			record.errorCode = nodeError.code;
-			throw new AxiosError(nodeError.message, nodeError.code, config, undefined, nodeError);
-		}
-		const location = response.headers.location;
-		if (
-			[301, 302, 303, 307, 308].includes(response.status) &&
-			typeof location === 'string' &&
-			requestOptions.disableFollowRedirect !== true &&
-			redirects < (requestOptions.maxRedirects ?? 21)
-		) {
-			currentUrl = new URL(location, currentUrl).toString();
-			redirects++;
-			continue;
-		}
-		break;
-	}
-	record.status = response.status;
-
-	const data = parseResponseBody(response.body, requestOptions.encoding);
-	if (!statusIsAccepted(response.status, requestOptions)) {
-		throw new AxiosError(
-			`Request failed with status code ${response.status}`,
-			response.status >= 500 ? 'ERR_BAD_RESPONSE' : 'ERR_BAD_REQUEST',
-			config,
-			{ status: response.status, statusText: response.statusText, headers: response.headers, data, config },
-		);
-	}
-	if (requestOptions.returnFullResponse) {
-		return { body: data, headers: response.headers, statusCode: response.status, statusMessage: response.statusText };
-	}
-	return data;
+/** n8n-core's `helpers.httpRequest` (n8n's outbound client, axios), recorded into `requests`. */
+export async function n8nHttpRequest(requestOptions: IHttpRequestOptions, requests: RecordedRequest[]): Promise<unknown> {
+	const { context } = createLoadOptionsContext({ credentials: {} });
+	return await recording.run(requests, async () => await context.helpers.httpRequest(requestOptions));
 }
 
 // ----------------------------------------------------------------------------------------------
-// n8n's credentials helper mimic (preAuthentication, authenticate, getDecrypted defaults)
+// The credential store, behind the same interface as n8n's CredentialsHelper
 
-/** n8n resolves `={{ … }}` with its expression engine; plain JavaScript over $credentials is enough here. */
-export function resolveExpression(value: unknown, credentials: ICredentialDataDecryptedObject): unknown {
-	if (typeof value !== 'string' || !value.startsWith('=')) return value;
-	const template = value.slice(1);
-	const whole = /^\{\{([\s\S]*)\}\}$/.exec(template.trim());
-	const evaluate = (expression: string) =>
-		new Function('$credentials', `return (${expression});`)(credentials) as unknown;
-	if (whole && !whole[1].includes('}}')) return evaluate(whole[1]);
-	return template.replace(/\{\{([\s\S]*?)\}\}/g, (_, expression: string) => String(evaluate(expression) ?? ''));
-}
-
-export class CredentialsHelper {
-	readonly type: ICredentialType;
-
+export class CredentialsHelper extends ICredentialsHelper {
 	constructor(
-		/** Plays n8n's credential store: preAuthentication results are written here. */
+		/** Plays n8n's credential store: what preAuthentication returns is saved here. */
 		readonly store: ICredentialDataDecryptedObject,
-		type: ICredentialType = new CustomerBankingApi(),
+		readonly type: ICredentialType = credentialType,
 	) {
-		this.type = type;
+		super();
 	}
 
-	/** getDecrypted: the stored data with the defaults of the credential's properties. */
-	decrypted(): ICredentialDataDecryptedObject {
-		const defaults: ICredentialDataDecryptedObject = {};
-		for (const property of this.type.properties) {
-			if (property.type === 'notice') continue;
-			defaults[property.name] = property.default as ICredentialDataDecryptedObject[string];
-		}
-		return { ...defaults, ...this.store };
+	getParentTypes(): string[] {
+		return [];
 	}
 
-	async preAuthentication(
-		helpers: { httpRequest: (options: IHttpRequestOptions) => Promise<unknown> },
-		credentials: ICredentialDataDecryptedObject,
-		credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const expirable = this.type.properties.find(
-			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
-		);
-		if (!expirable || typeof this.type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
-		const output = (await this.type.preAuthentication.call(
-			{ helpers } as never,
-			credentials,
-		)) as IDataObject;
-		if (output[expirable.name] === undefined) return undefined;
-		const updated: ICredentialDataDecryptedObject = { ...credentials };
-		for (const [key, value] of Object.entries(output)) {
-			if (value !== undefined && value !== null) {
-				updated[key] = value as ICredentialDataDecryptedObject[string];
-				this.store[key] = value as ICredentialDataDecryptedObject[string];
-			}
-		}
-		return updated;
-	}
-
+	/** As n8n's: a function is called; a generic one is resolved by the workflow's expressions. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
 		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const { authenticate } = this.type;
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions);
-		}
-		if (authenticate && (authenticate as IAuthenticateGeneric).type === 'generic') {
+		const { authenticate } = this.typeNamed(typeName);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate?.type === 'generic') {
+			const resolve = (value: string) =>
+				value.startsWith('=')
+					? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '') ?? '')
+					: value;
 			const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
 			requestOptions.headers ??= {};
-			for (const [outerKey, outerValue] of Object.entries((authenticate as IAuthenticateGeneric).properties)) {
-				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
 					target[outerKey] ??= {};
-					target[outerKey][String(resolveExpression(key, credentials))] = String(
-						resolveExpression(value, credentials) ?? '',
-					);
+					target[outerKey][resolve(key)] = resolve(value);
 				}
 			}
 		}
 		return requestOptions;
 	}
-}
 
-/** n8n-core httpRequestWithAuthentication for a credential with preAuthentication (not OAuth1/2). */
-async function n8nHttpRequestWithAuthentication(
-	node: INode,
-	credentialType: string,
-	requestOptions: IHttpRequestOptions,
-	credentialsHelper: CredentialsHelper,
-	requests: RecordedRequest[],
-	additional?: { credentialsDecrypted?: { data?: ICredentialDataDecryptedObject } },
-): Promise<unknown> {
-	const helpers = { httpRequest: async (options: IHttpRequestOptions) => await n8nHttpRequest(options, requests) };
-	if (['GET', 'HEAD', 'OPTIONS'].includes(requestOptions.method ?? 'GET') && isObjectEmpty(requestOptions.body as object)) {
-		delete requestOptions.body;
+	/** As n8n's: run when the expirable field is empty, expired (after a 401) or under a credential test. */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.typeNamed(typeName);
+		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		const testing = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !testing) return undefined;
+		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined || !node.credentials) return undefined;
+		await this.updateCredentials(node.credentials[type.name], type.name, { ...this.store, ...output });
+		return Object.assign(credentials, output);
 	}
-	let credentials: ICredentialDataDecryptedObject | undefined;
-	try {
-		if (credentialType !== credentialsHelper.type.name) {
-			throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${credentialType}" set`);
-		}
-		// as n8n-core: credentials handed over are used (and a refreshed token written into them), not read again
-		credentials = additional?.credentialsDecrypted?.data ?? credentialsHelper.decrypted();
-		const data = await credentialsHelper.preAuthentication(helpers, credentials, false);
-		if (data) Object.assign(credentials, data);
-		requestOptions = await credentialsHelper.authenticate(credentials, requestOptions);
-		return await n8nHttpRequest(requestOptions, requests);
-	} catch (error) {
-		if ((error as AxiosError).response?.status === 401) {
-			try {
-				if (credentials !== undefined) {
-					const data = await credentialsHelper.preAuthentication(helpers, credentials, true);
-					if (data) Object.assign(credentials, data);
-					requestOptions = await credentialsHelper.authenticate(credentials, requestOptions);
-				}
-				return await n8nHttpRequest(requestOptions, requests);
-			} catch (retryError) {
-				throw new NodeApiError(node, retryError as never);
-			}
-		}
-		throw new NodeApiError(node, error as never);
+
+	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+		const type = this.typeNamed(typeName);
+		if (typeof type.preAuthentication !== 'function') return undefined;
+		return ((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('the test credential store hands out decrypted data only');
+	}
+
+	/** getDecrypted: the stored data with the defaults of the credential's properties, a fresh copy each time. */
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		return this.decrypted(type);
+	}
+
+	decrypted(type = this.type.name): ICredentialDataDecryptedObject {
+		const properties = this.typeNamed(type).properties;
+		return NodeHelpers.getNodeParameters(properties, structuredClone(this.store) as never, true, false, null, null) as ICredentialDataDecryptedObject;
+	}
+
+	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+		Object.assign(this.store, data);
+	}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		throw new Error('not an OAuth credential');
+	}
+
+	getCredentialsProperties(type: string) {
+		return this.typeNamed(type).properties;
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	private typeNamed(name: string): ICredentialType {
+		if (name !== this.type.name) throw new Error(`Unknown credential type "${name}"`);
+		return this.type;
 	}
 }
 
 // ----------------------------------------------------------------------------------------------
-// Parameters
+// Workflow, node and additional data, as n8n builds them
 
 export type Parameters = Record<string, unknown>;
-
-function getPath(source: unknown, path: string): unknown {
-	let current = source;
-	for (const segment of path.split('.')) {
-		if (typeof current !== 'object' || current === null) return undefined;
-		current = (current as Record<string, unknown>)[segment];
-	}
-	return current;
-}
-
-function lookUp(layers: Parameters[], name: string): unknown {
-	for (const layer of layers) {
-		if (name in layer) return layer[name];
-		const nested = getPath(layer, name);
-		if (nested !== undefined) return nested;
-	}
-	return undefined;
-}
-
-function withDefaults(parameters: Parameters, node: INode, nodeType?: INodeType): Parameters {
-	if (!nodeType) return parameters;
-	const description = nodeType.description;
-	const resolved = NodeHelpers.getNodeParameters(
-		description.properties,
-		parameters as never,
-		true,
-		false,
-		node,
-		description,
-	);
-	return { ...(resolved as Parameters), ...parameters };
-}
-
-interface GetParameterOptions {
-	extractValue?: boolean;
-}
-
-function parameterValue(value: unknown, options?: GetParameterOptions): unknown {
-	if (
-		options?.extractValue &&
-		typeof value === 'object' &&
-		value !== null &&
-		(value as { __rl?: boolean }).__rl === true
-	) {
-		return (value as { value: unknown }).value;
-	}
-	return structuredClone(value);
-}
-
-/** getNodeParameter as n8n-core: a value still undefined after the fallback throws, even when the
- * caller passed `undefined` as the fallback explicitly. */
-function readParameter(
-	layers: Parameters[],
-	name: string,
-	fallback: unknown,
-	options?: GetParameterOptions,
-): unknown {
-	const found = lookUp(layers, name);
-	const value = found === undefined ? fallback : found;
-	if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
-	return parameterValue(value, options);
-}
-
-// ----------------------------------------------------------------------------------------------
-// n8n-core helpers that n8n-workflow does not export
-
-export function returnJsonArray(jsonData: IDataObject | IDataObject[]): INodeExecutionData[] {
-	const list = Array.isArray(jsonData) ? jsonData : [jsonData];
-	return list.map((data) =>
-		data?.json ? ({ ...data, json: data.json } as INodeExecutionData) : { json: data },
-	);
-}
-
-export function constructExecutionMetaData(
-	inputData: INodeExecutionData[],
-	options: { itemData: IPairedItemData | IPairedItemData[] },
-): INodeExecutionData[] {
-	return inputData.map(({ json, ...other }) => ({ json, pairedItem: options.itemData, ...other }));
-}
-
-// ----------------------------------------------------------------------------------------------
-// Contexts
 
 export interface CommonContextOptions {
 	parameters?: Parameters;
 	credentials: ICredentialDataDecryptedObject;
 	node?: Partial<INode>;
-	/** Applies the defaults of the node description, as n8n does for parameters the user left untouched. */
+	/** The node's type; parameters get its description's defaults, as in n8n. Our node by default. */
 	nodeType?: INodeType;
 	workflowId?: string;
 	executionId?: string;
@@ -542,69 +300,189 @@ export interface ContextParts {
 	credentialsHelper: CredentialsHelper;
 }
 
-function makeNode(overrides: Partial<INode> | undefined, nodeType?: INodeType): INode {
+function typeNameOf(nodeType: INodeType): string {
+	const { name } = nodeType.description;
+	return name.includes('.') ? name : `${PACKAGE}.${name}`;
+}
+
+/** n8n's node-types registry: our nodes, and the one a suite brings. */
+function nodeTypesWith(nodeType: INodeType): INodeTypes {
+	const known = new Map<string, INodeType>();
+	for (const type of [new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger(), nodeType]) {
+		known.set(typeNameOf(type), type);
+	}
+	const byName = (name: string) => {
+		const type = known.get(name);
+		if (!type) throw new Error(`Unknown node type "${name}"`);
+		return type;
+	};
 	return {
-		id: 'node-1',
-		name: 'Customer Banking',
-		type: nodeType?.description.name ?? 'n8n-nodes-customer-banking.customerBanking',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { customerBankingApi: { id: 'cred-1', name: 'Customer Banking account' } },
-		...overrides,
+		getByName: byName,
+		getByNameAndVersion: byName,
+		getKnownTypes: () => Object.fromEntries([...known.keys()].map((name) => [name, { className: name, sourcePath: '' }])),
 	};
 }
 
-function commonMembers(options: CommonContextOptions, node: INode, parts: ContextParts) {
-	const { requests, logs, credentialsHelper } = parts;
-	const workflow: IWorkflowMetadata = {
+/**
+ * Per-item values are what expressions give in n8n: each one becomes an expression that picks the
+ * item's value by `$itemIndex`. Braces are escaped so no value can close the expression.
+ */
+function perItemExpression(values: unknown[]): string {
+	const literal = JSON.stringify(JSON.stringify(values)).replace(/[{}]/g, (brace) => (brace === '{' ? '\\u007b' : '\\u007d'));
+	return `={{ JSON.parse(${literal})[$itemIndex] }}`;
+}
+
+function getPath(source: unknown, path: string[]): unknown {
+	let current = source;
+	for (const segment of path) {
+		if (typeof current !== 'object' || current === null) return undefined;
+		current = (current as Record<string, unknown>)[segment];
+	}
+	return current;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+	let current = target;
+	for (const segment of path.slice(0, -1)) {
+		const next = current[segment];
+		current = (current[segment] = typeof next === 'object' && next !== null ? next : {}) as Record<string, unknown>;
+	}
+	current[path[path.length - 1]] = value;
+}
+
+/** The node's parameters, with every per-item value as an expression over the items. */
+function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | undefined): Parameters {
+	const result = structuredClone(parameters);
+	if (!itemParameters?.length) return result;
+	const leaves = new Map<string, string[]>();
+	const collect = (value: unknown, path: string[]) => {
+		if (typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { __rl?: unknown }).__rl !== true) {
+			for (const [key, inner] of Object.entries(value)) collect(inner, [...path, key]);
+		} else leaves.set(path.join('.'), path);
+	};
+	for (const overrides of itemParameters) {
+		for (const [name, value] of Object.entries(overrides)) collect(value, name.split('.'));
+	}
+	for (const path of leaves.values()) {
+		const values = itemParameters.map((overrides) => {
+			const own = getPath(expandDotted(overrides), path);
+			return own === undefined ? getPath(parameters, path) : own;
+		});
+		setPath(result, path, perItemExpression(values));
+	}
+	return result;
+}
+
+function expandDotted(overrides: Parameters): Parameters {
+	const expanded: Parameters = {};
+	for (const [name, value] of Object.entries(overrides)) {
+		const path = name.split('.');
+		const existing = getPath(expanded, path);
+		setPath(expanded, path, typeof existing === 'object' && existing !== null ? { ...existing, ...(value as object) } : value);
+	}
+	return expanded;
+}
+
+function makeNode(options: CommonContextOptions, nodeType: INodeType, parameters: Parameters, defaults: Partial<INode>): INode {
+	return {
+		id: 'node-1',
+		name: nodeType.description.defaults.name ?? 'Customer Banking',
+		type: typeNameOf(nodeType),
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { customerBankingApi: { id: 'cred-1', name: 'Customer Banking account' } },
+		...defaults,
+		...options.node,
+		parameters: parameters as INode['parameters'],
+	};
+}
+
+export type StaticData = Record<'node' | 'global', IDataObject>;
+
+const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+
+/**
+ * The workflow n8n builds for one call: static data read as the database holds it (JSON). The suite's
+ * `staticData` then shows the workflow's static data, read as n8n would save it.
+ */
+function makeWorkflow(options: CommonContextOptions, node: INode, nodeType: INodeType, staticData?: StaticData): Workflow {
+	const nodeKey = `node:${node.name}`;
+	const workflow = new Workflow({
 		id: options.workflowId ?? 'workflow-1',
 		name: 'Test workflow',
+		nodes: [node],
+		connections: {},
 		active: options.mode === 'trigger' || options.mode === 'webhook',
-	};
-	const log = (level: LogEntry['level']) => (message: string, meta?: unknown) => {
-		logs.push({ level, message, meta });
-	};
+		nodeTypes: nodeTypesWith(nodeType),
+		staticData: staticData ? { [nodeKey]: asJson(staticData.node), global: asJson(staticData.global) } : {},
+		settings: { timezone: 'UTC' },
+	});
+	if (staticData) {
+		for (const [name, key] of [['node', nodeKey], ['global', 'global']] as const) {
+			Object.defineProperty(staticData, name, {
+				configurable: true,
+				enumerable: true,
+				get: () => asJson(workflow.staticData[key] as IDataObject),
+				set: (value: IDataObject) => {
+					workflow.staticData[key] = asJson(value);
+				},
+			});
+		}
+	}
+	return workflow;
+}
+
+function makeAdditionalData(parts: ContextParts, options: CommonContextOptions, extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 	return {
-		getNode: () => structuredClone(node),
-		getWorkflow: () => workflow,
-		getExecutionId: () => options.executionId ?? 'execution-1',
-		getMode: () => options.mode ?? 'manual',
-		getTimezone: () => 'UTC',
-		getInstanceBaseUrl: () => 'http://localhost:5678/',
-		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
-		getCredentials: async (type: string) => {
-			if (type !== credentialsHelper.type.name) {
-				throw new NodeOperationError(node, `Node does not have any credentials set for "${type}"`);
-			}
-			return credentialsHelper.decrypted();
+		credentialsHelper: parts.credentialsHelper,
+		executionId: options.executionId ?? 'execution-1',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		variables: {},
+		currentNodeParameters: undefined,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not part of these tests');
 		},
-		helpers: {
-			httpRequest: async (requestOptions: IHttpRequestOptions) => await n8nHttpRequest(requestOptions, requests),
-			httpRequestWithAuthentication: async (
-				credentialType: string,
-				requestOptions: IHttpRequestOptions,
-				additional?: { credentialsDecrypted?: { data?: ICredentialDataDecryptedObject } },
-			) => await n8nHttpRequestWithAuthentication(node, credentialType, requestOptions, credentialsHelper, requests, additional),
-			returnJsonArray,
-			constructExecutionMetaData,
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('task runners are not part of these tests');
 		},
-	};
+		...extra,
+	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 function makeParts(credentials: ICredentialDataDecryptedObject): ContextParts {
-	return {
-		requests: [],
-		logs: [],
-		credentials,
-		credentialsHelper: new CredentialsHelper(credentials),
-	};
+	return { requests: [], logs: [], credentials, credentialsHelper: new CredentialsHelper(credentials) };
 }
+
+/** n8n logs to its own output; here each context keeps its log lines. */
+function recordLogs(context: object, logs: LogEntry[]): void {
+	const log = (level: LogEntry['level']) => (message: string, meta?: unknown) => {
+		logs.push({ level, message, meta });
+	};
+	Object.defineProperty(context, 'logger', {
+		value: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+	});
+}
+
+function finish<T extends object>(context: T, parts: ContextParts): T {
+	recordHelpers((context as unknown as { helpers: object }).helpers, parts.requests);
+	recordLogs(context, parts.logs);
+	return context;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Contexts
 
 export interface ExecuteContextOptions extends CommonContextOptions {
 	/** Node parameters, the same for every item … */
 	parameters: Parameters;
-	/** … or per-item overrides (what expressions would give per item). */
+	/** … or per-item values (what expressions give per item in n8n). */
 	itemParameters?: Parameters[];
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
@@ -619,101 +497,117 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 }
 
 export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
-	const nodeType = options.nodeType;
-	const node = makeNode({ parameters: options.parameters as never, ...options.node }, nodeType);
+	const nodeType = options.nodeType ?? new CustomerBanking();
 	const parts = makeParts(options.credentials);
-	const parameters = withDefaults(options.parameters, node, nodeType);
+	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters), {
+		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+	});
+	const workflow = makeWorkflow(options, node, nodeType);
 	const items = options.items ?? [{ json: {} }];
-	const context = {
-		...commonMembers(options, node, parts),
-		getInputData: () => items,
-		continueOnFail: () => options.continueOnFail ?? false,
-		getNodeParameter: (name: string, itemIndex: number, ...rest: unknown[]) =>
-			readParameter(
-				[options.itemParameters?.[itemIndex] ?? {}, parameters],
-				name,
-				rest[0],
-				rest[1] as GetParameterOptions | undefined,
-			),
-		getWorkflowStaticData: () => ({}),
-		// as n8n-workflow's node-helpers getContext: 'flow', or 'node:<node name>', created on first use
-		getContext: (type: 'flow' | 'node') => {
-			const contextData = options.contextData ?? (options.contextData = {});
-			const key = type === 'flow' ? 'flow' : `node:${node.name}`;
-			return (contextData[key] ??= {});
-		},
-		// the only member of n8n's data proxy the node reads; Retry On Fail keeps it, loops raise it
-		getWorkflowDataProxy: () => ({ $runIndex: options.runIndex ?? 0 }),
-		sendMessageToUI: () => undefined,
-	};
-	return { ...parts, context: context as unknown as IExecuteFunctions };
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		executionData: { contextData: (options.contextData ??= {}) as never, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+	});
+	const executeData: IExecuteData = { node, data: { main: [items] }, source: { main: [{ previousNode: 'Start' }] } };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		makeAdditionalData(parts, options),
+		options.mode ?? 'manual',
+		runExecutionData,
+		options.runIndex ?? 0,
+		items,
+		{ main: [items] },
+		executeData,
+		[],
+	);
+	return { ...parts, context: finish(context, parts) };
 }
 
 export function createLoadOptionsContext(
 	options: CommonContextOptions & { currentParameters?: Parameters },
 ): ContextParts & { context: ILoadOptionsFunctions } {
-	const node = makeNode({ parameters: (options.parameters ?? {}) as never, ...options.node }, options.nodeType);
+	const nodeType = options.nodeType ?? new CustomerBanking();
 	const parts = makeParts(options.credentials);
-	const parameters = withDefaults(options.parameters ?? {}, node, options.nodeType);
-	const getNodeParameter = (name: string, ...rest: unknown[]) =>
-		readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined);
-	const context = {
-		...commonMembers(options, node, parts),
-		getNodeParameter,
-		getCurrentNodeParameter: (name: string, extract?: GetParameterOptions) =>
-			parameterValue(lookUp([options.currentParameters ?? {}, parameters], name), extract),
-		getCurrentNodeParameters: () => ({ ...parameters, ...options.currentParameters }),
-	};
-	return { ...parts, context: context as unknown as ILoadOptionsFunctions };
+	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), {});
+	const workflow = makeWorkflow(options, node, nodeType);
+	const currentNodeParameters = { ...node.parameters, ...options.currentParameters } as IDataObject;
+	const context = new LoadOptionsContext(workflow, node, makeAdditionalData(parts, options, { currentNodeParameters } as never), 'parameters');
+	return { ...parts, context: finish(context, parts) };
 }
 
-export type StaticData = Record<'node' | 'global', IDataObject>;
-
 export interface HookContextOptions extends CommonContextOptions {
-	/** Shared between calls (checkExists/create/delete) like n8n's workflow static data. */
+	/** The workflow's static data, as the database holds it between calls (see makeWorkflow). */
 	staticData?: StaticData;
 	webhookUrl?: string;
 	webhookName?: string;
-	activationMode?: 'init' | 'create' | 'update' | 'activate' | 'manual' | 'leadershipChange';
+	activationMode?: WorkflowActivateMode;
 }
 
-function staticDataAccessor(staticData: StaticData) {
-	return (type: string) => {
-		const key = type === 'global' ? 'global' : 'node';
-		return staticData[key];
-	};
+const WEBHOOK_ID = 'webhook-1';
+
+/**
+ * Where n8n would serve a webhook URL a suite names: `<base>/<webhook id>/<path>`, the path being the
+ * node's webhook path. n8n-core's getNodeWebhookUrl then gives back exactly that URL.
+ */
+function webhookAddress(webhookUrl: string | undefined, path: string): { baseUrl?: string; webhookId: string } {
+	const match = webhookUrl === undefined ? null : new RegExp(`^(.*)/([^/]+)/${path}$`).exec(webhookUrl);
+	return match ? { baseUrl: match[1], webhookId: match[2] } : { webhookId: WEBHOOK_ID };
 }
 
-/** What the trigger's hook and webhook contexts share: the node with its webhook, parameters, static data. */
-function webhookNodeMembers(options: HookContextOptions, mode: 'trigger' | 'webhook') {
-	const node = makeNode(
-		{ parameters: (options.parameters ?? {}) as never, webhookId: 'webhook-1', ...options.node },
-		options.nodeType,
-	);
+/** The trigger node, its workflow and the webhook n8n registers for it (IWebhookData). */
+function webhookSetup(options: HookContextOptions, mode: 'trigger' | 'webhook') {
+	const nodeType = options.nodeType ?? new CustomerBankingTrigger();
 	const parts = makeParts(options.credentials);
-	const parameters = withDefaults(options.parameters ?? {}, node, options.nodeType);
+	const description = (nodeType.description.webhooks ?? []).find((webhook) => webhook.name === (options.webhookName ?? 'default'));
+	const path = String(description?.path ?? 'webhook');
+	const { baseUrl, webhookId } = webhookAddress(options.webhookUrl, path);
+	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), { webhookId });
 	const staticData = options.staticData ?? { node: {}, global: {} };
-	const members = {
-		...commonMembers({ mode, ...options }, node, parts),
-		getNodeParameter: (name: string, ...rest: unknown[]) =>
-			readParameter([parameters], name, rest[0], rest[1] as GetParameterOptions | undefined),
-		getNodeWebhookUrl: () => options.webhookUrl ?? 'https://n8n.example.com/webhook/webhook-1/customer-banking',
-		getWebhookName: () => options.webhookName ?? 'default',
-		getWorkflowStaticData: staticDataAccessor(staticData),
+	const workflow = makeWorkflow({ mode, ...options }, node, nodeType, staticData);
+	const isTest = (options.mode ?? mode) === 'manual';
+	const additionalData = makeAdditionalData(parts, { mode, ...options }, {
+		...(baseUrl && (isTest ? { webhookTestBaseUrl: baseUrl } : { webhookBaseUrl: baseUrl })),
+	});
+	const webhookData: IWebhookData | undefined = description && {
+		httpMethod: 'POST',
+		node: node.name,
+		path,
+		webhookDescription: description,
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest,
 	};
-	return { parts, staticData, members };
+	return { nodeType, parts, node, staticData, workflow, additionalData, webhookData };
 }
 
 export function createHookContext(
 	options: HookContextOptions,
 ): ContextParts & { context: IHookFunctions; staticData: StaticData } {
-	const { parts, staticData, members } = webhookNodeMembers(options, 'trigger');
-	const context = {
-		...members,
-		getWebhookDescription: () => ({ name: options.webhookName ?? 'default', httpMethod: 'POST', path: 'customer-banking' }),
-		getActivationMode: () => options.activationMode ?? 'activate',
-	};
-	return { ...parts, staticData, context: context as unknown as IHookFunctions };
+	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(options, 'trigger');
+	const context = new HookContext(
+		workflow,
+		node,
+		additionalData,
+		options.mode ?? 'trigger',
+		options.activationMode ?? 'activate',
+		webhookData,
+	);
+	return { ...parts, staticData, context: finish(context, parts) };
+}
+
+/** A poll of an active workflow's polling trigger (n8n-core PollContext). */
+export function createPollContext(
+	options: HookContextOptions,
+): ContextParts & { context: IPollFunctions; staticData: StaticData } {
+	const nodeType = options.nodeType ?? new CustomerBankingApprovalTrigger();
+	const parts = makeParts(options.credentials);
+	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), {});
+	const staticData = options.staticData ?? { node: {}, global: {} };
+	const mode = options.mode ?? 'trigger';
+	const workflow = makeWorkflow({ ...options, mode }, node, nodeType, staticData);
+	const context = new PollContext(workflow, node, makeAdditionalData(parts, options), mode, options.activationMode ?? 'activate');
+	return { ...parts, staticData, context: finish(context, parts) };
 }
 
 export interface RecordedResponse {
@@ -731,35 +625,30 @@ export interface WebhookContextOptions extends HookContextOptions {
 	method?: string;
 }
 
-export function createWebhookContext(options: WebhookContextOptions): ContextParts & {
-	context: IWebhookFunctions;
-	staticData: StaticData;
-	response: RecordedResponse;
-} {
-	const { parts, staticData, members } = webhookNodeMembers(options, 'webhook');
-
+/** The request n8n's webhook server hands the node: express' request with n8n's raw body. */
+function webhookRequest(options: WebhookContextOptions) {
 	const rawBody = Buffer.isBuffer(options.body)
 		? options.body
 		: Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body ?? {}));
-	let parsedBody: IDataObject = {};
+	let body: IDataObject = {};
 	try {
-		parsedBody = JSON.parse(rawBody.toString('utf8')) as IDataObject;
+		body = JSON.parse(rawBody.toString('utf8')) as IDataObject;
 	} catch {
-		parsedBody = {};
+		body = {};
 	}
 	const headers: Record<string, string> = {};
 	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
-	if (!headers['content-type']) headers['content-type'] = 'application/json';
-	const request = {
-		method: options.method ?? 'POST',
-		headers,
-		body: parsedBody,
-		rawBody,
-		query: options.query ?? {},
-		url: '/webhook/webhook-1/customer-banking',
-	};
+	headers['content-type'] ??= 'application/json';
+	return { method: options.method ?? 'POST', headers, body, rawBody, query: options.query ?? {}, params: {}, url: `/webhook/${WEBHOOK_ID}/webhook` };
+}
 
-	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+/** express' response, recording what the node answers. */
+function webhookResponse(recorded: RecordedResponse) {
+	const end = (body?: unknown) => {
+		if (body !== undefined) recorded.body = body;
+		recorded.ended = true;
+		return response;
+	};
 	const response = {
 		status(code: number) {
 			recorded.statusCode = code;
@@ -772,21 +661,9 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 		set(name: string, value: string) {
 			return response.setHeader(name, value);
 		},
-		json(body: unknown) {
-			recorded.body = body;
-			recorded.ended = true;
-			return response;
-		},
-		send(body?: unknown) {
-			recorded.body = body;
-			recorded.ended = true;
-			return response;
-		},
-		end(body?: unknown) {
-			if (body !== undefined) recorded.body = body;
-			recorded.ended = true;
-			return response;
-		},
+		json: (body: unknown) => end(body),
+		send: (body?: unknown) => end(body),
+		end,
 		get statusCode() {
 			return recorded.statusCode;
 		},
@@ -794,21 +671,26 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 			return recorded.ended;
 		},
 	};
+	return response;
+}
 
-	const context = {
-		...members,
-		getRequestObject: () => request,
-		getResponseObject: () => response,
-		getHeaderData: () => ({ ...headers }),
-		getBodyData: () => parsedBody,
-		getQueryData: () => request.query,
-		getParamsData: () => ({}),
-	};
-	return { ...parts, staticData, response: recorded, context: context as unknown as IWebhookFunctions };
+export function createWebhookContext(options: WebhookContextOptions): ContextParts & {
+	context: IWebhookFunctions;
+	staticData: StaticData;
+	response: RecordedResponse;
+} {
+	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(options, 'webhook');
+	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	additionalData.httpRequest = webhookRequest(options) as never;
+	additionalData.httpResponse = webhookResponse(recorded) as never;
+	if (!webhookData) throw new Error(`${node.type} has no webhook "${options.webhookName ?? 'default'}"`);
+	const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookData, [], null);
+	return { ...parts, staticData, response: recorded, context: finish(context, parts) };
 }
 
 // ----------------------------------------------------------------------------------------------
-// Credential test, as n8n's CredentialsTester runs it (RoutingNode → httpRequestWithAuthentication)
+// Credential test, as n8n's CredentialsTester runs a `test.request`: n8n-core's RoutingNode on a
+// temporary No-Op node, which always runs preAuthentication first.
 
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
@@ -817,33 +699,45 @@ export interface CredentialTestResult {
 }
 
 export async function testCredential(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
-	const credentialType = new CustomerBankingApi();
-	const helper = new CredentialsHelper(credentials, credentialType);
-	const requests: RecordedRequest[] = [];
-	const node = makeNode({ name: 'Temp-Node', type: 'n8n-nodes-base.noOp' });
 	const testRequest = (credentialType.test as ICredentialTestRequest).request;
-	const decrypted = helper.decrypted();
-	const requestOptions: IHttpRequestOptions = {
-		method: testRequest.method ?? 'GET',
-		baseURL: String(resolveExpression(testRequest.baseURL, decrypted) ?? ''),
-		url: String(resolveExpression(testRequest.url, decrypted) ?? ''),
-		qs: testRequest.qs as IDataObject | undefined,
-		headers: (testRequest.headers as IDataObject | undefined) ?? {},
-		json: true,
-	};
+	const noOp = {
+		description: {
+			displayName: 'No Operation, do nothing',
+			name: 'n8n-nodes-base.noOp',
+			group: ['organization'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp-Node' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest }, default: '' }],
+		},
+	} as unknown as INodeType;
+	const parts = makeParts(credentials);
+	const node = makeNode({ credentials, mode: 'internal' }, noOp, {}, { id: 'temp', name: 'Temp-Node' });
+	const workflow = makeWorkflow({ credentials }, node, noOp);
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const context = finish(
+		new ExecuteContext(workflow, node, makeAdditionalData(parts, { credentials }), 'internal', createRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, executeData, []),
+		parts,
+	);
+	const decrypted = parts.credentialsHelper.decrypted();
 	try {
-		await n8nHttpRequestWithAuthentication(node, credentialType.name, requestOptions, helper, requests);
-		return { status: 'OK', message: 'Connection successful!', requests };
+		await recording.run(parts.requests, async () =>
+			await new RoutingNode(context, noOp, { id: 'cred-1', name: 'Customer Banking account', type: credentialType.name, data: decrypted }).runNode(),
+		);
+		return { status: 'OK', message: 'Connection successful!', requests: parts.requests };
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
 		if (cause?.response) {
 			return {
 				status: 'Error',
 				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
-				requests,
+				requests: parts.requests,
 			};
 		}
-		if (cause?.code) return { status: 'Error', message: cause.code, requests };
-		return { status: 'Error', message: String((error as Error).message), requests };
+		if (cause?.code) return { status: 'Error', message: cause.code, requests: parts.requests };
+		return { status: 'Error', message: String((error as Error).message), requests: parts.requests };
 	}
 }

@@ -4,10 +4,10 @@
  * whatever it calls decided approvals. Polls are run as n8n runs them for an active workflow: static
  * data kept between polls, and saved to the database only when a poll emits (n8n 2.41.1 / 1.123.81).
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CustomerBankingApprovalTrigger } from '../../nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node';
-import { createHookContext } from '../helpers/n8nContext';
+import { createPollContext } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import type { VariantsOption } from '../sandbox/variants';
@@ -31,7 +31,7 @@ class ActiveTrigger {
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<IDataObject[]> {
 		const staticData = { node: this.memory, global: {} };
-		const { context } = createHookContext({
+		const { context } = createPollContext({
 			credentials: this.credentials,
 			parameters: this.parameters,
 			nodeType: this.nodeType,
@@ -40,7 +40,7 @@ class ActiveTrigger {
 			staticData,
 			mode: mode === 'manual' ? 'manual' : 'trigger',
 		});
-		const result = (await this.nodeType.poll.call(context as unknown as IPollFunctions)) as INodeExecutionData[][] | null;
+		const result = (await this.nodeType.poll.call(context)) as INodeExecutionData[][] | null;
 		this.memory = staticData.node;
 		if (result !== null && mode !== 'manual') this.database = structuredClone(this.memory);
 		return (result?.[0] ?? []).map((item) => item.json);
