@@ -350,8 +350,12 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
 	current[path[path.length - 1]] = value;
 }
 
-/** The node's parameters, with every per-item value as an expression over the items. */
-function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | undefined): Parameters {
+/**
+ * The node's parameters, with every value that differs between items as an expression over the items
+ * (a value the same for every item is set as it is). n8n offers no expression for a parameter with
+ * `noDataExpression`, so such a parameter cannot differ between items.
+ */
+function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | undefined, nodeType: INodeType): Parameters {
 	const result = structuredClone(parameters);
 	if (!itemParameters?.length) return result;
 	const leaves = new Map<string, string[]>();
@@ -368,6 +372,15 @@ function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | u
 			const own = getPath(expandDotted(overrides), path);
 			return own === undefined ? getPath(parameters, path) : own;
 		});
+		const first = JSON.stringify(values[0]);
+		if (values.every((value) => JSON.stringify(value) === first)) {
+			setPath(result, path, structuredClone(values[0]));
+			continue;
+		}
+		const property = nodeType.description.properties.find((candidate) => candidate.name === path[0]);
+		if (property?.noDataExpression) {
+			throw new Error(`n8n cannot give "${path.join('.')}" a value per item: its parameter takes no expressions (noDataExpression)`);
+		}
 		setPath(result, path, perItemExpression(values));
 	}
 	return result;
@@ -499,7 +512,7 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
 	const nodeType = options.nodeType ?? new CustomerBanking();
 	const parts = makeParts(options.credentials);
-	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters), {
+	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters, nodeType), {
 		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
 	});
 	const workflow = makeWorkflow(options, node, nodeType);

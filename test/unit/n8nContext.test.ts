@@ -1,4 +1,4 @@
-/** The test contexts behave like n8n's where the nodes depend on it. */
+/** The test contexts are n8n-core's; what the adapter adds (credential store, static data, per-item values, records) behaves as n8n's server does. */
 import type { INodeType } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -28,13 +28,16 @@ describe('getNodeParameter', () => {
 			group: [],
 			version: 1,
 			description: '',
-			defaults: {},
+			defaults: { name: 'Test' },
 			inputs: [],
 			outputs: [],
+			credentials: [{ name: 'customerBankingApi', required: true }],
 			properties: [
-				{ displayName: 'Resource', name: 'resource', type: 'options', options: [{ name: 'A', value: 'a' }], default: 'a' },
+				{ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options: [{ name: 'A', value: 'a' }, { name: 'B', value: 'b' }], default: 'a' },
 				{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false },
 				{ displayName: 'Limit', name: 'limit', type: 'number', default: 50, displayOptions: { show: { returnAll: [false] } } },
+				{ displayName: 'Account', name: 'account', type: 'resourceLocator', default: { mode: 'id', value: '' }, modes: [{ displayName: 'ID', name: 'id', type: 'string' }] },
+				{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', default: {}, options: [{ displayName: 'Reference', name: 'reference', type: 'string', default: '' }] },
 			],
 		},
 	} as unknown as INodeType;
@@ -43,24 +46,47 @@ describe('getNodeParameter', () => {
 		nodeType,
 		credentials: {},
 		parameters: {
-			account: { __rl: true, mode: 'list', value: 'xaid-1' },
-			additionalFields: { reference: 'REF-1', nested: { deep: 3 } },
+			account: { __rl: true, mode: 'id', value: 'xaid-1' },
+			additionalFields: { reference: 'REF-1' },
+			undeclared: 'dropped',
 		},
 		itemParameters: [{}, { 'additionalFields.reference': 'REF-2' }, { additionalFields: { reference: 'REF-3' } }],
 		items: [{ json: {} }, { json: {} }, { json: {} }],
 	});
 
-	it('applies the node description defaults like n8n', () => {
+	it('applies the node description defaults and drops what it does not declare, like n8n', () => {
 		expect(context.getNodeParameter('resource', 0)).toBe('a');
 		expect(context.getNodeParameter('returnAll', 0)).toBe(false);
 		expect(context.getNodeParameter('limit', 0)).toBe(50);
+		expect(context.getNode().parameters.undeclared).toBeUndefined();
 	});
 
-	it('reads dotted paths and per-item overrides', () => {
+	it('gives per-item values through an n8n expression, and plain values as they are', () => {
 		expect(context.getNodeParameter('additionalFields.reference', 0)).toBe('REF-1');
-		expect(context.getNodeParameter('additionalFields.nested.deep', 0)).toBe(3);
 		expect(context.getNodeParameter('additionalFields.reference', 1)).toBe('REF-2');
 		expect(context.getNodeParameter('additionalFields.reference', 2)).toBe('REF-3');
+		expect(context.getNodeParameter('additionalFields', 2)).toEqual({ reference: 'REF-3' });
+		const parameters = context.getNode().parameters as { account: unknown; additionalFields: { reference: string } };
+		expect(parameters.additionalFields.reference).toMatch(/^=\{\{ .*\$itemIndex.* \}\}$/);
+		expect(parameters.account).toEqual({ __rl: true, mode: 'id', value: 'xaid-1' });
+	});
+
+	it('keeps a per-item value that contains expression braces a plain value', () => {
+		const { context: braces } = createExecuteContext({
+			nodeType,
+			credentials: {},
+			parameters: {},
+			itemParameters: [{ 'additionalFields.reference': '}} {{ $json }}' }, { 'additionalFields.reference': '{{' }],
+			items: [{ json: {} }, { json: {} }],
+		});
+		expect(braces.getNodeParameter('additionalFields.reference', 0)).toBe('}} {{ $json }}');
+		expect(braces.getNodeParameter('additionalFields.reference', 1)).toBe('{{');
+	});
+
+	it('refuses a per-item value n8n cannot give (a parameter without expressions)', () => {
+		expect(() =>
+			createExecuteContext({ nodeType, credentials: {}, parameters: {}, itemParameters: [{ resource: 'a' }, { resource: 'b' }], items: [{ json: {} }, { json: {} }] }),
+		).toThrow('n8n cannot give "resource" a value per item');
 	});
 
 	it('uses the fallback, and throws like n8n when the value is still undefined', () => {
@@ -73,12 +99,23 @@ describe('getNodeParameter', () => {
 
 	it('extracts resource locator values on request', () => {
 		expect(context.getNodeParameter('account', 0, undefined, { extractValue: true })).toBe('xaid-1');
-		expect(context.getNodeParameter('account', 0)).toEqual({ __rl: true, mode: 'list', value: 'xaid-1' });
+		expect(context.getNodeParameter('account', 0)).toEqual({ __rl: true, mode: 'id', value: 'xaid-1' });
 	});
 
 	it('returns copies, so a node cannot change the parameters of the next item', () => {
 		(context.getNodeParameter('additionalFields', 0) as { reference: string }).reference = 'changed';
 		expect(context.getNodeParameter('additionalFields.reference', 0)).toBe('REF-1');
+	});
+});
+
+describe('execution context data', () => {
+	it('lives in the context data handed over, which the runs of one execution share', () => {
+		const contextData = {};
+		const first = createExecuteContext({ parameters: {}, credentials: {}, contextData });
+		first.context.getContext('node').seen = 1;
+		const second = createExecuteContext({ parameters: {}, credentials: {}, contextData, mode: 'retry' });
+		expect(second.context.getContext('node')).toEqual({ seen: 1 });
+		expect(contextData).toEqual({ 'node:Customer Banking': { seen: 1 } });
 	});
 });
 
@@ -191,14 +228,20 @@ describe('credential test (as n8n runs it)', () => {
 });
 
 describe('hook and webhook contexts', () => {
-	it('hook context shares static data across calls', () => {
+	it('hook context: static data read and shown as JSON, as n8n keeps it in its database; n8n\'s webhook URL', () => {
 		const staticData = { node: {}, global: {} };
-		const first = createHookContext({ credentials: {}, staticData, webhookUrl: 'https://n8n.example/webhook/abc' });
-		(first.context.getWorkflowStaticData('node') as Record<string, string>).ref = 'sub-1';
+		const url = 'https://n8n.example/webhook/abc/webhook';
+		const first = createHookContext({ credentials: {}, staticData, webhookUrl: url });
+		const live = first.context.getWorkflowStaticData('node') as Record<string, unknown>;
+		live.ref = 'sub-1';
+		live.at = new Date(0);
+		expect(staticData.node).toEqual({ ref: 'sub-1', at: '1970-01-01T00:00:00.000Z' });
 		const second = createHookContext({ credentials: {}, staticData });
-		expect(second.context.getWorkflowStaticData('node')).toEqual({ ref: 'sub-1' });
-		expect(first.context.getNodeWebhookUrl('default')).toBe('https://n8n.example/webhook/abc');
+		expect(second.context.getWorkflowStaticData('node')).toEqual({ ref: 'sub-1', at: '1970-01-01T00:00:00.000Z' });
+		expect(first.context.getNodeWebhookUrl('default')).toBe(url);
 		expect(first.context.getWebhookName()).toBe('default');
+		const manual = createHookContext({ credentials: {}, webhookUrl: 'https://n8n.example/webhook-test/abc/webhook', mode: 'manual' });
+		expect(manual.context.getNodeWebhookUrl('default')).toBe('https://n8n.example/webhook-test/abc/webhook');
 	});
 
 	it('webhook context keeps the exact raw body and records the response', () => {
