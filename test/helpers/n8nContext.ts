@@ -305,12 +305,12 @@ function typeNameOf(nodeType: INodeType): string {
 	return name.includes('.') ? name : `${PACKAGE}.${name}`;
 }
 
+const ourNodeTypes = [new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger()];
+
 /** n8n's node-types registry: our nodes, and the one a suite brings. */
 function nodeTypesWith(nodeType: INodeType): INodeTypes {
 	const known = new Map<string, INodeType>();
-	for (const type of [new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger(), nodeType]) {
-		known.set(typeNameOf(type), type);
-	}
+	for (const type of [...ourNodeTypes, nodeType]) known.set(typeNameOf(type), type);
 	const byName = (name: string) => {
 		const type = known.get(name);
 		if (!type) throw new Error(`Unknown node type "${name}"`);
@@ -367,10 +367,17 @@ function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | u
 	for (const overrides of itemParameters) {
 		for (const [name, value] of Object.entries(overrides)) collect(value, name.split('.'));
 	}
+	// an item without a value of its own gets the node's, defaults included, as n8n reads it
+	const node = { name: 'Test', type: typeNameOf(nodeType), typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	let withDefaults: Parameters | undefined;
+	const defaulted = () =>
+		(withDefaults ??= (NodeHelpers.getNodeParameters(nodeType.description.properties, structuredClone(parameters) as never, true, false, node, nodeType.description) ?? {}) as Parameters);
 	for (const path of leaves.values()) {
 		const values = itemParameters.map((overrides) => {
 			const own = getPath(expandDotted(overrides), path);
-			return own === undefined ? getPath(parameters, path) : own;
+			if (own !== undefined) return own;
+			const given = getPath(parameters, path);
+			return given === undefined ? getPath(defaulted(), path) : given;
 		});
 		const first = JSON.stringify(values[0]);
 		if (values.every((value) => JSON.stringify(value) === first)) {
