@@ -15,7 +15,7 @@ const node: INode = {
 	parameters: {},
 };
 
-/** Runs preAuthentication with n8n's httpRequest (mimic), as n8n's credentials helper does. */
+/** Runs preAuthentication with n8n-core's httpRequest, as n8n's credentials helper does. */
 async function exchange(credentials: ICredentialDataDecryptedObject, requests: RecordedRequest[] = []) {
 	const helpers = { httpRequest: async (options: never) => await n8nHttpRequest(options, requests) };
 	return await credential.preAuthentication.call({ helpers } as never, credentials);
