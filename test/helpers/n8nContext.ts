@@ -15,14 +15,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import axios, { type AxiosError as NativeAxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import {
 	ExecuteContext,
+	ExecutionLifecycleHooks,
 	HookContext,
 	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
 	WebhookContext,
+	WorkflowExecute,
 } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -41,6 +45,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	IPollFunctions,
+	IRun,
 	IRunExecutionData,
 	IWebhookData,
 	IWebhookFunctions,
@@ -88,8 +93,8 @@ export interface LogEntry {
 /** The error n8n's HTTP client throws (axios'); NodeApiError reads it by its constructor name. */
 export type AxiosError = NativeAxiosError & { config: InternalAxiosRequestConfig & { headers: IDataObject } };
 
-/** Which context's record a request belongs to: set around every helper call of a context. */
-const recording = new AsyncLocalStorage<RecordedRequest[]>();
+/** Which record a request or log line belongs to: set around every helper call of a context and every engine run. */
+const recording = new AsyncLocalStorage<Pick<ContextParts, 'requests' | 'logs'>>();
 const inFlight = new WeakMap<InternalAxiosRequestConfig, RecordedRequest>();
 
 function parseBody(raw: string): unknown {
@@ -132,7 +137,7 @@ function complete(config: InternalAxiosRequestConfig | undefined, outcome: { sta
 }
 
 axios.interceptors.request.use((config) => {
-	const requests = recording.getStore();
+	const requests = recording.getStore()?.requests;
 	if (requests) {
 		const record: RecordedRequest = { method: (config.method ?? 'get').toUpperCase(), url: axios.getUri(config), headers: {} };
 		requests.push(record);
@@ -151,14 +156,14 @@ axios.interceptors.response.use(
 	},
 );
 
-/** Runs every function of `helpers` inside the record of `requests`. */
-function recordHelpers(helpers: object, requests: RecordedRequest[]): void {
+/** Runs every function of `helpers` inside the record of `parts`. */
+function recordHelpers(helpers: object, parts: ContextParts): void {
 	const target = helpers as Record<string, unknown>;
 	for (const [name, value] of Object.entries(target)) {
 		if (typeof value !== 'function') continue;
 		const original = value as (...args: unknown[]) => unknown;
 		target[name] = function (this: unknown, ...args: unknown[]) {
-			return recording.run(requests, () => original.apply(this, args));
+			return recording.run(parts, () => original.apply(this, args));
 		};
 	}
 }
@@ -166,7 +171,7 @@ function recordHelpers(helpers: object, requests: RecordedRequest[]): void {
 /** n8n-core's `helpers.httpRequest` (n8n's outbound client, axios), recorded into `requests`. */
 export async function n8nHttpRequest(requestOptions: IHttpRequestOptions, requests: RecordedRequest[]): Promise<unknown> {
 	const { context } = createLoadOptionsContext({ credentials: {} });
-	return await recording.run(requests, async () => await context.helpers.httpRequest(requestOptions));
+	return await recording.run({ requests, logs: [] }, async () => await context.helpers.httpRequest(requestOptions));
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -480,18 +485,23 @@ function makeParts(credentials: ICredentialDataDecryptedObject): ContextParts {
 	return { requests: [], logs: [], credentials, credentialsHelper: new CredentialsHelper(credentials) };
 }
 
-/** n8n logs to its own output; here each context keeps its log lines. */
-function recordLogs(context: object, logs: LogEntry[]): void {
+function logger(logs: () => LogEntry[] | undefined) {
 	const log = (level: LogEntry['level']) => (message: string, meta?: unknown) => {
-		logs.push({ level, message, meta });
+		logs()?.push({ level, message, meta });
 	};
-	Object.defineProperty(context, 'logger', {
-		value: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
-	});
+	const recorder = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), scoped: () => recorder };
+	return recorder;
+}
+
+// n8n logs to its own output; here each context, and each engine run, keeps its log lines.
+Container.set(Logger, logger(() => recording.getStore()?.logs) as unknown as Logger);
+
+function recordLogs(context: object, logs: LogEntry[]): void {
+	Object.defineProperty(context, 'logger', { value: logger(() => logs) });
 }
 
 function finish<T extends object>(context: T, parts: ContextParts): T {
-	recordHelpers((context as unknown as { helpers: object }).helpers, parts.requests);
+	recordHelpers((context as unknown as { helpers: object }).helpers, parts);
 	recordLogs(context, parts.logs);
 	return context;
 }
@@ -541,6 +551,59 @@ export function createExecuteContext(options: ExecuteContextOptions): ContextPar
 		[],
 	);
 	return { ...parts, context: finish(context, parts) };
+}
+
+export interface EngineRun extends ContextParts {
+	/** What n8n stores for the execution. */
+	run: IRun;
+	/** The node's outputs as the engine recorded them; undefined when the execution failed. */
+	output?: INodeExecutionData[][];
+	/** The execution's error, as n8n stores it (the node's error, serialised). */
+	error?: IRun['data']['resultData']['error'];
+}
+
+/**
+ * The node run by n8n-core's engine (WorkflowExecute), as n8n runs a node whose input items arrive:
+ * with its settings (Continue On Fail, Retry On Fail) applied by the engine, not by the suite.
+ */
+export async function runInEngine(
+	options: ExecuteContextOptions & { retryOnFail?: { maxTries: number; waitBetweenTries: number } },
+): Promise<EngineRun> {
+	const nodeType = options.nodeType ?? new CustomerBanking();
+	const parts = makeParts(options.credentials);
+	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters, nodeType), {
+		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+		...(options.retryOnFail && { retryOnFail: true, ...options.retryOnFail }),
+	});
+	const workflow = makeWorkflow(options, node, nodeType);
+	const items = options.items ?? [{ json: {} }];
+	const mode = options.mode ?? 'manual';
+	const additionalData = makeAdditionalData(parts, options);
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId ?? 'execution-1', {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(0),
+		updatedAt: new Date(0),
+	} as never);
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			contextData: (options.contextData ??= {}) as never,
+			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	});
+	const run = await recording.run(parts, async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
+	const error = run.data.resultData.error;
+	const output = error ? undefined : (run.data.resultData.runData[node.name]?.at(-1)?.data?.main as INodeExecutionData[][] | undefined);
+	return { ...parts, run, output, error };
 }
 
 export function createLoadOptionsContext(
@@ -744,7 +807,7 @@ export async function testCredential(credentials: ICredentialDataDecryptedObject
 	);
 	const decrypted = parts.credentialsHelper.decrypted();
 	try {
-		await recording.run(parts.requests, async () =>
+		await recording.run(parts, async () =>
 			await new RoutingNode(context, noOp, { id: 'cred-1', name: 'Customer Banking account', type: credentialType.name, data: decrypted }).runNode(),
 		);
 		return { status: 'OK', message: 'Connection successful!', requests: parts.requests };

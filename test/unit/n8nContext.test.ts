@@ -1,6 +1,6 @@
 /** The test contexts are n8n-core's; what the adapter adds (credential store, static data, per-item values, records) behaves as n8n's server does. */
-import type { INodeType } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	AxiosError,
@@ -8,6 +8,7 @@ import {
 	createHookContext,
 	createLoadOptionsContext,
 	createWebhookContext,
+	runInEngine,
 	testCredential,
 } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
@@ -257,5 +258,72 @@ describe('hook and webhook contexts', () => {
 		expect(context.getHeaderData()).toMatchObject({ 'x-cb-signature': 'v1=abc' });
 		context.getResponseObject().status(401).json({ message: 'bad signature' });
 		expect(response).toMatchObject({ statusCode: 401, body: { message: 'bad signature' }, ended: true });
+	});
+});
+
+describe("n8n-core's engine (WorkflowExecute)", () => {
+	const xaid = '7d0c5bb4-2f0e-4d7a-9a43-6f1d2c3b4a5e';
+	const account = { __rl: true, mode: 'id', value: xaid };
+
+	it('runs the action node on its input items: outputs paired to their items, requests recorded', async () => {
+		api.setApi(() => ({ status: 200, body: { xaid, name: 'Main', currency: 'GBP' } }));
+		const result = await runInEngine({
+			parameters: { resource: 'account', operation: 'get', account },
+			items: [{ json: { n: 1 } }, { json: { n: 2 } }],
+			credentials: scriptedCredentials(api),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.output?.[0]).toHaveLength(2);
+		expect(result.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(result.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			`POST ${api.authUrl}/oauth/token`,
+			`GET ${api.baseUrl}/account/${xaid}`,
+			`GET ${api.baseUrl}/account/${xaid}`,
+		]);
+	});
+
+	it("fails the execution with the node's error, or makes error items under Continue On Fail", async () => {
+		api.setApi(() => ({ status: 404, body: { statusCode: 404, message: 'no such account' } }));
+		const failed = await runInEngine({ parameters: { resource: 'account', operation: 'get', account }, credentials: scriptedCredentials(api) });
+		expect(failed.error).toMatchObject({ name: 'NodeApiError', httpCode: '404', context: { itemIndex: 0 } });
+		expect(failed.output).toBeUndefined();
+		const continued = await runInEngine({
+			parameters: { resource: 'account', operation: 'get', account },
+			credentials: scriptedCredentials(api),
+			continueOnFail: true,
+		});
+		expect(continued.error).toBeUndefined();
+		expect(continued.output?.[0]).toEqual([expect.objectContaining({ json: expect.objectContaining({ error: expect.any(String) }) })]);
+	});
+
+	it('Retry On Fail runs the whole node again in the same execution, with the same context data', async () => {
+		const seen: Array<{ executionId: string; tries: unknown }> = [];
+		const flaky = {
+			description: { name: 'test.flaky', displayName: 'Flaky', group: [], version: 1, description: '', defaults: { name: 'Flaky' }, inputs: ['main'], outputs: ['main'], properties: [] },
+			async execute(this: IExecuteFunctions) {
+				const memory = this.getContext('node');
+				memory.tries = Number(memory.tries ?? 0) + 1;
+				seen.push({ executionId: this.getExecutionId(), tries: memory.tries });
+				if (Number(memory.tries) < 3) throw new NodeOperationError(this.getNode(), 'not yet');
+				return [this.getInputData()];
+			},
+		} as unknown as INodeType;
+		const contextData = {};
+		const result = await runInEngine({
+			nodeType: flaky,
+			parameters: {},
+			credentials: {},
+			executionId: 'exec-7',
+			contextData,
+			// n8n reads a wait of 0 as its default of 1 s
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
+		});
+		expect(result.error).toBeUndefined();
+		expect(seen).toEqual([
+			{ executionId: 'exec-7', tries: 1 },
+			{ executionId: 'exec-7', tries: 2 },
+			{ executionId: 'exec-7', tries: 3 },
+		]);
+		expect(contextData).toEqual({ 'node:Flaky': { tries: 3 } });
 	});
 });
