@@ -190,31 +190,15 @@ export class CredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
-	/** As n8n's: a function is called; a generic one is resolved by the workflow's expressions. */
+	/** As n8n's for a credential whose `authenticate` is a function: it is called. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.typeNamed(typeName);
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		if (authenticate?.type === 'generic') {
-			const resolve = (value: string) =>
-				value.startsWith('=')
-					? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as never, undefined, '') ?? '')
-					: value;
-			const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
-			requestOptions.headers ??= {};
-			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-				for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
-					target[outerKey] ??= {};
-					target[outerKey][resolve(key)] = resolve(value);
-				}
-			}
-		}
-		return requestOptions;
+		if (typeof authenticate !== 'function') throw new Error('the test credential store applies a function authenticate only');
+		return await authenticate(credentials, requestOptions);
 	}
 
 	/** As n8n's: run when the expirable field is empty, expired (after a 401) or under a credential test. */
@@ -346,7 +330,10 @@ function getPath(source: unknown, path: string[]): unknown {
 	return current;
 }
 
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+	if (path.some((segment) => PROTOTYPE_KEYS.has(segment))) throw new Error(`A parameter path cannot name a prototype key: ${path.join('.')}`);
 	let current = target;
 	for (const segment of path.slice(0, -1)) {
 		const next = current[segment];
@@ -364,8 +351,12 @@ function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | u
 	const result = structuredClone(parameters);
 	if (!itemParameters?.length) return result;
 	const leaves = new Map<string, string[]>();
+	// an object holding a prototype key is one value: walking into it would write to a prototype
+	const isGroup = (value: unknown): value is object =>
+		typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { __rl?: unknown }).__rl !== true &&
+		!Object.keys(value).some((key) => PROTOTYPE_KEYS.has(key));
 	const collect = (value: unknown, path: string[]) => {
-		if (typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { __rl?: unknown }).__rl !== true) {
+		if (isGroup(value)) {
 			for (const [key, inner] of Object.entries(value)) collect(inner, [...path, key]);
 		} else leaves.set(path.join('.'), path);
 	};
