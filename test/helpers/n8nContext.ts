@@ -3,7 +3,7 @@
  * WebhookContext, PollContext), built the way n8n builds them: a real `Workflow` from n8n-workflow over a
  * registry of our node types, so parameters get their defaults and expressions, credentials go through
  * n8n-core's `httpRequestWithAuthentication`, and HTTP goes through n8n's own client (axios) to the sandbox
- * over real sockets.
+ * over real sockets. `runInEngine` runs the action node in n8n-core's engine (WorkflowExecute) itself.
  *
  * What this adapter provides, because n8n's server would: the credential store (the object a suite passes,
  * read with the credential's defaults and written by preAuthentication, as n8n's CredentialsHelper does
@@ -177,7 +177,7 @@ export async function n8nHttpRequest(requestOptions: IHttpRequestOptions, reques
 // ----------------------------------------------------------------------------------------------
 // The credential store, behind the same interface as n8n's CredentialsHelper
 
-export class CredentialsHelper extends ICredentialsHelper {
+class CredentialsHelper extends ICredentialsHelper {
 	constructor(
 		/** Plays n8n's credential store: what preAuthentication returns is saved here. */
 		readonly store: ICredentialDataDecryptedObject,
@@ -517,30 +517,32 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 	contextData?: Record<string, IDataObject>;
 }
 
-export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
+/** What an execution of the node starts from: the node on its workflow, its items, the execution's data. */
+function executionSetup(options: ExecuteContextOptions, nodeSettings: Partial<INode> = {}) {
 	const nodeType = options.nodeType ?? new CustomerBanking();
 	const parts = makeParts(options.credentials);
 	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters, nodeType), {
 		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+		...nodeSettings,
 	});
 	const workflow = makeWorkflow(options, node, nodeType);
 	const items = options.items ?? [{ json: {} }];
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		executionData: { contextData: (options.contextData ??= {}) as never, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+		executionData: {
+			contextData: (options.contextData ??= {}) as never,
+			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
 	});
+	return { parts, node, workflow, items, runExecutionData, mode: options.mode ?? 'manual', additionalData: makeAdditionalData(parts, options) };
+}
+
+export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
+	const { parts, node, workflow, items, runExecutionData, mode, additionalData } = executionSetup(options);
 	const executeData: IExecuteData = { node, data: { main: [items] }, source: { main: [{ previousNode: 'Start' }] } };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		makeAdditionalData(parts, options),
-		options.mode ?? 'manual',
-		runExecutionData,
-		options.runIndex ?? 0,
-		items,
-		{ main: [items] },
-		executeData,
-		[],
-	);
+	const context = new ExecuteContext(workflow, node, additionalData, mode, runExecutionData, options.runIndex ?? 0, items, { main: [items] }, executeData, []);
 	return { ...parts, context: finish(context, parts) };
 }
 
@@ -560,16 +562,10 @@ export interface EngineRun extends ContextParts {
 export async function runInEngine(
 	options: ExecuteContextOptions & { retryOnFail?: { maxTries: number; waitBetweenTries: number } },
 ): Promise<EngineRun> {
-	const nodeType = options.nodeType ?? new CustomerBanking();
-	const parts = makeParts(options.credentials);
-	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters, nodeType), {
-		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
-		...(options.retryOnFail && { retryOnFail: true, ...options.retryOnFail }),
-	});
-	const workflow = makeWorkflow(options, node, nodeType);
-	const items = options.items ?? [{ json: {} }];
-	const mode = options.mode ?? 'manual';
-	const additionalData = makeAdditionalData(parts, options);
+	const { parts, node, workflow, runExecutionData, mode, additionalData } = executionSetup(
+		options,
+		options.retryOnFail && { retryOnFail: true, ...options.retryOnFail },
+	);
 	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId ?? 'execution-1', {
 		id: workflow.id,
 		name: workflow.name,
@@ -577,20 +573,7 @@ export async function runInEngine(
 		connections: {},
 		active: false,
 		settings: {},
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: new Date(0),
-		updatedAt: new Date(0),
 	} as never);
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			contextData: (options.contextData ??= {}) as never,
-			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
-			metadata: {},
-			waitingExecution: {},
-			waitingExecutionSource: {},
-		},
-	});
 	const run = await recording.run(parts, async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
 	const error = run.data.resultData.error;
 	const output = error ? undefined : (run.data.resultData.runData[node.name]?.at(-1)?.data?.main as INodeExecutionData[][] | undefined);
