@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, isTransientFailure } from '../transport';
+import { type ApiFailure, apiFailureOf, apiRequest, type ApiRequestOptions } from '../transport';
 import { uuidV4FromParts } from './idempotencyKey';
 import { approvalsOf, type FoundPayment, findCandidates, lookUpPayments, type SentPayment } from './lookUpBeforeResubmit';
 import type { PaymentMemory } from './paymentMemory';
@@ -65,8 +65,28 @@ function withItemFields<E extends NodeApiError | NodeOperationError>(error: E, f
 	return error;
 }
 
-function explainRefusal(error: NodeApiError, key: string): NodeApiError {
-	if (String(error.httpCode) === '422') {
+/** spec §Errors rule 3, as the error of a payment request that may have been processed says it. */
+export const LOOK_PAYMENT_UP =
+	'The payment may have been processed: look it up (approvals for payments awaiting approval, transactions otherwise, matching on reference) before sending it again.';
+
+/**
+ * The request that sends one payment object, or a batch as an array, under one key: safe to resend
+ * with the same key and body (spec §Payments rule 2, §Errors rule 2).
+ */
+export function paymentRequest(key: string, body: IDataObject | IDataObject[], itemIndex?: number): ApiRequestOptions {
+	return {
+		method: 'POST',
+		path: '/payments',
+		body,
+		idempotencyKey: key,
+		retry: 'safe',
+		whenOutcomeUnknown: LOOK_PAYMENT_UP,
+		itemIndex,
+	};
+}
+
+function explainRefusal(error: NodeApiError, failure: ApiFailure, key: string): NodeApiError {
+	if (failure.kind === 'unprocessable') {
 		// spec §Errors rule 7 (not shown): the sandbox answers 422, DECISIONS.md §Payments
 		error.message = `Idempotency key ${key} was already used for a different payment request: nothing new was paid`;
 		error.description =
@@ -83,8 +103,9 @@ function notProcessed(
 	error: unknown,
 	key: string,
 ): { status: FailedStatus; error: NodeApiError | NodeOperationError } {
-	if (error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode))) {
-		return { status: 'rejected', error: withItemFields(explainRefusal(error, key), { status: 'rejected', idempotencyKey: key }) };
+	const apiFailure = apiFailureOf(error);
+	if (error instanceof NodeApiError && apiFailure?.refused) {
+		return { status: 'rejected', error: withItemFields(explainRefusal(error, apiFailure, key), { status: 'rejected', idempotencyKey: key }) };
 	}
 	const failure =
 		error instanceof NodeApiError || error instanceof NodeOperationError
@@ -231,15 +252,12 @@ export async function sendPayments(
 	memory.firstAttemptAt(key, Date.now());
 	let response: IDataObject;
 	try {
-		response = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/payments',
-			body: asBatch ? payments.map((payment) => payment.body) : payments[0].body,
-			headers: { 'x-idempotent-key': key },
-			itemIndex: payments[0].itemIndex,
-		});
+		response = await apiRequest.call(
+			this,
+			paymentRequest(key, asBatch ? payments.map((payment) => payment.body) : payments[0].body, payments[0].itemIndex),
+		);
 	} catch (error) {
-		if (isTransientFailure(error)) {
+		if (apiFailureOf(error)?.outcomeUnknown) {
 			return [...held, ...(await resolveUnknown.call(this, payments, key, describeError(error), memory))];
 		}
 		const { status, error: failure } = notProcessed(this, error, key);
@@ -411,6 +429,6 @@ async function transactionExists(this: IExecuteFunctions, xtid: string, itemInde
 	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
 	return await read.then(
 		() => true,
-		(error: unknown) => (error instanceof NodeApiError && String(error.httpCode) === '404' ? false : read.then(() => true)),
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? false : read.then(() => true)),
 	);
 }

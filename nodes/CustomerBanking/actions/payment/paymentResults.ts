@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { ResubmissionNote } from '../../payments/resubmitRejected';
-import type { PaymentOutcome } from '../../payments/submitPayments';
+import { type PaymentOutcome, paymentRequest } from '../../payments/submitPayments';
+import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import type { BatchItemResult } from '../types';
 import type { PaymentInputItem, ReadResult } from './paymentFields';
@@ -135,9 +136,7 @@ export function validatedResult(
 					status: 'valid',
 					...keyFields(key, key.key),
 					request: {
-						method: 'POST',
-						path: '/payments',
-						headers: { 'x-idempotent-key': key.key },
+						...wireRequestOf(paymentRequest(key.key, payment.body)),
 						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
 					},
 				},
