@@ -32,7 +32,8 @@ export type PaymentOutcome =
 	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string; reasonUncertain?: boolean })
 	/** The request failed in a way that may have processed it, and the lookup found the payment. */
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
-	| (OutcomeBase & { kind: 'failed'; status: FailedStatus; error: NodeApiError | NodeOperationError });
+	/** `candidates`: for `unknown`, the account's payments that may be this one. */
+	| (OutcomeBase & { kind: 'failed'; status: FailedStatus; error: NodeApiError | NodeOperationError; candidates?: string[] });
 
 function objectsIn(value: unknown): IDataObject[] {
 	return Array.isArray(value)
@@ -57,12 +58,6 @@ function positionOf(entry: IDataObject, payments: PaymentToSend[], claimed: Set<
 				(entry.amount === undefined || payment.body.amount === entry.amount),
 		);
 	return candidates.length === 1 ? candidates[0].position : undefined;
-}
-
-/** The fields an error item carries besides the message (the router adds them with Continue On Fail). */
-function withItemFields<E extends NodeApiError | NodeOperationError>(error: E, fields: IDataObject): E {
-	error.context = { ...error.context, itemFields: fields };
-	return error;
 }
 
 /** spec §Errors rule 3, as the error of a payment request that may have been processed says it. */
@@ -105,14 +100,14 @@ function notProcessed(
 ): { status: FailedStatus; error: NodeApiError | NodeOperationError } {
 	const apiFailure = apiFailureOf(error);
 	if (error instanceof NodeApiError && apiFailure?.refused) {
-		return { status: 'rejected', error: withItemFields(explainRefusal(error, apiFailure, key), { status: 'rejected', idempotencyKey: key }) };
+		return { status: 'rejected', error: explainRefusal(error, apiFailure, key) };
 	}
 	const failure =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), describeError(error));
 	failure.description = `${failure.description ?? ''} The payment was not sent (idempotency key ${key}).`.trim();
-	return { status: 'not_sent', error: withItemFields(failure, { status: 'not_sent', idempotencyKey: key }) };
+	return { status: 'not_sent', error: failure };
 }
 
 function stateUnknownError(
@@ -131,7 +126,7 @@ function stateUnknownError(
 	} else {
 		searched = `No payment of ${String(amount)} to payee ${String(xpid)} with this reference was found among the approvals and transactions of account ${String(xaid)}.`;
 	}
-	const error = new NodeOperationError(
+	return new NodeOperationError(
 		context.getNode(),
 		`Payment state unknown — not resubmitted (reference "${String(reference)}", idempotency key ${key})`,
 		{
@@ -139,11 +134,6 @@ function stateUnknownError(
 			description: `${failure} ${searched} It was not sent again. Check the account (Transaction → Get Many, Approval → Get Many) before paying it another way. Retry On Fail, or n8n's Retry of this execution, sends it again with the same idempotency key, which the bank never pays twice.`,
 		},
 	);
-	return withItemFields(error, {
-		status: 'unknown',
-		idempotencyKey: key,
-		candidates: 'candidates' in lookup ? lookup.candidates : [],
-	});
 }
 
 function describeError(error: unknown): string {
@@ -171,13 +161,17 @@ function unknownOutcomes(
 	failure: string,
 	lookup: (payment: PaymentToSend) => { candidates: string[] } | { lookupFailed: string },
 ): PaymentOutcome[] {
-	return payments.map((payment) => ({
-		kind: 'failed',
-		status: 'unknown',
-		itemIndex: payment.itemIndex,
-		idempotencyKey: key,
-		error: stateUnknownError(context, payment, key, failure, lookup(payment)),
-	}));
+	return payments.map((payment) => {
+		const found = lookup(payment);
+		return {
+			kind: 'failed',
+			status: 'unknown',
+			itemIndex: payment.itemIndex,
+			idempotencyKey: key,
+			error: stateUnknownError(context, payment, key, failure, found),
+			candidates: 'candidates' in found ? found.candidates : [],
+		};
+	});
 }
 
 /**

@@ -5,8 +5,11 @@ import type { ResubmissionNote } from '../../payments/resubmitRejected';
 import { type PaymentOutcome, paymentRequest } from '../../payments/submitPayments';
 import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
-import type { BatchItemResult } from '../types';
+import type { BatchItemResult, OutputName } from '../types';
 import type { PaymentInputItem, ReadResult } from './paymentFields';
+
+/** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
+const REJECTED: OutputName = 'second';
 
 /** Where a Submit Batch item travelled: which request, and which items shared it. */
 export interface BatchPlacement {
@@ -42,7 +45,17 @@ export function outcomeResult(
 	placement?: { batch?: BatchPlacement; resubmission?: ResubmissionNote },
 ): BatchItemResult {
 	const { itemIndex } = outcome;
-	if (outcome.kind === 'failed') return { itemIndex, error: outcome.error };
+	if (outcome.kind === 'failed') {
+		return {
+			itemIndex,
+			error: outcome.error,
+			errorFields: {
+				status: outcome.status,
+				idempotencyKey: outcome.idempotencyKey,
+				...(outcome.candidates !== undefined && { candidates: outcome.candidates }),
+			},
+		};
+	}
 
 	const context: IDataObject = {
 		...keyFields(key, outcome.idempotencyKey),
@@ -88,7 +101,7 @@ export function outcomeResult(
 						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
 						...context,
 					},
-					output: 'rejected',
+					output: REJECTED,
 				},
 			],
 		};
@@ -118,7 +131,7 @@ export function outcomeResult(
 export function overLimitResult(payment: PaymentInputItem, reason: string): BatchItemResult {
 	return {
 		itemIndex: payment.itemIndex,
-		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: 'rejected' }],
+		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: REJECTED }],
 	};
 }
 
@@ -152,7 +165,7 @@ export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchI
 		results: [
 			{
 				json: { status: 'invalid', issues: issues.map(({ field, rule }) => `${field} ${rule}`) },
-				output: 'rejected',
+				output: REJECTED,
 			},
 		],
 	};
