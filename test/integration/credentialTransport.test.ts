@@ -5,7 +5,7 @@
  */
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { paymentRequest } from '../../nodes/CustomerBanking/payments/submitPayments';
+import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
 import { apiFailureOf, apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
 import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
 import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
