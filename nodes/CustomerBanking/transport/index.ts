@@ -40,7 +40,7 @@ export interface ApiRequestOptions extends EndpointIntent {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
-	/** Sent as x-idempotent-key (spec §Payments rule 2): the bank processes one key once. */
+	/** Sent as x-idempotent-key (spec §Payments rule 2): the bank acts on one key once. */
 	idempotencyKey?: string;
 	/**
 	 * Whether the request may be sent again after a 5xx, a rate limit or a lost connection: GETs are,

@@ -28,7 +28,7 @@ export type FailureKind =
 /** What a 429 means for one call: spec §Errors gives payee endpoints a meaning of their own. */
 export type TooManyRequestsMeaning = 'rateLimited' | 'accountNotActive';
 
-/** 'safe': the request may be sent again after a failure (a read, or a write the bank processes once per key). */
+/** 'safe': the request may be sent again after a failure (a read, or a write the bank acts on once per key). */
 export type RetryMode = 'safe' | 'never';
 
 export interface ErrorRule {
