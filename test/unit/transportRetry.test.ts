@@ -234,6 +234,32 @@ describe('writes (spec §Errors rules 2-3)', () => {
 	});
 });
 
+describe('the failure callers read (apiFailureOf)', () => {
+	it('a refusal: its kind, status and field, not processed', async () => {
+		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
+		const error = await failing({ method: 'GET', path: '/accounts' });
+		expect(apiFailureOf(error)).toEqual({ kind: 'validation', status: 400, outcomeUnknown: false, refused: true, field: 'limit', attempts: 1 });
+	});
+
+	it('a 5xx after every attempt: outcome unknown', async () => {
+		always({ status: 503 });
+		const error = await failing({ method: 'GET', path: '/accounts' });
+		expect(apiFailureOf(error)).toEqual({ kind: 'serverError', status: 503, outcomeUnknown: true, refused: false, attempts: 5 });
+	});
+
+	it('a refusal after an attempt whose answer was lost: outcome unknown all the same', async () => {
+		script('reset', { status: 409, body: { statusCode: 409, message: 'conflict' } });
+		const error = await failing(paymentRequest('6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', { amount: 1 }));
+		expect(apiFailureOf(error)).toMatchObject({ kind: 'conflict', status: 409, outcomeUnknown: true, refused: true, attempts: 2 });
+		expect(error.description).toMatch(/An earlier attempt of this request failed without an answer/);
+	});
+
+	it('is undefined for anything the transport did not throw', () => {
+		expect(apiFailureOf(new Error('x'))).toBeUndefined();
+		expect(apiFailureOf({ httpCode: '404' })).toBeUndefined();
+	});
+});
+
 describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 	it('an expired token: n8n fetches one new token and resends once, the transport adds nothing', async () => {
 		api.setApi((request: ServedRequest) =>

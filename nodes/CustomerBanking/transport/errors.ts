@@ -222,7 +222,7 @@ export function describeFailure(
 	};
 }
 
-/** The one description of a failed request that callers read: never the status code or the message. */
+/** How a request failed, as its callers read it (never from the error's status code or text). */
 export interface ApiFailure {
 	kind: FailureKind;
 	/** The HTTP status of the last answer, when one arrived. */
