@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { payeeCreateSchema } from '../../validation/payee.schema';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
@@ -26,6 +27,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: `/account/${xaid}/payees`,
+		...PAYEE_ENDPOINT,
 		body,
 		itemIndex,
 	});

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { apiRequest, apiRequestAllItems } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { readGroup } from '../../validation/objects';
 import { BANK_DETAIL_FIELDS, describeIssues, REQUIRED_ON_CREATE } from '../../validation/payee.schema';
 import { getOption } from '../parameters';
@@ -105,6 +106,7 @@ export async function getPayee(
 	return await apiRequest.call(context, {
 		method: 'GET',
 		path: `/payee/${encodeURIComponent(xpid)}`,
+		...PAYEE_ENDPOINT,
 		itemIndex,
 	});
 }
@@ -141,6 +143,7 @@ export async function findExistingPayee(
 ): Promise<IDataObject | undefined> {
 	const payees = await apiRequestAllItems.call(context, {
 		path: `/account/${xaid}/payees`,
+		...PAYEE_ENDPOINT,
 		returnAll: true,
 		itemIndex,
 	});

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { payeeUpdateSchema } from '../../validation/payee.schema';
 import { accountLocator, payeeLocator } from '../common.descriptions';
 import { getAccountId, getPayeeId } from '../parameters';
@@ -40,6 +41,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return await apiRequest.call(this, {
 		method: 'PUT',
 		path: `/account/${xaid}/payees/${encodeURIComponent(xpid)}`,
+		...PAYEE_ENDPOINT,
 		body,
 		itemIndex,
 	});

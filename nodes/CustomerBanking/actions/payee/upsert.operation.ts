@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { requireId } from '../../validation/ids';
 import { payeeUpdateSchema, payeeUpsertSchema } from '../../validation/payee.schema';
 import { accountLocator } from '../common.descriptions';
@@ -85,6 +86,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: `/account/${xaid}/payee`,
+		...PAYEE_ENDPOINT,
 		body,
 		itemIndex,
 	});
