@@ -1,9 +1,9 @@
+import { referenceLength } from '../../nodes/CustomerBanking/validation/payee.fields';
 import {
 	describeIssues,
 	payeeCreateSchema,
 	payeeUpdateSchema,
 	payeeUpsertSchema,
-	referenceLength,
 } from '../../nodes/CustomerBanking/validation/payee.schema';
 
 type Schema = ReturnType<typeof payeeUpdateSchema>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { checkId, ID_RULES, type IdFormat } from './ids';
 import { findForbiddenKey, isPlainObject, stringsIn } from './objects';
-import { referenceLength } from './payee.schema';
+import { referenceLength } from './payee.fields';
 import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import { ownValue, readGroup } from '../../validation/objects';
-import { referenceLength } from '../../validation/payee.schema';
+import { referenceLength } from '../../validation/payee.fields';
 import {
 	formatIssues,
 	PAYMENT_DESCRIPTION_MAX,
