@@ -16,7 +16,7 @@ import {
 	type PayeeField,
 	REQUIRED_ON_CREATE,
 } from '../../nodes/CustomerBanking/validation/payee.fields';
-import { PAYMENT_DESCRIPTION_MAX } from '../../nodes/CustomerBanking/validation/payment.schema';
+import { PAYMENT_DESCRIPTION_MAX } from '../../nodes/CustomerBanking/validation/payment.fields';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { byId, type NodeRun, runNode } from '../integration/actionNode';
 import { runPayments } from '../integration/payments/paymentNode';

@@ -113,3 +113,9 @@ export function listScope(what: string): INodeProperties[] {
 		},
 	];
 }
+
+/** The options of a collection in the order n8n lists them: by display name, ignoring case. */
+export function byDisplayName(options: INodeProperties[]): INodeProperties[] {
+	const key = (property: INodeProperties) => property.displayName.toLowerCase();
+	return [...options].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}

@@ -13,6 +13,7 @@ import {
 	type PayeeGroup,
 	REQUIRED_ON_CREATE,
 } from '../../validation/payee.fields';
+import { byDisplayName } from '../common.descriptions';
 
 /**
  * The payee form, generated from the field table (validation/payee.fields.ts) in its groups (spec
@@ -72,10 +73,6 @@ function property(field: PayeeField): INodeProperties {
 	};
 }
 
-const byDisplayName = (a: INodeProperties, b: INodeProperties) => {
-	const [left, right] = [a.displayName.toLowerCase(), b.displayName.toLowerCase()];
-	return left < right ? -1 : left > right ? 1 : 0;
-};
 
 function collection(group: PayeeGroup, displayName: string, options: INodeProperties[]): INodeProperties {
 	return {
@@ -84,7 +81,7 @@ function collection(group: PayeeGroup, displayName: string, options: INodeProper
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [...options].sort(byDisplayName),
+		options: byDisplayName(options),
 	};
 }
 

@@ -5,7 +5,7 @@ import type { ResubmissionNote } from '../../payments/resubmitRejected';
 import type { PaymentOutcome } from '../../payments/submitPayments';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import type { BatchItemResult } from '../types';
-import type { PaymentInputItem, ReadResult } from './paymentFields';
+import type { PaymentInputItem, ReadResult } from './readPayment';
 
 /** Where a Submit Batch item travelled: which request, and which items shared it. */
 export interface BatchPlacement {

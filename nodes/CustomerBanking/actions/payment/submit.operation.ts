@@ -6,8 +6,9 @@ import { PaymentMemory } from '../../payments/paymentMemory';
 import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
+import { readPayment } from './readPayment';
 
 const properties: INodeProperties[] = [
 	...paymentFields,

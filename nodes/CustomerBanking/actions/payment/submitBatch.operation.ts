@@ -8,13 +8,7 @@ import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import { type ResubmissionNote, resubmitRejected } from '../../payments/resubmitRejected';
 import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
-import {
-	customKeyOption,
-	type PaymentInputItem,
-	paymentFields,
-	readPayment,
-	validateOnlyOption,
-} from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
 	type BatchPlacement,
 	invalidItemResults,
@@ -23,6 +17,7 @@ import {
 	overLimitResult,
 	validatedResult,
 } from './paymentResults';
+import { type PaymentInputItem, readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
