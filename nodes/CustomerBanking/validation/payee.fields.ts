@@ -250,8 +250,8 @@ export const PAYEE_FIELD_LABELS: Readonly<Record<PayeeField | 'xpid', string>> =
 interface BankDetailsFormat {
 	/** The account currency; none for the format of every other currency. */
 	currency?: string;
-	/** Whose accounts, as the form says it: "GBP", "EUR and other international". */
-	accounts: string;
+	/** Whose accounts, as the form says it, where that is not the currency: "EUR and other international". */
+	accounts?: string;
 	/** The form's name for the format. */
 	option: string;
 	/** spec §Bank details required by currency, in the order errors list them. */
@@ -259,17 +259,19 @@ interface BankDetailsFormat {
 }
 
 /** spec §Bank details required by currency; any other currency is "international". */
-export const BANK_DETAILS_FORMATS = {
-	gbp: { currency: 'GBP', accounts: 'GBP', option: 'GBP (Sort Code and Account Number)', required: ['sortCode', 'accountNumber'] },
+const BANK_DETAILS_FORMATS = {
+	gbp: {
+		currency: 'GBP',
+		option: 'GBP (Sort Code and Account Number)',
+		required: ['sortCode', 'accountNumber'],
+	},
 	usd: {
 		currency: 'USD',
-		accounts: 'USD',
 		option: 'USD (Account Number and ABA Routing Number)',
 		required: ['accountNumber', 'aba'],
 	},
 	cad: {
 		currency: 'CAD',
-		accounts: 'CAD',
 		option: 'CAD (Institution, Transit and Account Number)',
 		required: ['institutionNumber', 'transitNumber', 'accountNumber'],
 	},

@@ -41,7 +41,7 @@ const gbpReference = referenceLength('GBP');
 const otherReference = referenceLength(undefined);
 
 /** In the order errors list them and the body is built. */
-export const PAYMENT_FIELDS_TABLE = {
+const PAYMENT_FIELDS = {
 	xaid: {
 		label: 'Source Account',
 		parameter: 'account',
@@ -92,13 +92,13 @@ export const PAYMENT_FIELDS_TABLE = {
 	},
 } as const satisfies Record<string, PaymentFieldDefinition>;
 
-export type PaymentField = keyof typeof PAYMENT_FIELDS_TABLE;
+export type PaymentField = keyof typeof PAYMENT_FIELDS;
 
-export const PAYMENT_FIELD_NAMES = Object.keys(PAYMENT_FIELDS_TABLE) as PaymentField[];
+export const PAYMENT_FIELD_NAMES = Object.keys(PAYMENT_FIELDS) as PaymentField[];
 
 export function paymentField(field: PaymentField): PaymentFieldDefinition {
-	return PAYMENT_FIELDS_TABLE[field];
+	return PAYMENT_FIELDS[field];
 }
 
 /** Body fields the node sets itself; "Additional Body Fields" may not override them. */
-export const PAYMENT_FIELDS = PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).rule.kind !== 'bodyFields');
+export const FIELDS_THE_NODE_SETS = PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).rule.kind !== 'bodyFields');

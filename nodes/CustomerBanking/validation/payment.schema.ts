@@ -7,7 +7,7 @@ import { referenceLength } from './payee.fields';
 import {
 	AMOUNT_DECIMALS,
 	PAYMENT_FIELD_NAMES,
-	PAYMENT_FIELDS,
+	FIELDS_THE_NODE_SETS,
 	paymentField,
 	type PaymentField,
 	type PaymentRule,
@@ -88,6 +88,8 @@ const idSchema = (format: IdFormat, uuidRule?: string) =>
 function referenceSchema(currency: string | undefined) {
 	// spec §Payee validation rules: the payee reference rule, one definition in payee.fields.ts
 	const { min, max } = referenceLength(currency);
+	// the error names the currency where its bound is not the one of every other currency
+	const forCurrency = currency !== undefined && max !== referenceLength(undefined).max ? ` for ${currency}` : '';
 	return z.string(text).superRefine((reference, ctx) => {
 		const problem = isBlank(reference) ? TEXT_RULES.blank : textProblem(reference);
 		if (reference.length === 0) {
@@ -98,7 +100,7 @@ function referenceSchema(currency: string | undefined) {
 		} else if (reference.length < min || reference.length > max) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
-				message: `must be ${min}-${max} characters${currency === 'GBP' ? ' for GBP' : ''} (has ${reference.length})`,
+				message: `must be ${min}-${max} characters${forCurrency} (has ${reference.length})`,
 			});
 		}
 	});
@@ -117,7 +119,7 @@ const additionalBodyFieldsSchema = z.unknown().transform((value, ctx) => {
 	for (const entry of stringsIn(value)) {
 		if (hasLoneSurrogate(entry)) return issue(ctx, TEXT_RULES.notValidText);
 	}
-	const ownFields = Object.keys(value).filter((key): key is PaymentField => (PAYMENT_FIELDS as string[]).includes(key));
+	const ownFields = Object.keys(value).filter((key): key is PaymentField => (FIELDS_THE_NODE_SETS as string[]).includes(key));
 	for (const field of ownFields) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -182,7 +184,7 @@ export function validatePayment(input: PaymentInput): PaymentValidation {
 	const { additionalBodyFields, ...fields } = parsed.data;
 	const body: IDataObject = { ...additionalBodyFields };
 	// empty optional fields are left out
-	for (const field of PAYMENT_FIELDS) if (fields[field] !== undefined) body[field] = fields[field];
+	for (const field of FIELDS_THE_NODE_SETS) if (fields[field] !== undefined) body[field] = fields[field];
 	return { valid: true, body };
 }
 

@@ -33,7 +33,7 @@ function requiredWhen(field: PayeeField): string | undefined {
 	const accounts = BANK_DETAILS_FORMAT_NAMES.map(bankDetailsFormat)
 		.filter((format) => format.required.includes(field))
 		.filter((format) => !(requiredWhenIban === 'given' && format.required.includes('iban')))
-		.map((format) => format.accounts);
+		.map((format) => format.accounts ?? format.currency ?? '');
 	const byIban = requiredWhenIban && IBAN_CONDITIONS[requiredWhenIban];
 	if (accounts.length === 0) return byIban && `Required ${byIban}`;
 	const byCurrency = `Required for ${listed(accounts)} accounts`;
