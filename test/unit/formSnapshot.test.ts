@@ -1,9 +1,8 @@
 /**
  * The payee and payment forms are generated from the field tables (validation/payee.fields.ts,
  * validation/payment.fields.ts). The editor and saved workflows depend on every parameter's name,
- * display name, displayOptions and order, so the generated properties must equal the form as it was
- * written by hand before the tables (fixtures/payeePaymentProperties.json), but for the wording
- * listed here.
+ * display name, displayOptions and order, so the generated properties must equal the reviewed form
+ * in fixtures/payeePaymentProperties.json, but for the wording listed here.
  */
 import type { INodeProperties } from 'n8n-workflow';
 

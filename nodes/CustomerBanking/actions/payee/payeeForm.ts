@@ -116,31 +116,22 @@ const bankDetailsFormatProperty: INodeProperties = {
 
 /** Create and upsert: the fields required for create at the top level, the rest in groups. */
 export function payeeFormForCreate(required: boolean): INodeProperties[] {
-	const requiredOnCreate = new Set<PayeeField>(REQUIRED_ON_CREATE);
-	const byFormat = PAYEE_FIELD_NAMES.filter((field) => formatsShowing(field).length > 0);
-	// bank fields of the chosen format are at the top; the group offers them for the other formats
-	const hiddenWhenTopLevel = (field: PayeeField): INodeProperties =>
+	const atTop = (field: PayeeField) => (REQUIRED_ON_CREATE as readonly PayeeField[]).includes(field);
+	// a bank field of the chosen format is at the top; its group offers it for the other formats
+	const inGroup = (field: PayeeField): INodeProperties =>
 		formatsShowing(field).length
 			? { ...property(field), displayOptions: { hide: { '/bankDetailsFormat': formatsShowing(field) } } }
 			: property(field);
 	return [
 		...REQUIRED_ON_CREATE.map((field) => ({ ...property(field), required })),
 		bankDetailsFormatProperty,
-		...byFormat.map((field) => ({
+		...PAYEE_FIELD_NAMES.filter((field) => formatsShowing(field).length).map((field) => ({
 			...property(field),
 			required,
 			displayOptions: { show: { bankDetailsFormat: formatsShowing(field) } },
 		})),
 		...GROUP_NAMES.map((group) =>
-			group === 'bankDetails'
-				? collection(group, payeeCollectionLabel(group, 'create'), fieldsOf(group).map(hiddenWhenTopLevel))
-				: collection(
-						group,
-						payeeCollectionLabel(group, 'create'),
-						fieldsOf(group)
-							.filter((field) => !requiredOnCreate.has(field))
-							.map(property),
-					),
+			collection(group, payeeCollectionLabel(group, 'create'), fieldsOf(group).filter((field) => !atTop(field)).map(inGroup)),
 		),
 	];
 }
