@@ -7,7 +7,7 @@ import type { ResubmissionNote } from '../../payments/resubmission';
 import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import type { BatchItemResult, OutputName } from '../types';
-import type { ReadResult } from './paymentFields';
+import type { ReadResult } from './readPayment';
 
 /** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
 const REJECTED: OutputName = 'second';

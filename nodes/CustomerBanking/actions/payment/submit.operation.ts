@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { PaymentRun } from '../../payments/paymentRun';
 import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
+import { readPayment } from './readPayment';
 
 const properties: INodeProperties[] = [
 	...paymentFields,

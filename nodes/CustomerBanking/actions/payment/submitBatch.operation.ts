@@ -8,7 +8,7 @@ import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
 	type BatchPlacement,
 	invalidItemResults,
@@ -17,6 +17,7 @@ import {
 	overLimitResult,
 	validatedResult,
 } from './paymentResults';
+import { readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
