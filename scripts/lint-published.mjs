@@ -27,6 +27,7 @@ try {
 		stdio: 'inherit',
 	});
 	status = run.status ?? 1;
+	if (status === 0) console.log('n8n-node lint: no problems');
 } finally {
 	rmSync(copy, { recursive: true, force: true });
 }
