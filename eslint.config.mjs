@@ -1,4 +1,7 @@
-// The same plugins `n8n-node lint` runs (see ../shared/notes/n8n-reference.md), as a flat config.
+// `npm run lint` runs this config over the whole repository, then `n8n-node lint` with n8n's default
+// config over the published sources alone (scripts/lint-published.mjs). This config holds the same
+// plugins for nodes/, credentials/ and package.json, and lints the tests too, which n8n's config would
+// reject wholesale (they use node:http, timers and literal test secrets by design).
 // `linterOptions.noInlineConfig` on shipped code mirrors n8n's scanner, which ignores inline disables.
 import eslint from '@eslint/js';
 import { globalIgnores } from 'eslint/config';

@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { networkFailureWords } from '../nodes/CustomerBanking/transport/networkFailures';
 import { redact } from '../nodes/CustomerBanking/transport/redaction';
 
 /**
@@ -225,19 +226,6 @@ function tokenError(message: string, description: string): Error {
 	return Object.assign(new Error(message), { description });
 }
 
-const NETWORK_FAILURES: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name could not be resolved',
-	EAI_AGAIN: 'the host name could not be resolved',
-	ETIMEDOUT: 'the connection timed out',
-	ECONNABORTED: 'the connection timed out',
-	ECONNRESET: 'the connection was closed unexpectedly',
-	EHOSTUNREACH: 'the host is unreachable',
-	ENETUNREACH: 'the network is unreachable',
-	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-	DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-};
-
 function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSecret: string): Error {
 	const failure = (error ?? {}) as {
 		code?: unknown;
@@ -245,8 +233,8 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 	};
 	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
 	if (status === undefined) {
-		const code = typeof failure.code === 'string' ? failure.code : '';
-		const reason = NETWORK_FAILURES[code] ?? 'no answer was received';
+		const code = typeof failure.code === 'string' ? failure.code : undefined;
+		const reason = networkFailureWords(code) ?? 'no answer was received';
 		return tokenError(
 			`Could not reach the Token URL (${tokenEndpoint}): ${reason}`,
 			'Check the Token URL field and that this machine can reach the token service.',

@@ -1,12 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as account from './actions/account/Account.resource';
-import * as approval from './actions/approval/Approval.resource';
-import * as payee from './actions/payee/Payee.resource';
-import * as payment from './actions/payment/Payment.resource';
+import { outputsExpression, resources } from './actions/resources';
 import { router } from './actions/router';
-import * as transaction from './actions/transaction/Transaction.resource';
 import { listSearch, loadOptions } from './methods';
 
 export class CustomerBanking implements INodeType {
@@ -26,8 +22,7 @@ export class CustomerBanking implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		// Payments with "Route Rejected" get a second output; router.ts applies the same condition
-		outputs: `={{ $parameter.resource === "payment" && $parameter.routeRejected === true ? [{ type: "${NodeConnectionTypes.Main}", displayName: "Submitted" }, { type: "${NodeConnectionTypes.Main}", displayName: "Rejected" }] : ["${NodeConnectionTypes.Main}"] }}`,
+		outputs: outputsExpression(),
 		credentials: [
 			{
 				name: 'customerBankingApi',
@@ -49,11 +44,7 @@ export class CustomerBanking implements INodeType {
 				],
 				default: 'account',
 			},
-			...account.description,
-			...approval.description,
-			...payee.description,
-			...payment.description,
-			...transaction.description,
+			...Object.values(resources).flatMap((resource) => resource.description),
 		],
 	};
 

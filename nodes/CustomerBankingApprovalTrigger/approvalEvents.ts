@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../CustomerBanking/transport';
+import { apiFailureOf, apiRequest, apiRequestAllItems } from '../CustomerBanking/transport';
 
 export const APPROVAL_EVENTS = ['approvalRequested', 'approvalDecided'] as const;
 export type ApprovalEvent = (typeof APPROVAL_EVENTS)[number];
@@ -93,17 +93,12 @@ export async function listApprovals(this: IPollFunctions, accounts: string[]): P
 	return lists.flat();
 }
 
-function statusFrom(error: unknown): number | undefined {
-	const code = Number((error as { httpCode?: unknown })?.httpCode);
-	return Number.isInteger(code) ? code : undefined;
-}
-
 /** GET one record; undefined when the bank answers 404 (it no longer shows it). Other failures fail the poll. */
 async function readOrMissing(this: IPollFunctions, path: string): Promise<IDataObject | undefined> {
 	const read = apiRequest.call(this, { method: 'GET', path });
 	return await read.then(
 		(record) => record,
-		(error: unknown) => (statusFrom(error) === 404 ? undefined : read),
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
 	);
 }
 

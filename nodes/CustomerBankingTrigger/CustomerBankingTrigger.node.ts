@@ -101,7 +101,11 @@ export class CustomerBankingTrigger implements INodeType {
 			dark: 'file:../../icons/customerBanking.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Same behaviour in both. For a webhook start node of version 1, n8n evaluates a binaryData
+		// expression on every delivery (an expression sandbox per request in n8n 2.x); from 1.1 it only
+		// parses the JSON body, so new triggers are 1.1 and saved workflows keep working as 1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ [].concat($parameter["events"]).join(", ") }}',
 		description:
 			'Starts the workflow when money arrives on a Customer Banking account or an outgoing payment settles',

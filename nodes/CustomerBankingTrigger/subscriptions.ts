@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../CustomerBanking/transport';
+import { apiFailureOf, apiRequest } from '../CustomerBanking/transport';
 
 // spec §Events: the two kinds POST /webhooks/subscribe accepts.
 export const BANKING_EVENTS = ['TransactionReceived', 'TransactionConfirmed'] as const;
@@ -70,13 +70,6 @@ export function writeSubscribedZapIds(staticData: IDataObject, zapIds: Iterable<
 	staticData[SUBSCRIBED_ZAP_IDS] = unique;
 }
 
-export function httpStatusOf(error: unknown): number | undefined {
-	if (typeof error !== 'object' || error === null) return undefined;
-	const { httpCode } = error as { httpCode?: unknown };
-	const status = Number(httpCode);
-	return Number.isInteger(status) && status > 0 ? status : undefined;
-}
-
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
@@ -102,7 +95,7 @@ async function postSubscription(this: IHookFunctions, target: SubscriptionTarget
  */
 async function subscribe(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
 	const failure = await postSubscription.call(this, target, url);
-	if (httpStatusOf(failure) !== 409) return failure;
+	if (apiFailureOf(failure)?.kind !== 'conflict') return failure;
 	const removed = await unsubscribeEach.call(this, [target.zapId]);
 	return removed.failed.length > 0 ? failure : await postSubscription.call(this, target, url);
 }
@@ -128,7 +121,7 @@ export async function unsubscribeEach(
 			});
 			outcome.removed.push(zapId);
 		} catch (error) {
-			if (httpStatusOf(error) === 404) {
+			if (apiFailureOf(error)?.kind === 'notFound') {
 				outcome.removed.push(zapId);
 			} else {
 				outcome.failed.push({ zapId, message: messageOf(error) });

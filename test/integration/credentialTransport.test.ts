@@ -5,7 +5,9 @@
  */
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems, isTransientFailure } from '../../nodes/CustomerBanking/transport';
+import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
+import { apiFailureOf, apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
+import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
 import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -15,6 +17,7 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async () => undefined),
 }));
 const waits = sleep as jest.MockedFunction<typeof sleep>;
+const isTransientFailure = (error: unknown) => apiFailureOf(error)?.outcomeUnknown === true;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -157,7 +160,7 @@ describe('errors and retries against the sandbox', () => {
 	it('payee endpoints of a suspended account answer 429: "not active", never retried', async () => {
 		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
 		const error = await rejection(
-			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.suspended}/payees` }),
+			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.suspended}/payees`, ...PAYEE_ENDPOINT }),
 		);
 		expect(error.message).toBe('The account is not active');
 		expect(apiLog()).toHaveLength(1);
@@ -182,12 +185,7 @@ describe('errors and retries against the sandbox', () => {
 			amount: 12.34,
 			reference: 'INTEGRATION01',
 		};
-		const result = await apiRequest.call(context, {
-			method: 'POST',
-			path: '/payments',
-			headers: { 'x-idempotent-key': key },
-			body,
-		});
+		const result = await apiRequest.call(context, paymentRequest(key, body));
 		expect(result).toMatchObject({ rejectedCount: 0 });
 		const posts = apiLog().filter((entry) => entry.method === 'POST');
 		expect(posts).toHaveLength(2);
@@ -206,6 +204,7 @@ describe('errors and retries against the sandbox', () => {
 			apiRequest.call(context, {
 				method: 'POST',
 				path: `/account/${sandbox.seeded.accounts.gbp}/payees`,
+				...PAYEE_ENDPOINT,
 				body: {
 					name: 'Jane Doe',
 					reference: 'INVOICE1',
@@ -257,7 +256,7 @@ describe('paging against the sandbox', () => {
 	it('payees are read in pages of 100', async () => {
 		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
 		sandbox.control.clearRequests();
-		await apiRequestAllItems.call(context, { path: '/payees', returnAll: true });
+		await apiRequestAllItems.call(context, { path: '/payees', ...PAYEE_ENDPOINT, returnAll: true });
 		expect(apiLog()[0].query.limit).toBe('100');
 	});
 });

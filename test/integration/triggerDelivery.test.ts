@@ -81,7 +81,7 @@ async function settlePayment() {
 		method: 'POST',
 		path: '/payments',
 		body: [{ xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 25, reference: 'TRIGGERTEST1' }],
-		headers: { 'x-idempotent-key': randomUUID() },
+		idempotencyKey: randomUUID(),
 	});
 	const xtid = ((response.submitted as IDataObject[])[0] as IDataObject).xtid as string;
 	const [delivery] = await deliveriesDuring(async () => await sandbox.control.settle(xtid));

@@ -24,7 +24,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import * as payeeCreate from '../../nodes/CustomerBanking/actions/payee/create.operation';
 import * as payeeUpdate from '../../nodes/CustomerBanking/actions/payee/update.operation';
 import * as payeeUpsert from '../../nodes/CustomerBanking/actions/payee/upsert.operation';
-import { PAYEE_FIELD_LABELS, REQUIRED_ON_CREATE } from '../../nodes/CustomerBanking/validation/payee.schema';
+import { PAYEE_FIELD_LABELS, REQUIRED_ON_CREATE } from '../../nodes/CustomerBanking/validation/payee.fields';
 import { createExecuteContext, type RecordedRequest } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';

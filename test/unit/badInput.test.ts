@@ -11,13 +11,12 @@ import * as payeeUpdate from '../../nodes/CustomerBanking/actions/payee/update.o
 import * as paymentSubmit from '../../nodes/CustomerBanking/actions/payment/submit.operation';
 import {
 	PAYEE_FIELD_LABELS,
-	PAYEE_FORMATS,
-	PAYEE_LENGTHS,
+	PAYEE_FIELDS,
 	payeeFieldHint,
 	type PayeeField,
 	REQUIRED_ON_CREATE,
-} from '../../nodes/CustomerBanking/validation/payee.schema';
-import { PAYMENT_DESCRIPTION_MAX } from '../../nodes/CustomerBanking/validation/payment.schema';
+} from '../../nodes/CustomerBanking/validation/payee.fields';
+import { PAYMENT_DESCRIPTION_MAX } from '../../nodes/CustomerBanking/validation/payment.fields';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { byId, type NodeRun, runNode } from '../integration/actionNode';
 import { runPayments } from '../integration/payments/paymentNode';
@@ -255,12 +254,12 @@ describe('4. blank values', () => {
 });
 
 describe('5. rules the sandbox decided where the spec is silent', () => {
-	const purposeMax = PAYEE_LENGTHS.purpose.max;
+	const purposeMax = PAYEE_FIELDS.purpose.rule.max;
 
 	it.each([
 		['purpose', { purpose: 'p'.repeat(purposeMax + 1) }, `Purpose (purpose) must be 1-${purposeMax} characters`],
-		['purposeCategory', { purposeCategory: 'c'.repeat(PAYEE_LENGTHS.purposeCategory.max + 1) }, `Purpose Category (purposeCategory) must be ${payeeFieldHint('purposeCategory')}`],
-		['intermediaryCountryCode', { intermediaryBank: { intermediaryCountryCode: 'GBR' } }, `Intermediary Country Code (intermediaryCountryCode) must be ${PAYEE_FORMATS.intermediaryCountryCode.rule}`],
+		['purposeCategory', { purposeCategory: 'c'.repeat(PAYEE_FIELDS.purposeCategory.rule.max + 1) }, `Purpose Category (purposeCategory) must be ${payeeFieldHint('purposeCategory')}`],
+		['intermediaryCountryCode', { intermediaryBank: { intermediaryCountryCode: 'GBR' } }, `Intermediary Country Code (intermediaryCountryCode) must be ${PAYEE_FIELDS.intermediaryCountryCode.rule.format.rule}`],
 		['intermediaryCountryCode', { intermediaryBank: { intermediaryCountryCode: 'G1' } }, 'Intermediary Country Code (intermediaryCountryCode) must be 2 letters'],
 		['website', { contact: { website: 'https://localhost' } }, 'Website (website) must be a valid URL'],
 	])('payee %s: refused before any request', async (_field, overrides, message) => {
@@ -280,7 +279,7 @@ describe('5. rules the sandbox decided where the spec is silent', () => {
 			gbpPayee({
 				name: 'Limits Ltd',
 				purpose: 'p'.repeat(purposeMax),
-				purposeCategory: 'c'.repeat(PAYEE_LENGTHS.purposeCategory.max),
+				purposeCategory: 'c'.repeat(PAYEE_FIELDS.purposeCategory.rule.max),
 				intermediaryBank: { intermediaryCountryCode: 'us' },
 			}),
 		);
@@ -304,9 +303,9 @@ describe('5. rules the sandbox decided where the spec is silent', () => {
 			}
 		}
 		const byName = (name: string) => formFields(payeeCreate.description).find((field) => field.name === name);
-		expect(byName('purpose')?.description).toContain(`1-${PAYEE_LENGTHS.purpose.max} characters`);
-		expect(byName('purposeCategory')?.description).toContain(`1-${PAYEE_LENGTHS.purposeCategory.max} characters`);
-		expect(byName('intermediaryCountryCode')?.description).toContain(PAYEE_FORMATS.intermediaryCountryCode.rule);
+		expect(byName('purpose')?.description).toContain(`1-${PAYEE_FIELDS.purpose.rule.max} characters`);
+		expect(byName('purposeCategory')?.description).toContain(`1-${PAYEE_FIELDS.purposeCategory.rule.max} characters`);
+		expect(byName('intermediaryCountryCode')?.description).toContain(PAYEE_FIELDS.intermediaryCountryCode.rule.format.rule);
 	});
 
 	it('the payment form hints read the description limit and the reference lengths', () => {

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as create from '../../nodes/CustomerBanking/actions/payee/create.operation';
 import * as update from '../../nodes/CustomerBanking/actions/payee/update.operation';
 import * as upsert from '../../nodes/CustomerBanking/actions/payee/upsert.operation';
-import { PAYEE_FIELD_LABELS, type PayeeField } from '../../nodes/CustomerBanking/validation/payee.schema';
+import { PAYEE_FIELD_LABELS, type PayeeField } from '../../nodes/CustomerBanking/validation/payee.fields';
 
 const BODY_FIELDS = Object.keys(PAYEE_FIELD_LABELS).filter((field) => field !== 'xpid') as PayeeField[];
 const COLLECTIONS = ['identity', 'contact', 'address', 'bankDetails', 'intermediaryBank'];

@@ -1,12 +1,13 @@
+import { referenceLength } from '../../nodes/CustomerBanking/validation/payee.fields';
 import {
 	describeIssues,
+	payeeAccountRules,
 	payeeCreateSchema,
 	payeeUpdateSchema,
 	payeeUpsertSchema,
-	referenceLength,
 } from '../../nodes/CustomerBanking/validation/payee.schema';
 
-type Schema = ReturnType<typeof payeeUpdateSchema>;
+type Schema = ReturnType<typeof payeeUpdateSchema> | ReturnType<typeof payeeAccountRules>;
 
 /** "field rule" lines, e.g. "sortCode must be exactly 6 digits". */
 function issuesOf(schema: Schema | ReturnType<typeof payeeUpsertSchema>, body: Record<string, unknown>): string[] {
@@ -205,5 +206,28 @@ describe('payee schema: update and upsert (spec §Update, §Upsert)', () => {
 				{ field: 'sortCode', label: 'Sort Code', rule: 'must be exactly 6 digits' },
 			]);
 		}
+	});
+});
+
+describe('payee schema: the rules that need the account, applied after the values were judged', () => {
+	it('the reference bound and the bank details of the currency; the values themselves are not judged again', () => {
+		expect(issuesOf(payeeAccountRules('create', { currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
+		expect(issuesOf(payeeAccountRules('create', { currency: 'GBP' }), { ...GBP_PAYEE, reference: chars(19) })).toEqual([
+			'reference must be 6-18 characters for GBP accounts',
+		]);
+		expect(issuesOf(payeeAccountRules('create', { currency: 'EUR' }), GBP_PAYEE)).toEqual([
+			'sortCode is only allowed for GBP accounts (this account is EUR)',
+			'iban is required for EUR accounts',
+			'bic is required for EUR accounts',
+		]);
+	});
+
+	it('with an xpid (upsert) the update rules apply: changed bank details are checked with the stored ones', () => {
+		const stored = { ...GBP_PAYEE, xpid: 'p-1' };
+		const rules = payeeAccountRules('create', { currency: 'GBP', existing: stored });
+		expect(issuesOf(rules, { accountNumber: '87654321', xpid: 'p-1' })).toEqual([]);
+		expect(issuesOf(rules, { accountNumber: '87654321' })).toEqual(expect.arrayContaining(['name is required']));
+		const result = rules.safeParse({ email: 'ap@acme.example', xpid: ' p-1 ' });
+		expect(result.success && result.data).toEqual({ email: 'ap@acme.example', xpid: 'p-1' });
 	});
 });

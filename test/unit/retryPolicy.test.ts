@@ -3,45 +3,46 @@ import {
 	BACKOFF,
 	NETWORK_ERROR_CODES,
 	delayBeforeNextAttempt,
-	isPayeePath,
-	isRepeatableRequest,
 	parseRetryAfter,
+	retryModeOf,
 	ruleFor,
+	type TooManyRequestsMeaning,
 } from '../../nodes/CustomerBanking/transport/retryPolicy';
 import { fieldNamedIn, readFailure } from '../../nodes/CustomerBanking/transport/errors';
 
 describe('ruleFor', () => {
 	it.each([
-		[{ status: 400 }, '/accounts', 'validation', 'never', false],
-		[{ status: 401 }, '/accounts', 'unauthorized', 'never', false],
-		[{ status: 403 }, '/payees', 'forbidden', 'never', false],
-		[{ status: 404 }, '/account/a/balance', 'notFound', 'never', false],
-		[{ status: 429 }, '/account/a/payees', 'accountNotActive', 'never', false],
-		[{ status: 429 }, '/payee/p1', 'accountNotActive', 'never', false],
-		[{ status: 429 }, '/accounts', 'rateLimited', 'whenSafe', true],
-		[{ status: 429 }, '/payments', 'rateLimited', 'whenSafe', true],
-		[{ status: 500 }, '/accounts', 'serverError', 'whenSafe', true],
-		[{ status: 599 }, '/accounts', 'serverError', 'whenSafe', true],
-		[{ networkCode: 'ECONNRESET' }, '/accounts', 'network', 'whenSafe', true],
-		[{ networkCode: 'ETIMEDOUT' }, '/accounts', 'network', 'whenSafe', true],
-		[{ networkCode: 'ENOTFOUND' }, '/accounts', 'other', 'never', false],
-		[{ networkCode: 'ERR_CANCELED' }, '/accounts', 'other', 'never', false],
-		[{ status: 422 }, '/payments', 'other', 'never', false],
-		[{}, '/accounts', 'other', 'never', false],
-	])('%j on %s → %s, retry %s, outcome unknown %s', (failure, path, kind, retry, outcomeUnknown) => {
-		expect(ruleFor(failure, path)).toMatchObject({ kind, retry, outcomeUnknown });
+		[{ status: 400 }, 'rateLimited', 'validation', 'never', false],
+		[{ status: 401 }, 'rateLimited', 'unauthorized', 'never', false],
+		[{ status: 403 }, 'accountNotActive', 'forbidden', 'never', false],
+		[{ status: 404 }, 'rateLimited', 'notFound', 'never', false],
+		[{ status: 409 }, 'rateLimited', 'conflict', 'never', false],
+		[{ status: 429 }, 'accountNotActive', 'accountNotActive', 'never', false],
+		[{ status: 429 }, 'rateLimited', 'rateLimited', 'whenSafe', true],
+		[{ status: 500 }, 'rateLimited', 'serverError', 'whenSafe', true],
+		[{ status: 599 }, 'accountNotActive', 'serverError', 'whenSafe', true],
+		[{ networkCode: 'ECONNRESET' }, 'rateLimited', 'network', 'whenSafe', true],
+		[{ networkCode: 'ETIMEDOUT' }, 'rateLimited', 'network', 'whenSafe', true],
+		[{ networkCode: 'ENOTFOUND' }, 'rateLimited', 'other', 'never', false],
+		[{ networkCode: 'ERR_CANCELED' }, 'rateLimited', 'other', 'never', false],
+		[{ status: 422 }, 'rateLimited', 'unprocessable', 'never', false],
+		[{ status: 418 }, 'rateLimited', 'refused', 'never', false],
+		[{}, 'rateLimited', 'other', 'never', false],
+	] as Array<[object, TooManyRequestsMeaning, string, string, boolean]>)(
+		'%j where a 429 means %s → %s, retry %s, outcome unknown %s',
+		(failure, tooManyRequests, kind, retry, outcomeUnknown) => {
+			expect(ruleFor(failure, tooManyRequests)).toMatchObject({ kind, retry, outcomeUnknown });
+		},
+	);
+
+	it('a 429 is a rate limit unless the call says otherwise', () => {
+		expect(ruleFor({ status: 429 })).toMatchObject({ kind: 'rateLimited' });
 	});
 
 	it('knows the network codes of spec §Errors', () => {
 		expect(NETWORK_ERROR_CODES).toEqual(expect.arrayContaining(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']));
 	});
 
-	it('payee paths are exactly the payee endpoints', () => {
-		for (const path of ['/payees', '/payee/p1', '/account/a/payees', '/account/a/payees/p1', '/account/a/payee'])
-			expect(isPayeePath(path)).toBe(true);
-		for (const path of ['/payments', '/accounts', '/account/a/transactions', '/account/a', '/payeesx'])
-			expect(isPayeePath(path)).toBe(false);
-	});
 });
 
 describe('delayBeforeNextAttempt (spec §Errors rule 1)', () => {
@@ -62,19 +63,17 @@ describe('delayBeforeNextAttempt (spec §Errors rule 1)', () => {
 	});
 });
 
-describe('isRepeatableRequest (spec §Errors rule 2)', () => {
+describe('retryModeOf (spec §Errors rules 1-2)', () => {
 	it.each([
-		['GET', '/accounts', {}, true],
-		['POST', '/payments', { 'x-idempotent-key': 'k' }, true],
-		['POST', '/payments/', { 'X-Idempotent-Key': 'k' }, true],
-		['POST', '/payments', {}, false],
-		['POST', '/payments', { 'x-idempotent-key': '' }, false],
-		['POST', '/account/a/payees', { 'x-idempotent-key': 'k' }, false],
-		['PUT', '/account/a/payees/p', {}, false],
-		['DELETE', '/webhooks/unsubscribe', {}, false],
-		['PATCH', '/payments', { 'x-idempotent-key': 'k' }, false],
-	])('%s %s %j → %s', (method, path, headers, expected) => {
-		expect(isRepeatableRequest(method as 'GET', path, headers)).toBe(expected);
+		['GET', undefined, 'safe'],
+		['GET', 'never', 'never'],
+		['POST', 'safe', 'safe'],
+		['POST', undefined, 'never'],
+		['PUT', undefined, 'never'],
+		['DELETE', undefined, 'never'],
+		['PATCH', undefined, 'never'],
+	])('%s declared %s → %s', (method, declared, expected) => {
+		expect(retryModeOf(method as 'GET', declared as 'safe' | undefined)).toBe(expected);
 	});
 });
 

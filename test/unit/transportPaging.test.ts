@@ -5,7 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
+import { apiRequestAllItems, type EndpointIntent } from '../../nodes/CustomerBanking/transport';
+import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
 import { pageSizeFor, readListPage } from '../../nodes/CustomerBanking/transport/paginate';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
@@ -39,9 +40,9 @@ function serveList(count: number, envelope: Envelope, maxLimit = 500) {
 	});
 }
 
-async function list(path: string, returnAll: boolean, limit?: number) {
+async function list(path: string, returnAll: boolean, limit?: number, endpoint: EndpointIntent = {}) {
 	const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-	return await apiRequestAllItems.call(context, { path, returnAll, limit, qs: { status: 'ACTIVE' } });
+	return await apiRequestAllItems.call(context, { path, ...endpoint, returnAll, limit, qs: { status: 'ACTIVE' } });
 }
 
 const sentPages = () => api.apiRequests().map((request) => [Number(request.query.page), Number(request.query.limit)]);
@@ -68,7 +69,7 @@ describe('Return All', () => {
 
 	it('payee lists use pages of 100', async () => {
 		serveList(250, 'results', 100);
-		const items = await list('/account/a1/payees', true);
+		const items = await list('/account/a1/payees', true, undefined, PAYEE_ENDPOINT);
 		expect(items).toHaveLength(250);
 		expect(sentPages()).toEqual([
 			[0, 100],
@@ -76,7 +77,7 @@ describe('Return All', () => {
 			[2, 100],
 		]);
 		api.served.length = 0;
-		await list('/payees', true);
+		await list('/payees', true, undefined, PAYEE_ENDPOINT);
 		expect(sentPages()[0]).toEqual([0, 100]);
 	});
 
@@ -107,7 +108,7 @@ describe('Limit', () => {
 
 	it('limit 250 on payees: three pages of 84 (at most 100 each)', async () => {
 		serveList(1000, 'array', 100);
-		const items = await list('/payees', false, 250);
+		const items = await list('/payees', false, 250, PAYEE_ENDPOINT);
 		expect(items).toHaveLength(250);
 		expect(sentPages()).toEqual([
 			[0, 84],
@@ -150,9 +151,9 @@ describe('envelopes', () => {
 });
 
 describe('fixed page size and early stop', () => {
-	async function search(pageSize: number, until: (item: IDataObject) => boolean, path = '/approvals') {
+	async function search(pageSize: number, until: (item: IDataObject) => boolean, path = '/approvals', endpoint: EndpointIntent = {}) {
 		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		return await apiRequestAllItems.call(context, { path, returnAll: true, pageSize, until });
+		return await apiRequestAllItems.call(context, { path, ...endpoint, returnAll: true, pageSize, until });
 	}
 
 	it('reads pages of the given size and stops at the page holding the match', async () => {
@@ -179,7 +180,7 @@ describe('fixed page size and early stop', () => {
 
 	it('never asks for more than the endpoint allows', async () => {
 		serveList(30, 'results', 100);
-		await search(250, () => false, '/payees');
+		await search(250, () => false, '/payees', PAYEE_ENDPOINT);
 		expect(sentPages()).toEqual([[0, 100]]);
 	});
 });

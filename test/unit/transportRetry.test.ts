@@ -5,7 +5,9 @@
  */
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest, isTransientFailure, type ApiRequestOptions } from '../../nodes/CustomerBanking/transport';
+import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
+import { apiFailureOf, apiRequest, type ApiRequestOptions } from '../../nodes/CustomerBanking/transport';
+import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
 import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
 import { createExecuteContext } from '../helpers/n8nContext';
 import {
@@ -52,6 +54,7 @@ function script(...replies: Reply[]) {
 }
 
 const always = (reply: Reply) => api.setApi(() => reply);
+const isTransientFailure = (error: unknown) => apiFailureOf(error)?.outcomeUnknown === true;
 const waited = () => waits.mock.calls.map(([ms]) => ms);
 
 describe('rows of spec §Errors that are never retried', () => {
@@ -66,7 +69,8 @@ describe('rows of spec §Errors that are never retried', () => {
 		const error = await failing({
 			method: method as 'GET',
 			path,
-			headers: { 'x-idempotent-key': 'b7c1f6e2-8a8e-4c43-9d0b-0d7f3f3a2b11' },
+			idempotencyKey: 'b7c1f6e2-8a8e-4c43-9d0b-0d7f3f3a2b11',
+			retry: 'safe',
 			body: method === 'GET' ? undefined : { amount: 1 },
 		});
 		expect(api.apiRequests()).toHaveLength(1);
@@ -101,7 +105,7 @@ describe('rows of spec §Errors that are never retried', () => {
 		'429 on the payee endpoint %s means "account not active": not retried',
 		async (path) => {
 			always({ status: 429, body: { statusCode: 429, message: 'Account is not active' } });
-			const error = await failing({ method: path.startsWith('/payee') ? 'GET' : 'POST', path, body: { name: 'Jane Doe' } });
+			const error = await failing({ method: path.startsWith('/payee') ? 'GET' : 'POST', path, ...PAYEE_ENDPOINT, body: { name: 'Jane Doe' } });
 			expect(api.apiRequests()).toHaveLength(1);
 			expect(waits).not.toHaveBeenCalled();
 			expect(error.message).toBe('The account is not active');
@@ -177,12 +181,7 @@ describe('writes (spec §Errors rules 2-3)', () => {
 	it('POST /payments is retried on 5xx, rate limit and dropped connections with the same key and the same body bytes', async () => {
 		script({ status: 500 }, 'reset', { status: 429 }, { status: 202, body: { requestId: 'r1', submitted: [], rejected: [], rejectedCount: 0 } });
 		const { context: ctx } = context();
-		const result = await apiRequest.call(ctx, {
-			method: 'POST',
-			path: '/payments',
-			headers: { 'x-idempotent-key': key },
-			body: payment,
-		});
+		const result = await apiRequest.call(ctx, paymentRequest(key, payment));
 		expect(result).toMatchObject({ requestId: 'r1' });
 		const sent = api.apiRequests();
 		expect(sent).toHaveLength(4);
@@ -195,14 +194,14 @@ describe('writes (spec §Errors rules 2-3)', () => {
 		script({ status: 502 });
 		const { context: ctx } = context();
 		const batch = [payment, { ...payment, amount: 3 }];
-		await apiRequest.call(ctx, { method: 'POST', path: '/payments', headers: { 'x-idempotent-key': key }, body: batch });
+		await apiRequest.call(ctx, paymentRequest(key, batch));
 		const sent = api.apiRequests();
 		expect(sent.map((request) => request.rawBody)).toEqual([JSON.stringify(batch), JSON.stringify(batch)]);
 	});
 
 	it('POST /payments exhausted on 5xx is a transient failure that tells the user to look the payment up', async () => {
 		always({ status: 500, body: { statusCode: 500, message: 'Internal error' } });
-		const error = await failing({ method: 'POST', path: '/payments', headers: { 'x-idempotent-key': key }, body: payment });
+		const error = await failing(paymentRequest(key, payment));
 		expect(api.apiRequests()).toHaveLength(5);
 		expect(isTransientFailure(error)).toBe(true);
 		expect(error.description).toMatch(/may have been processed: look it up/);
@@ -232,6 +231,32 @@ describe('writes (spec §Errors rules 2-3)', () => {
 		await failing({ method: method as 'POST', path, body: { zapId: 'z1' } });
 		expect(api.apiRequests()).toHaveLength(2);
 		expect(waits).not.toHaveBeenCalled();
+	});
+});
+
+describe('the failure callers read (apiFailureOf)', () => {
+	it('a refusal: its kind, status and field, not processed', async () => {
+		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
+		const error = await failing({ method: 'GET', path: '/accounts' });
+		expect(apiFailureOf(error)).toEqual({ kind: 'validation', status: 400, outcomeUnknown: false, refused: true, field: 'limit', attempts: 1 });
+	});
+
+	it('a 5xx after every attempt: outcome unknown', async () => {
+		always({ status: 503 });
+		const error = await failing({ method: 'GET', path: '/accounts' });
+		expect(apiFailureOf(error)).toEqual({ kind: 'serverError', status: 503, outcomeUnknown: true, refused: false, attempts: 5 });
+	});
+
+	it('a refusal after an attempt whose answer was lost: outcome unknown all the same', async () => {
+		script('reset', { status: 409, body: { statusCode: 409, message: 'conflict' } });
+		const error = await failing(paymentRequest('6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', { amount: 1 }));
+		expect(apiFailureOf(error)).toMatchObject({ kind: 'conflict', status: 409, outcomeUnknown: true, refused: true, attempts: 2 });
+		expect(error.description).toMatch(/An earlier attempt of this request failed without an answer/);
+	});
+
+	it('is undefined for anything the transport did not throw', () => {
+		expect(apiFailureOf(new Error('x'))).toBeUndefined();
+		expect(apiFailureOf({ httpCode: '404' })).toBeUndefined();
 	});
 });
 
@@ -275,7 +300,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 		);
 		const { context: ctx } = context(scriptedCredentials(api, { accessToken: 'token-stale' }));
 		const body = { xaid: 'a1', xpid: 'p1', amount: 5, reference: 'REF-0001' };
-		await apiRequest.call(ctx, { method: 'POST', path: '/payments', headers: { 'x-idempotent-key': 'k-1' }, body });
+		await apiRequest.call(ctx, paymentRequest('k-1', body));
 		const sent = api.apiRequests();
 		expect(sent.map((request) => request.headers['x-idempotent-key'])).toEqual(['k-1', 'k-1']);
 		expect(sent.map((request) => request.rawBody)).toEqual([JSON.stringify(body), JSON.stringify(body)]);

@@ -9,7 +9,6 @@ import {
 import { DEFAULT_SIGNATURE_SCHEME } from '../../nodes/CustomerBankingTrigger/signature';
 import {
 	deriveZapId,
-	httpStatusOf,
 	planSubscriptions,
 	readSubscribedZapIds,
 	writeSubscribedZapIds,
@@ -86,14 +85,6 @@ describe('recorded subscriptions (static data)', () => {
 		writeSubscribedZapIds(staticData, []);
 		expect(staticData).toEqual({});
 		expect(readSubscribedZapIds({ subscribedZapIds: 'not-a-list' })).toEqual([]);
-	});
-});
-
-describe('httpStatusOf', () => {
-	it('reads the NodeApiError httpCode', () => {
-		expect(httpStatusOf({ httpCode: '404' })).toBe(404);
-		expect(httpStatusOf({ httpCode: null })).toBeUndefined();
-		expect(httpStatusOf(new Error('x'))).toBeUndefined();
 	});
 });
 

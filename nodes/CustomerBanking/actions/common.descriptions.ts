@@ -1,67 +1,45 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { UUID_PATTERN } from '../validation/ids';
 
-export const accountLocator: INodeProperties = {
-	displayName: 'Account',
-	name: 'account',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The bank account to work with',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchAccounts',
-				searchable: true,
-			},
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: UUID_PATTERN,
-						errorMessage: 'Not a valid account ID (xaid is a UUID)',
-					},
-				},
-			],
-		},
-	],
-};
+/** A resource picked from a searchable list, or given by its ID. */
+function locator(
+	parameter: Pick<INodeProperties, 'displayName' | 'name' | 'description'>,
+	searchListMethod: string,
+	byId: Pick<INodePropertyMode, 'placeholder' | 'validation'>,
+): INodeProperties {
+	return {
+		...parameter,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } },
+			{ displayName: 'By ID', name: 'id', type: 'string', ...byId },
+		],
+	};
+}
 
-export const payeeLocator: INodeProperties = {
-	displayName: 'Payee',
-	name: 'payee',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The payee (beneficiary); the list shows the payees of the selected account',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchPayees',
-				searchable: true,
-			},
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 2d9f6b1e-7c4a-4f3e-9b8d-1a2b3c4d5e6f',
-		},
-	],
-};
+export const accountLocator = locator(
+	{ displayName: 'Account', name: 'account', description: 'The bank account to work with' },
+	'searchAccounts',
+	{
+		placeholder: 'e.g. 3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
+		validation: [
+			{ type: 'regex', properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid account ID (xaid is a UUID)' } },
+		],
+	},
+);
+
+export const payeeLocator = locator(
+	{
+		displayName: 'Payee',
+		name: 'payee',
+		description: 'The payee (beneficiary); the list shows the payees of the selected account',
+	},
+	'searchPayees',
+	{ placeholder: 'e.g. 2d9f6b1e-7c4a-4f3e-9b8d-1a2b3c4d5e6f' },
+);
 
 /** Return All + Limit, as every n8n list operation has them. */
 export function returnAllOrLimit(): INodeProperties[] {
@@ -112,4 +90,10 @@ export function listScope(what: string): INodeProperties[] {
 			displayOptions: { show: { scope: ['account'] } },
 		},
 	];
+}
+
+/** The options of a collection in the order n8n lists them: by display name, ignoring case. */
+export function byDisplayName(options: INodeProperties[]): INodeProperties[] {
+	const key = (property: INodeProperties) => property.displayName.toLowerCase();
+	return [...options].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }

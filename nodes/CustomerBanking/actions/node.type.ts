@@ -22,4 +22,3 @@ type NodeMap = {
 };
 
 export type CustomerBankingType = AllEntities<NodeMap>;
-export type ResourceName = CustomerBankingType['resource'];

@@ -6,33 +6,35 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-/** 'rejected' reaches the second output only when a payment node has Route Rejected on. */
-export type OutputName = 'main' | 'rejected';
+/** Which output an item leaves on: 'second' only where the resource's output switch is on (OutputSwitch). */
+export type OutputName = 'main' | 'second';
 
 export interface ItemResult {
 	json: IDataObject;
 	output?: OutputName;
 }
 
-/** Runs once per input item; the router pairs whatever it returns with that item. */
-export type PerItemExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-) => Promise<IDataObject | IDataObject[] | ItemResult[]>;
+/** Runs once per input item; what it returns are that item's output items, on the main output. */
+export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 
-export interface BatchItemResult {
-	itemIndex: number;
-	results?: ItemResult[];
-	error?: NodeApiError | NodeOperationError;
-}
+export type BatchItemResult =
+	| { itemIndex: number; results: ItemResult[] }
+	/** With Continue On Fail the item becomes `{ ...errorFields, error: message }`; without, the node stops. */
+	| { itemIndex: number; error: NodeApiError | NodeOperationError; errorFields?: IDataObject };
 
 /** Runs once for all input items (e.g. one batch request); reports a result or an error per item. */
-export type BatchExecute = (
-	this: IExecuteFunctions,
-	itemIndexes: number[],
-) => Promise<BatchItemResult[]>;
+export type BatchExecute = (this: IExecuteFunctions, itemIndexes: number[]) => Promise<BatchItemResult[]>;
 
 /** What every actions/<resource>/<operation>.operation.ts exports. */
 export type OperationModule =
 	| { description: INodeProperties[]; execute: PerItemExecute; executeBatch?: undefined }
 	| { description: INodeProperties[]; executeBatch: BatchExecute; execute?: undefined };
+
+/**
+ * A resource whose items may leave on a second output: a boolean parameter of the resource turns it on,
+ * and the outputs are then named as given. Read by the node's `outputs` expression and by the router.
+ */
+export interface OutputSwitch {
+	parameter: string;
+	displayNames: Record<OutputName, string>;
+}

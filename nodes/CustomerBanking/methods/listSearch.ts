@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../transport';
+import { PAYEE_ENDPOINT } from '../transport/endpoints';
 import { checkId } from '../validation/ids';
 import { accountLabel, matchesFilter, payeeLabel } from './labels';
 
@@ -38,7 +39,7 @@ export async function searchPayees(
 ): Promise<INodeListSearchResult> {
 	const xaid = selectedAccount(this);
 	const path = xaid ? `/account/${xaid}/payees` : '/payees';
-	const payees = await apiRequestAllItems.call(this, { path, returnAll: true });
+	const payees = await apiRequestAllItems.call(this, { path, ...PAYEE_ENDPOINT, returnAll: true });
 	const results = payees
 		.map((payee) => ({ payee, name: payeeLabel(payee) }))
 		.filter(({ payee, name }) =>

@@ -81,7 +81,8 @@ function runParts(scope: KeyScope): string[] {
 	return scope.runIndex > 0 ? ['run', String(scope.runIndex)] : [];
 }
 
-export type KeySource = 'derived' | 'custom';
+/** Where a key comes from: this execution and node, the user's Custom Idempotency Key, or a resubmission of rejected items. */
+export type KeySource = 'derived' | 'custom' | 'resubmission';
 
 export interface IdempotencyKey {
 	key: string;

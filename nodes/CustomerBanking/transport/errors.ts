@@ -1,5 +1,7 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
+import { networkFailureWords } from './networkFailures';
 import { redact } from './redaction';
 import type { AttemptFailure, ErrorRule, FailureKind } from './retryPolicy';
 
@@ -108,6 +110,8 @@ export interface FailureContext {
 	itemIndex?: number;
 	/** Values that must never reach the user: client secret, tokens, signing secrets. */
 	secrets: string[];
+	/** What the user should do when a write may have been processed (see ApiRequestOptions). */
+	whenOutcomeUnknown: string;
 }
 
 export interface DescribedFailure {
@@ -118,28 +122,22 @@ export interface DescribedFailure {
 	field?: string;
 }
 
-const NETWORK_WORDS: Record<string, string> = {
-	ECONNRESET: 'the connection was closed unexpectedly',
-	ECONNREFUSED: 'the connection was refused',
-	ECONNABORTED: 'the request timed out',
-	ETIMEDOUT: 'the connection timed out',
-	ESOCKETTIMEDOUT: 'the connection timed out',
-	EPIPE: 'the connection was closed while sending',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EHOSTUNREACH: 'the host is unreachable',
-	ENETUNREACH: 'the network is unreachable',
-};
-
 function afterAttempts(context: FailureContext): string {
 	return context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
 }
 
+// spec §Errors rule 3
 function mayHaveBeenProcessed(context: FailureContext): string {
-	if (context.method === 'GET') return '';
-	// spec §Errors rule 3
-	return context.path.replace(/\/+$/, '') === '/payments'
-		? ' The payment may have been processed: look it up (approvals for payments awaiting approval, transactions otherwise, matching on reference) before sending it again.'
-		: ' The request may have been processed: check before sending it again.';
+	return context.method === 'GET' ? '' : ` ${context.whenOutcomeUnknown}`;
+}
+
+function refusedDescription(f: RequestFailure): Omit<DescribedFailure, 'errorResponse'> {
+	const field = fieldNamedIn(f.apiMessage);
+	return {
+		message: `The API refused the request (HTTP ${f.status})${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
+		description: `Check the input of this operation; the request was not retried.${field ? ` The API named the field "${field}".` : ''}`,
+		field,
+	};
 }
 
 /** The user-facing message and description for each row of spec §Errors. */
@@ -180,23 +178,16 @@ const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Om
 		description: `This is usually temporary: try again later.${mayHaveBeenProcessed(c)}`,
 	}),
 	network: (f, c) => ({
-		message: `Could not reach the Customer Banking API: ${NETWORK_WORDS[f.networkCode ?? ''] ?? 'the connection failed'}${afterAttempts(c)}`,
+		message: `Could not reach the Customer Banking API: ${networkFailureWords(f.networkCode) ?? 'the connection failed'}${afterAttempts(c)}`,
 		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
 	}),
-	other: (f) => {
-		if (f.status !== undefined) {
-			const field = fieldNamedIn(f.apiMessage);
-			return {
-				message: `The API refused the request (HTTP ${f.status})${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
-				description: `Check the input of this operation; the request was not retried.${field ? ` The API named the field "${field}".` : ''}`,
-				field,
-			};
-		}
-		return {
-			message: f.message ?? 'The request to the Customer Banking API failed',
-			description: f.description ?? 'The request was not retried.',
-		};
-	},
+	conflict: refusedDescription,
+	unprocessable: refusedDescription,
+	refused: refusedDescription,
+	other: (f) => ({
+		message: f.message ?? 'The request to the Customer Banking API failed',
+		description: f.description ?? 'The request was not retried.',
+	}),
 };
 
 export function describeFailure(
@@ -229,4 +220,49 @@ export function describeFailure(
 		httpCode: failure.status === undefined ? undefined : String(failure.status),
 		field: described.field,
 	};
+}
+
+/** How a request failed, as its callers read it (never from the error's status code or text). */
+export interface ApiFailure {
+	kind: FailureKind;
+	/** The HTTP status of the last answer, when one arrived. */
+	status?: number;
+	/**
+	 * The request may have been processed although it failed (spec §Errors rule 3): it failed without
+	 * an answer, with a 5xx or a rate limit, or after an earlier attempt that did.
+	 */
+	outcomeUnknown: boolean;
+	/** The bank answered with a refusal (4xx); unless `outcomeUnknown`, nothing was processed. */
+	refused: boolean;
+	/** The field the API named in a refusal (spec §Errors 400). */
+	field?: string;
+	attempts: number;
+}
+
+// A symbol, so the failure travels with the error without changing what n8n stores of it (JSON).
+const API_FAILURE = Symbol('customerBankingApiFailure');
+
+type FailedRequestError = NodeApiError & { [API_FAILURE]?: ApiFailure };
+
+/** The NodeApiError the transport throws for a failed request, carrying how it failed (apiFailureOf). */
+export function failedRequestError(
+	node: INode,
+	described: DescribedFailure,
+	apiFailure: ApiFailure,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const error: FailedRequestError = new NodeApiError(node, described.errorResponse, {
+		message: described.message,
+		description: described.description,
+		httpCode: described.httpCode,
+		itemIndex,
+	});
+	if (described.field) error.context.field = described.field;
+	error[API_FAILURE] = apiFailure;
+	return error;
+}
+
+/** How a request failed, when `error` is the transport's; undefined for anything else. */
+export function apiFailureOf(error: unknown): ApiFailure | undefined {
+	return error instanceof NodeApiError ? (error as FailedRequestError)[API_FAILURE] : undefined;
 }

@@ -9,12 +9,15 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { describeFailure, readFailure } from './errors';
+import { describeFailure, failedRequestError, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
-import { maxPageSizeFor, pageSizeFor, readListPage } from './paginate';
-import { delayBeforeNextAttempt, isRepeatableRequest, ruleFor } from './retryPolicy';
+import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
+import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
+
+export { type ApiFailure, apiFailureOf } from './errors';
+export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
 
 export type BankingContext =
 	| IExecuteFunctions
@@ -23,26 +26,44 @@ export type BankingContext =
 	| IWebhookFunctions
 	| IPollFunctions;
 
-export interface ApiRequestOptions {
+/** What the caller knows of the endpoint it calls, which the transport cannot tell from a path. */
+export interface EndpointIntent {
+	/** What a 429 means here (spec §Errors): a rate limit (the default), or, on payee endpoints, an inactive account. */
+	tooManyRequests?: TooManyRequestsMeaning;
+	/** The largest page the endpoint serves (spec §Limits); 500 unless said. */
+	pageLimit?: number;
+}
+
+export interface ApiRequestOptions extends EndpointIntent {
 	method: IHttpRequestMethods;
 	/** Relative to the credential's Base URL, e.g. '/account/abc/balance'. */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
-	/** e.g. { 'x-idempotent-key': key } */
-	headers?: Record<string, string>;
-	/** Put into the NodeApiError so n8n shows which item failed. */
+	/** Sent as x-idempotent-key (spec §Payments rule 2): the bank acts on one key once. */
+	idempotencyKey?: string;
+	/**
+	 * Whether the request may be sent again after a 5xx, a rate limit or a lost connection: GETs are,
+	 * other requests only when the caller says 'safe' (spec §Errors rules 1-2).
+	 */
+	retry?: RetryMode;
+	/**
+	 * What the error tells the user to do when a write failed in a way that may have processed it
+	 * (spec §Errors rule 3).
+	 */
+	whenOutcomeUnknown?: string;
+	/** Put into the error so n8n shows which item failed. */
 	itemIndex?: number;
 	/** The credential as already read for this chain of requests (the pages of one list). */
 	credentials?: ICredentialDataDecryptedObject;
 }
 
-export interface ApiRequestAllItemsOptions<T = IDataObject> {
+export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointIntent {
 	path: string;
 	qs?: IDataObject;
 	returnAll: boolean;
 	limit?: number;
-	/** A fixed page size (capped at the endpoint's maximum) where the spec names one. */
+	/** A fixed page size (capped at the endpoint's page limit) where the spec names one. */
 	pageSize?: number;
 	/** Stop reading pages once an item satisfies this; that item is the last one returned. */
 	until?: (item: T) => boolean;
@@ -51,15 +72,21 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> {
 
 const CREDENTIAL_TYPE = 'customerBankingApi';
 
-/** Errors whose request may have been processed although it failed (spec §Errors rule 3). */
-const outcomeUnknownErrors = new WeakSet<object>();
+const IDEMPOTENCY_HEADER = 'x-idempotent-key';
 
-/**
- * True when the request failed on a network error, a 5xx or a rate limit after the retries the
- * policy allows: it MAY have been processed. Payments look the payment up before any resubmission.
- */
-export function isTransientFailure(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && outcomeUnknownErrors.has(error);
+const CHECK_BEFORE_SENDING_AGAIN = 'The request may have been processed: check before sending it again.';
+
+/** The method, path and headers a request goes out with, besides authentication: for showing what would be sent. */
+export function wireRequestOf(options: Pick<ApiRequestOptions, 'method' | 'path' | 'idempotencyKey'>): {
+	method: IHttpRequestMethods;
+	path: string;
+	headers: Record<string, string>;
+} {
+	return {
+		method: options.method,
+		path: options.path,
+		headers: options.idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: options.idempotencyKey },
+	};
 }
 
 function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
@@ -118,7 +145,8 @@ export async function apiRequest<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestOptions,
 ): Promise<T> {
-	const { method, qs, body, headers, itemIndex } = options;
+	const { method, qs, body, itemIndex } = options;
+	const { headers } = wireRequestOf(options);
 	const path = checkedPath.call(this, options.path, itemIndex);
 	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
 	// token into this same object, so the next page of a list sends it.
@@ -128,7 +156,7 @@ export async function apiRequest<T = IDataObject>(
 		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
 		: undefined;
 	const url = `${baseUrlOf.call(this, credentials)}${path}`;
-	const repeatable = isRepeatableRequest(method, path, headers);
+	const repeatable = retryModeOf(method, options.retry) === 'safe';
 	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
 	// not make it "not processed": the earlier attempt may be the one the bank committed.
 	let earlierAttemptMayHaveBeenProcessed = false;
@@ -155,34 +183,38 @@ export async function apiRequest<T = IDataObject>(
 			)) as T;
 		} catch (error) {
 			const failure = readFailure(error);
-			const rule = ruleFor(failure, path);
+			const rule = ruleFor(failure, options.tooManyRequests);
 			const delay =
 				repeatable && rule.retry === 'whenSafe'
 					? delayBeforeNextAttempt(attempt, failure)
 					: undefined;
 			if (delay === undefined) {
 				const latest = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+				const outcomeUnknown = rule.outcomeUnknown || earlierAttemptMayHaveBeenProcessed;
 				const described = describeFailure(failure, rule, {
 					method,
 					path,
 					attempts: attempt,
 					itemIndex,
 					secrets: [...secretsOf(credentials), ...secretsOf(latest)],
+					whenOutcomeUnknown: options.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
 				});
-				const apiError = new NodeApiError(this.getNode(), described.errorResponse, {
-					message: described.message,
-					description: described.description,
-					httpCode: described.httpCode,
-					itemIndex,
-				});
-				if (described.field) apiError.context.field = described.field;
-				if (rule.outcomeUnknown || earlierAttemptMayHaveBeenProcessed) {
-					outcomeUnknownErrors.add(apiError);
-					if (!rule.outcomeUnknown) {
-						apiError.description = `${apiError.description ?? ''} An earlier attempt of this request failed without an answer, so it may have been processed.`.trim();
-					}
+				if (outcomeUnknown && !rule.outcomeUnknown) {
+					described.description = `${described.description} An earlier attempt of this request failed without an answer, so it may have been processed.`;
 				}
-				throw apiError;
+				throw failedRequestError(
+					this.getNode(),
+					described,
+					{
+						kind: rule.kind,
+						status: failure.status,
+						outcomeUnknown,
+						refused: failure.status !== undefined && failure.status >= 400 && failure.status < 500,
+						field: described.field,
+						attempts: attempt,
+					},
+					itemIndex,
+				);
 			}
 			if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
 			await sleep(delay);
@@ -215,14 +247,14 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, until, itemIndex } = options;
+	const { path, qs, returnAll, until, itemIndex, tooManyRequests } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
 			itemIndex,
 		});
 	}
-	const maxPageSize = maxPageSizeFor(path);
+	const maxPageSize = options.pageLimit ?? DEFAULT_PAGE_LIMIT;
 	const pageSize = options.pageSize
 		? Math.min(options.pageSize, maxPageSize)
 		: pageSizeFor(maxPageSize, returnAll, limit);
@@ -235,6 +267,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 			method: 'GET',
 			path,
 			qs: { ...qs, page, limit: pageSize },
+			tooManyRequests,
 			itemIndex,
 		});
 		const listPage = readListPage<T>(response);

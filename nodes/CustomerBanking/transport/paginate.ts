@@ -1,13 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPayeePath } from './retryPolicy';
-
-/** spec §Pagination / §Limits: payee lists at most 100 per page; accounts, transactions, approvals 500. */
-export const MAX_PAGE_SIZE = { payees: 100, other: 500 } as const;
-
-export function maxPageSizeFor(path: string): number {
-	return isPayeePath(path) ? MAX_PAGE_SIZE.payees : MAX_PAGE_SIZE.other;
-}
+/** spec §Pagination / §Limits: accounts, transactions and approvals at most 500 per page (payees declare 100). */
+export const DEFAULT_PAGE_LIMIT = 500;
 
 /**
  * Return All: the largest page. A limit: the fewest pages, each as small as possible, so no more

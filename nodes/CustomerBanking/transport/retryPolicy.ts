@@ -1,5 +1,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import { NETWORK_FAILURES } from './networkFailures';
+
 /** What is known about one failed attempt, read from whatever n8n threw (see errors.ts). */
 export interface AttemptFailure {
 	status?: number;
@@ -14,53 +16,54 @@ export type FailureKind =
 	| 'unauthorized'
 	| 'forbidden'
 	| 'notFound'
+	| 'conflict'
+	| 'unprocessable'
 	| 'accountNotActive'
 	| 'rateLimited'
+	| 'refused'
 	| 'serverError'
 	| 'network'
 	| 'other';
 
+/** What a 429 means for one call: spec §Errors gives payee endpoints a meaning of their own. */
+export type TooManyRequestsMeaning = 'rateLimited' | 'accountNotActive';
+
+/** 'safe': the request may be sent again after a failure (a read, or a write the bank acts on once per key). */
+export type RetryMode = 'safe' | 'never';
+
 export interface ErrorRule {
 	kind: FailureKind;
-	applies: (failure: AttemptFailure, path: string) => boolean;
-	/** 'whenSafe': retried for requests that are safe to repeat (see isRepeatableRequest). */
+	applies: (failure: AttemptFailure, tooManyRequests: TooManyRequestsMeaning) => boolean;
+	/** 'whenSafe': retried for requests declared safe to repeat. */
 	retry: 'never' | 'whenSafe';
 	/** The request may have been processed although it failed (spec §Errors rule 3). */
 	outcomeUnknown: boolean;
 }
 
 /** Node and axios codes of a connection that failed or dropped before an HTTP answer. */
-export const NETWORK_ERROR_CODES: readonly string[] = [
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-];
+export const NETWORK_ERROR_CODES: readonly string[] = Object.keys(NETWORK_FAILURES).filter(
+	(code) => NETWORK_FAILURES[code].transient,
+);
 
-const PAYEE_PATH = /^\/(payees?|account\/[^/]+\/payees?)(\/|$)/;
-
-/** Payee endpoints: /payees, /payee/{xpid}, /account/{xaid}/payees[/{xpid}], /account/{xaid}/payee. */
-export function isPayeePath(path: string): boolean {
-	return PAYEE_PATH.test(path);
-}
+const refusal = (kind: FailureKind, status: number): ErrorRule => ({
+	kind,
+	applies: (f) => f.status === status,
+	retry: 'never',
+	outcomeUnknown: false,
+});
 
 /** spec §Errors table, first matching row wins. */
 export const ERROR_RULES: readonly ErrorRule[] = [
-	{ kind: 'validation', applies: (f) => f.status === 400, retry: 'never', outcomeUnknown: false },
+	refusal('validation', 400),
 	// n8n has already fetched a new token once and resent the request once before we see a 401.
-	{ kind: 'unauthorized', applies: (f) => f.status === 401, retry: 'never', outcomeUnknown: false },
-	{ kind: 'forbidden', applies: (f) => f.status === 403, retry: 'never', outcomeUnknown: false },
-	{ kind: 'notFound', applies: (f) => f.status === 404, retry: 'never', outcomeUnknown: false },
-	// On payee endpoints 429 means "the account is not active", not a rate limit.
+	refusal('unauthorized', 401),
+	refusal('forbidden', 403),
+	refusal('notFound', 404),
+	refusal('conflict', 409),
+	refusal('unprocessable', 422),
 	{
 		kind: 'accountNotActive',
-		applies: (f, path) => f.status === 429 && isPayeePath(path),
+		applies: (f, tooManyRequests) => f.status === 429 && tooManyRequests === 'accountNotActive',
 		retry: 'never',
 		outcomeUnknown: false,
 	},
@@ -71,20 +74,18 @@ export const ERROR_RULES: readonly ErrorRule[] = [
 		retry: 'whenSafe',
 		outcomeUnknown: true,
 	},
+	{ kind: 'refused', applies: (f) => f.status !== undefined, retry: 'never', outcomeUnknown: false },
 	{
 		kind: 'network',
-		applies: (f) =>
-			f.status === undefined &&
-			f.networkCode !== undefined &&
-			NETWORK_ERROR_CODES.includes(f.networkCode),
+		applies: (f) => f.networkCode !== undefined && NETWORK_ERROR_CODES.includes(f.networkCode),
 		retry: 'whenSafe',
 		outcomeUnknown: true,
 	},
 	{ kind: 'other', applies: () => true, retry: 'never', outcomeUnknown: false },
 ];
 
-export function ruleFor(failure: AttemptFailure, path: string): ErrorRule {
-	return ERROR_RULES.find((rule) => rule.applies(failure, path)) ?? ERROR_RULES[ERROR_RULES.length - 1];
+export function ruleFor(failure: AttemptFailure, tooManyRequests: TooManyRequestsMeaning = 'rateLimited'): ErrorRule {
+	return ERROR_RULES.find((rule) => rule.applies(failure, tooManyRequests)) ?? ERROR_RULES[ERROR_RULES.length - 1];
 }
 
 /** spec §Errors rule 1: 1 s, 2 s, 4 s, capped, at most 5 attempts. */
@@ -96,19 +97,11 @@ export const BACKOFF = {
 } as const;
 
 /**
- * spec §Errors rules 1-2: GET requests are safe to repeat; POST /payments is, because every attempt
- * carries the same x-idempotent-key and the same body. No other write is ever repeated.
+ * spec §Errors rules 1-2: GET requests are safe to repeat; a write only when its caller declares it
+ * (a payment, resent with the same x-idempotent-key and the same body).
  */
-export function isRepeatableRequest(
-	method: IHttpRequestMethods,
-	path: string,
-	headers: Record<string, string> | undefined,
-): boolean {
-	if (method === 'GET') return true;
-	if (method !== 'POST' || path.replace(/\/+$/, '') !== '/payments') return false;
-	return Object.entries(headers ?? {}).some(
-		([name, value]) => name.toLowerCase() === 'x-idempotent-key' && value !== '',
-	);
+export function retryModeOf(method: IHttpRequestMethods, declared: RetryMode | undefined): RetryMode {
+	return declared ?? (method === 'GET' ? 'safe' : 'never');
 }
 
 /**

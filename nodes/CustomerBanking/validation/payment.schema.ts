@@ -3,29 +3,27 @@ import { z } from 'zod';
 
 import { checkId, ID_RULES, type IdFormat } from './ids';
 import { findForbiddenKey, isPlainObject, stringsIn } from './objects';
-import { referenceLength } from './payee.schema';
+import { referenceLength } from './payee.fields';
+import {
+	AMOUNT_DECIMALS,
+	PAYMENT_FIELD_NAMES,
+	FIELDS_THE_NODE_SETS,
+	paymentField,
+	type PaymentField,
+	type PaymentRule,
+} from './payment.fields';
 import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** Body fields the node sets itself; "Additional Body Fields" may not override them. */
-export const PAYMENT_FIELDS = ['xaid', 'xpid', 'amount', 'currency', 'reference', 'description'];
-
-/** Parameter names shown to the user for each body field, so errors name what they can fix. */
-const FIELD_LABELS: Record<string, string> = {
-	xaid: 'Source Account',
-	xpid: 'Payee',
-	amount: 'Amount',
-	currency: 'Currency',
-	reference: 'Reference',
-	description: 'Description',
-	additionalBodyFields: 'Additional Body Fields',
-};
-
 /**
- * Amounts are major units with at most 2 decimals (test/sandbox/DECISIONS.md). Float noise such
- * as 0.1 + 0.2 is rounded to the cent it means; 10.005 is refused, never rounded.
+ * The payment schema, generated from the field table (payment.fields.ts): each field's rule, the
+ * body built from them (spec §Payments; fields per test/sandbox/DECISIONS.md §Payments).
  */
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const CENTS = 10 ** AMOUNT_DECIMALS;
+
+// major units with at most AMOUNT_DECIMALS decimals: float noise is rounded to the cent it means, a
+// further decimal refused
 const amountSchema = z.unknown().transform((value, ctx) => {
 	const fail = (message: string) => {
 		ctx.addIssue({ code: z.ZodIssueCode.custom, message });
@@ -39,18 +37,12 @@ const amountSchema = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string' && DECIMAL.test(value.trim())
 				? Number(value.trim())
 				: Number.NaN;
-	const cents = Math.round(amount * 100);
+	const cents = Math.round(amount * CENTS);
 	if (!Number.isFinite(amount) || !Number.isSafeInteger(cents)) return fail('must be a number');
-	if (Math.abs(amount * 100 - cents) > 1e-6) return fail('must have at most 2 decimal places');
+	if (Math.abs(amount * CENTS - cents) > 1e-6) return fail(`must have at most ${AMOUNT_DECIMALS} decimal places`);
 	if (cents <= 0) return fail('must be greater than 0');
-	return cents / 100;
+	return cents / CENTS;
 });
-
-/**
- * test/sandbox/DECISIONS.md §Payments: "description optional, at most 140 characters" (the spec
- * does not show the payment object). The schema and the form's hint read it from here.
- */
-export const PAYMENT_DESCRIPTION_MAX = 140;
 
 const text = { required_error: 'is required', invalid_type_error: 'must be text' };
 
@@ -94,8 +86,10 @@ const idSchema = (format: IdFormat, uuidRule?: string) =>
 	});
 
 function referenceSchema(currency: string | undefined) {
-	// spec §Payee validation rules: the payee reference rule, one definition in payee.schema.ts
+	// spec §Payee validation rules: the payee reference rule, one definition in payee.fields.ts
 	const { min, max } = referenceLength(currency);
+	// the error names the currency where its bound is not the one of every other currency
+	const forCurrency = currency !== undefined && max !== referenceLength(undefined).max ? ` for ${currency}` : '';
 	return z.string(text).superRefine((reference, ctx) => {
 		const problem = isBlank(reference) ? TEXT_RULES.blank : textProblem(reference);
 		if (reference.length === 0) {
@@ -106,7 +100,7 @@ function referenceSchema(currency: string | undefined) {
 		} else if (reference.length < min || reference.length > max) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
-				message: `must be ${min}-${max} characters${currency === 'GBP' ? ' for GBP' : ''} (has ${reference.length})`,
+				message: `must be ${min}-${max} characters${forCurrency} (has ${reference.length})`,
 			});
 		}
 	});
@@ -125,38 +119,43 @@ const additionalBodyFieldsSchema = z.unknown().transform((value, ctx) => {
 	for (const entry of stringsIn(value)) {
 		if (hasLoneSurrogate(entry)) return issue(ctx, TEXT_RULES.notValidText);
 	}
-	const ownFields = Object.keys(value).filter((key) => PAYMENT_FIELDS.includes(key));
+	const ownFields = Object.keys(value).filter((key): key is PaymentField => (FIELDS_THE_NODE_SETS as string[]).includes(key));
 	for (const field of ownFields) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
-			message: `must not set "${field}"; use the ${FIELD_LABELS[field]} field`,
+			message: `must not set "${field}"; use the ${paymentField(field).label} field`,
 		});
 	}
 	return ownFields.length > 0 ? z.NEVER : (value as IDataObject);
 });
 
-/** The payment schema; the reference rule depends on the currency when it is known. */
-export function paymentInputSchema(currency: string | undefined) {
-	return z.object({
-		xaid: idSchema('uuid', 'must be an account ID (xaid, a UUID)'),
-		xpid: idSchema('text'),
-		amount: amountSchema,
-		currency: currencySchema,
-		reference: referenceSchema(currency),
-		description: optionalText({ multiLine: true, max: PAYMENT_DESCRIPTION_MAX }),
-		additionalBodyFields: additionalBodyFieldsSchema,
-	});
+/** The zod rule of one field of the table; the reference's bound depends on the currency. */
+function fieldRule(rule: PaymentRule, currency: string | undefined): z.ZodTypeAny {
+	switch (rule.kind) {
+		case 'id':
+			return idSchema(rule.format, rule.uuidRule);
+		case 'amount':
+			return amountSchema;
+		case 'currency':
+			return currencySchema;
+		case 'reference':
+			return referenceSchema(currency);
+		case 'note':
+			return optionalText({ multiLine: true, max: rule.max });
+		case 'bodyFields':
+			return additionalBodyFieldsSchema;
+	}
 }
 
-export interface PaymentInput {
-	xaid: unknown;
-	xpid: unknown;
-	amount: unknown;
-	reference: unknown;
-	currency?: unknown;
-	description?: unknown;
-	additionalBodyFields?: unknown;
+/** The payment schema; the reference rule depends on the currency when it is known. */
+export function paymentInputSchema(currency: string | undefined) {
+	return z.object(
+		Object.fromEntries(PAYMENT_FIELD_NAMES.map((field) => [field, fieldRule(paymentField(field).rule, currency)])),
+	);
 }
+
+/** One payment as read from the parameters, before any rule. */
+export type PaymentInput = { [Field in PaymentField]?: unknown };
 
 export interface PaymentIssue {
 	/** The parameter as the user sees it, e.g. "Amount". */
@@ -177,18 +176,15 @@ export function validatePayment(input: PaymentInput): PaymentValidation {
 			valid: false,
 			issues: parsed.error.issues.map((issue) => {
 				const key = String(issue.path[0] ?? '');
-				return {
-					field: FIELD_LABELS[key] ?? (key || 'Payment'),
-					rule: issue.message,
-				};
+				const field = PAYMENT_FIELD_NAMES.find((name) => name === key);
+				return { field: field ? paymentField(field).label : key || 'Payment', rule: issue.message };
 			}),
 		};
 	}
-	const { xaid, xpid, amount, currency, reference, description, additionalBodyFields } = parsed.data;
-	const body: IDataObject = { ...additionalBodyFields, xaid, xpid, amount };
-	if (currency !== undefined) body.currency = currency;
-	body.reference = reference;
-	if (description !== undefined) body.description = description;
+	const { additionalBodyFields, ...fields } = parsed.data;
+	const body: IDataObject = { ...additionalBodyFields };
+	// empty optional fields are left out
+	for (const field of FIELDS_THE_NODE_SETS) if (fields[field] !== undefined) body[field] = fields[field];
 	return { valid: true, body };
 }
 

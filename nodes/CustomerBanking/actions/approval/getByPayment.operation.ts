@@ -3,21 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../../transport';
 import { listScope } from '../common.descriptions';
-import { getScopedPath, requireUuid } from '../parameters';
+import { getScopedPath } from '../parameters';
+import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
 
 // spec §Approvals: "The approvals list is also used with a page size of 50"
 const PAGE_SIZE = 50;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Transaction ID',
-		name: 'transactionId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7b0e3c1d-2f4a-4b6c-8d9e-0a1b2c3d4e5f',
-		description: 'The xtid returned for the payment when it was submitted',
-	},
+	transactionIdProperty('The xtid returned for the payment when it was submitted'),
 	...listScope('approvals'),
 ];
 
@@ -29,12 +22,7 @@ export const description = updateDisplayOptions(
 // spec §Approvals: clients find the approval of a payment by matching xtid, reading pages of 50;
 // the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xtid = requireUuid(
-		this,
-		this.getNodeParameter('transactionId', itemIndex),
-		'Transaction ID (xtid)',
-		itemIndex,
-	);
+	const xtid = readTransactionId(this, itemIndex);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
 	const approvals = await apiRequestAllItems.call(this, {
 		path: getScopedPath(this, itemIndex, 'approvals'),

@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { prepareCreate } from '../../payees/payeeBody';
 import { apiRequest } from '../../transport';
-import { payeeCreateSchema } from '../../validation/payee.schema';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
-import { payeeFormForCreate } from './fields';
-import { getAccountCurrency, readPayeeInput, validatePayee } from './payeeInput';
+import { payeeFormForCreate } from './payeeForm';
+import { readPayeeInput } from './readPayeeInput';
 
 const properties: INodeProperties[] = [accountLocator, ...payeeFormForCreate(true)];
 
@@ -15,18 +16,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-// spec §Create: POST /account/{xaid}/payees; the payee inherits the account's currency
+// spec §Create: POST /account/{xaid}/payees
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	const input = readPayeeInput(this, itemIndex, 'create');
-	// the rules that need no currency first, so a bad item sends no request at all
-	validatePayee(this, itemIndex, payeeCreateSchema(), input);
-	const currency = await getAccountCurrency(this, xaid, itemIndex);
-	const body = validatePayee(this, itemIndex, payeeCreateSchema({ currency }), input);
-	return await apiRequest.call(this, {
-		method: 'POST',
-		path: `/account/${xaid}/payees`,
-		body,
-		itemIndex,
-	});
+	const body = await prepareCreate(this, itemIndex, xaid, readPayeeInput(this, itemIndex, 'create'));
+	return await apiRequest.call(this, { ...PAYEE_ENDPOINT, method: 'POST', path: `/account/${xaid}/payees`, body, itemIndex });
 }

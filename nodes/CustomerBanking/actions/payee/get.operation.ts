@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { getPayee } from '../../payees/existingPayee';
 import { payeeLocator } from '../common.descriptions';
 import { getPayeeId } from '../parameters';
-import { getPayee } from './payeeInput';
 
 const properties: INodeProperties[] = [payeeLocator];
 

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScopedPath } from '../parameters';
 
@@ -16,6 +17,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	return await apiRequestAllItems.call(this, {
 		path: getScopedPath(this, itemIndex, 'payees'),
+		...PAYEE_ENDPOINT,
 		...getListOptions(this, itemIndex),
 		itemIndex,
 	});

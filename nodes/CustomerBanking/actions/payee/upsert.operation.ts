@@ -1,25 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { prepareUpsert } from '../../payees/payeeBody';
 import { apiRequest } from '../../transport';
+import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { requireId } from '../../validation/ids';
-import { payeeUpdateSchema, payeeUpsertSchema } from '../../validation/payee.schema';
+import { PAYEE_ID_LABEL } from '../../validation/payee.fields';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getBoolean } from '../parameters';
-import { payeeFormForCreate } from './fields';
-import {
-	changesBankDetails,
-	findExistingPayee,
-	getAccountCurrency,
-	getPayee,
-	readPayeeInput,
-	validatePayee,
-} from './payeeInput';
+import { payeeFormForCreate } from './payeeForm';
+import { readPayeeInput } from './readPayeeInput';
 
 const properties: INodeProperties[] = [
 	accountLocator,
 	{
-		displayName: 'Payee ID',
+		displayName: PAYEE_ID_LABEL,
 		name: 'payeeId',
 		type: 'string',
 		default: '',
@@ -48,44 +43,15 @@ function givenPayeeId(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('payeeId', itemIndex, '');
 	if (value === null || (typeof value === 'string' && value.trim() === '')) return '';
 	// it may go into GET /payee/{xpid}: checked like every ID in a path
-	return requireId(context, value, 'Payee ID (xpid)', itemIndex, 'text');
+	return requireId(context, value, `${PAYEE_ID_LABEL} (xpid)`, itemIndex, 'text');
 }
 
-// spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it;
-// spec §Errors rule 6: look the payee up first and pass its xpid if it exists
+// spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	const givenXpid = givenPayeeId(this, itemIndex);
+	const xpid = givenPayeeId(this, itemIndex);
 	const lookUp = getBoolean(this, 'lookUpExisting', itemIndex, true, 'Look Up Existing Payee First');
 	const input = readPayeeInput(this, itemIndex, 'create');
-
-	const mayUpdate = givenXpid !== '' || lookUp;
-	// before any request: every rule that holds whether the payee is created or updated
-	validatePayee(this, itemIndex, mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(), input);
-	if (givenXpid === '' && lookUp && input.name === undefined) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Invalid payee in item ${itemIndex}: Name (name) is required to look up an existing payee`,
-			{ itemIndex },
-		);
-	}
-
-	const currency = await getAccountCurrency(this, xaid, itemIndex);
-	const found =
-		givenXpid === '' && lookUp ? await findExistingPayee(this, xaid, input, itemIndex) : undefined;
-	const xpid = givenXpid || (found?.xpid as string | undefined);
-	const existing =
-		xpid && changesBankDetails(input) ? (found ?? (await getPayee(this, xpid, itemIndex))) : undefined;
-	const body = validatePayee(
-		this,
-		itemIndex,
-		payeeUpsertSchema({ currency, existing }),
-		xpid ? { ...input, xpid } : input,
-	);
-	return await apiRequest.call(this, {
-		method: 'POST',
-		path: `/account/${xaid}/payee`,
-		body,
-		itemIndex,
-	});
+	const body = await prepareUpsert(this, itemIndex, { xaid, xpid, lookUp }, input);
+	return await apiRequest.call(this, { ...PAYEE_ENDPOINT, method: 'POST', path: `/account/${xaid}/payee`, body, itemIndex });
 }

@@ -1,9 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OutputSwitch } from '../types';
+
 import * as submit from './submit.operation';
 import * as submitBatch from './submitBatch.operation';
 
 export { submit, submitBatch };
+
+/** Route Rejected: rejected payments leave on a second output. */
+export const outputSwitch: OutputSwitch = {
+	parameter: 'routeRejected',
+	displayNames: { main: 'Submitted', second: 'Rejected' },
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -29,9 +37,8 @@ export const description: INodeProperties[] = [
 		default: 'submit',
 	},
 	{
-		// read by the node's `outputs` expression and by router.ts
 		displayName: 'Route Rejected to Second Output',
-		name: 'routeRejected',
+		name: outputSwitch.parameter,
 		type: 'boolean',
 		noDataExpression: true,
 		default: false,

@@ -1,11 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
-import type { ResubmissionNote } from '../../payments/resubmitRejected';
-import type { PaymentOutcome } from '../../payments/submitPayments';
+import type { PaymentOutcome } from '../../payments/outcomes';
+import { type Payment, paymentRequest } from '../../payments/payment';
+import type { ResubmissionNote } from '../../payments/resubmission';
+import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
-import type { BatchItemResult } from '../types';
-import type { PaymentInputItem, ReadResult } from './paymentFields';
+import type { BatchItemResult, OutputName } from '../types';
+import type { ReadResult } from './readPayment';
+
+/** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
+const REJECTED: OutputName = 'second';
 
 /** Where a Submit Batch item travelled: which request, and which items shared it. */
 export interface BatchPlacement {
@@ -13,10 +18,10 @@ export interface BatchPlacement {
 	itemIndexes: number[];
 }
 
-function keyFields(key: IdempotencyKey, sentWith: string): IDataObject {
+function keyFields(key: IdempotencyKey): IDataObject {
 	return {
-		idempotencyKey: sentWith,
-		idempotencyKeySource: sentWith === key.key ? key.source : 'resubmission',
+		idempotencyKey: key.key,
+		idempotencyKeySource: key.source,
 		...(key.customKey !== undefined && { customIdempotencyKey: key.customKey }),
 	};
 }
@@ -36,15 +41,24 @@ function acceptedFields(accepted: IDataObject): IDataObject {
  */
 export function outcomeResult(
 	outcome: PaymentOutcome,
-	payment: PaymentInputItem,
-	key: IdempotencyKey,
 	placement?: { batch?: BatchPlacement; resubmission?: ResubmissionNote },
 ): BatchItemResult {
-	const { itemIndex } = outcome;
-	if (outcome.kind === 'failed') return { itemIndex, error: outcome.error };
+	const { payment } = outcome;
+	const { itemIndex } = payment;
+	if (outcome.kind === 'failed') {
+		return {
+			itemIndex,
+			error: outcome.error,
+			errorFields: {
+				status: outcome.status,
+				idempotencyKey: outcome.key.key,
+				...(outcome.candidates !== undefined && { candidates: outcome.candidates }),
+			},
+		};
+	}
 
 	const context: IDataObject = {
-		...keyFields(key, outcome.idempotencyKey),
+		...keyFields(outcome.key),
 		...(placement?.batch && { batch: { ...placement.batch } }),
 		...(placement?.resubmission && { resubmission: { ...placement.resubmission } }),
 	};
@@ -87,7 +101,7 @@ export function outcomeResult(
 						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
 						...context,
 					},
-					output: 'rejected',
+					output: REJECTED,
 				},
 			],
 		};
@@ -114,16 +128,16 @@ export function outcomeResult(
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
-export function overLimitResult(payment: PaymentInputItem, reason: string): BatchItemResult {
+export function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 	return {
 		itemIndex: payment.itemIndex,
-		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: 'rejected' }],
+		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: REJECTED }],
 	};
 }
 
 /** Validate Only: what would be sent for a valid item. */
 export function validatedResult(
-	payment: PaymentInputItem,
+	payment: Payment,
 	key: IdempotencyKey,
 	batch?: BatchPlacement,
 ): BatchItemResult {
@@ -133,11 +147,9 @@ export function validatedResult(
 			{
 				json: {
 					status: 'valid',
-					...keyFields(key, key.key),
+					...keyFields(key),
 					request: {
-						method: 'POST',
-						path: '/payments',
-						headers: { 'x-idempotent-key': key.key },
+						...wireRequestOf(paymentRequest(key.key, payment.body)),
 						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
 					},
 				},
@@ -153,7 +165,7 @@ export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchI
 		results: [
 			{
 				json: { status: 'invalid', issues: issues.map(({ field, rule }) => `${field} ${rule}`) },
-				output: 'rejected',
+				output: REJECTED,
 			},
 		],
 	};

@@ -1,13 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { itemKey, keyScopeOf } from '../../payments/idempotencyKey';
-import { PaymentMemory } from '../../payments/paymentMemory';
+import { PaymentRun } from '../../payments/paymentRun';
 import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
-import { sendPayments } from '../../payments/submitPayments';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, readPayment, validateOnlyOption } from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
+import { readPayment } from './readPayment';
 
 const properties: INodeProperties[] = [
 	...paymentFields,
@@ -33,14 +32,14 @@ export const description = updateDisplayOptions(
  */
 export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
-	const scope = keyScopeOf(this);
+	const run = new PaymentRun(this);
 	const limits = readSpendingLimits(this, itemIndexes[0]);
 	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
 
 	if (this.getNodeParameter('options.validateOnly', itemIndexes[0], false) === true) {
 		return read.map((entry) =>
 			entry.valid
-				? validatedResult(entry.payment, itemKey(scope, entry.payment.itemIndex, entry.payment.customKey))
+				? validatedResult(entry.payment, run.keyOf(entry.payment))
 				: invalidResult(entry.itemIndex, entry.issues),
 		);
 	}
@@ -48,25 +47,17 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	const memory = PaymentMemory.of(this);
 	const { allowed, refused } = withinLimits(
 		this,
 		read.flatMap((entry) => (entry.valid ? [entry.payment] : [])),
 		limits,
-		(payment) => itemKey(scope, payment.itemIndex, payment.customKey).key,
+		(payment) => run.keyOf(payment).key,
 	);
 	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
 
 	for (const payment of allowed) {
-		const key = itemKey(scope, payment.itemIndex, payment.customKey);
-		const [outcome] = await sendPayments.call(this, {
-			key: key.key,
-			payments: [payment],
-			asBatch: false,
-			memory,
-			lookUpFirst: scope.keysLost,
-		});
-		results.push(outcomeResult(outcome, payment, key));
+		const [outcome] = await run.send([payment], run.keyOf(payment), false);
+		results.push(outcomeResult(outcome));
 		// the node fails on this item: later items stay unsent, as n8n does item by item
 		if (outcome.kind === 'failed' && !this.continueOnFail()) break;
 	}

@@ -1,20 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { batchKey, type IdempotencyKey, itemKey, keyScopeOf } from '../../payments/idempotencyKey';
-import { PaymentMemory } from '../../payments/paymentMemory';
-import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
+import type { IdempotencyKey } from '../../payments/idempotencyKey';
+import type { Payment } from '../../payments/payment';
+import { PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
-import { type ResubmissionNote, resubmitRejected } from '../../payments/resubmitRejected';
-import { sendPayments } from '../../payments/submitPayments';
+import type { ResubmissionNote } from '../../payments/resubmission';
+import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
-import {
-	customKeyOption,
-	type PaymentInputItem,
-	paymentFields,
-	readPayment,
-	validateOnlyOption,
-} from './paymentFields';
+import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
 	type BatchPlacement,
 	invalidItemResults,
@@ -23,6 +17,7 @@ import {
 	overLimitResult,
 	validatedResult,
 } from './paymentResults';
+import { readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
@@ -107,7 +102,7 @@ function chunk<T>(list: T[], size: number): T[][] {
 }
 
 interface PlannedRequest {
-	members: PaymentInputItem[];
+	members: Payment[];
 	placement: BatchPlacement;
 	key: IdempotencyKey;
 	/** One payment object, not an array: the request Submit sends, so both share a custom key's protection. */
@@ -119,7 +114,7 @@ interface PlannedRequest {
  * (spec §Payments rule 2: one key per batch); each item with a custom key alone, with its own key. A
  * batch key covers the whole batch, so it could not protect one invoice that moves to another batch.
  */
-function planRequests(scope: ReturnType<typeof keyScopeOf>, payments: PaymentInputItem[], size: number): PlannedRequest[] {
+function planRequests(run: PaymentRun, payments: Payment[], size: number): PlannedRequest[] {
 	const derived = chunk(payments.filter((payment) => payment.customKey === undefined), size);
 	const requests = [
 		...derived.map((members) => ({ members, single: false })),
@@ -127,9 +122,7 @@ function planRequests(scope: ReturnType<typeof keyScopeOf>, payments: PaymentInp
 	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
 	return requests.map(({ members, single }, index) => {
 		const placement: BatchPlacement = { index, itemIndexes: members.map((member) => member.itemIndex) };
-		const key = single
-			? itemKey(scope, members[0].itemIndex, members[0].customKey)
-			: batchKey(scope, index, placement.itemIndexes);
+		const key = single ? run.keyOf(members[0]) : run.batchKeyOf(index, placement.itemIndexes);
 		return { members, placement, key, single };
 	});
 }
@@ -141,17 +134,17 @@ function planRequests(scope: ReturnType<typeof keyScopeOf>, payments: PaymentInp
 export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
-	const scope = keyScopeOf(this);
+	const run = new PaymentRun(this);
 	const size = batchSizeOf(this, first);
 	const resubmitWhen = resubmitPatternOf(this, first);
 	const limits = readSpendingLimits(this, first);
 	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
-	const payments: PaymentInputItem[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
+	const payments: Payment[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		return [
 			...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
-			...planRequests(scope, payments, size).flatMap(({ members, placement, key }) =>
+			...planRequests(run, payments, size).flatMap(({ members, placement, key }) =>
 				members.map((member) => validatedResult(member, key, placement)),
 			),
 		];
@@ -160,39 +153,21 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	const memory = PaymentMemory.of(this);
 	// decided per item and the same on every run that could resend them, so the batches and keys are too
 	const { allowed, refused } = withinLimits(this, payments, limits, (payment) =>
 		payment.customKey !== undefined
-			? itemKey(scope, payment.itemIndex, payment.customKey).key
-			: `run ${scope.runIndex} item ${payment.itemIndex}`,
+			? run.keyOf(payment).key
+			: `run ${run.scope.runIndex} item ${payment.itemIndex}`,
 	);
 	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
-	const batches = planRequests(scope, allowed, size);
+	const batches = planRequests(run, allowed, size);
 
 	for (const { members, placement, key, single } of batches) {
-		let outcomes = await sendPayments.call(this, {
-			key: key.key,
-			payments: members,
-			asBatch: !single,
-			memory,
-			lookUpFirst: scope.keysLost,
-		});
+		let outcomes = await run.send(members, key, !single);
 		let notes = new Map<number, ResubmissionNote>();
-		if (resubmitWhen) {
-			({ outcomes, notes } = await resubmitRejected.call(this, {
-				key: key.key,
-				payments: members,
-				outcomes,
-				resubmitWhen,
-				memory,
-			}));
-		}
+		if (resubmitWhen) ({ outcomes, notes } = await run.resubmitRejected(outcomes, resubmitWhen));
 		for (const outcome of outcomes) {
-			const member = members.find((candidate) => candidate.itemIndex === outcome.itemIndex) as PaymentInputItem;
-			results.push(
-				outcomeResult(outcome, member, key, { batch: placement, resubmission: notes.get(outcome.itemIndex) }),
-			);
+			results.push(outcomeResult(outcome, { batch: placement, resubmission: notes.get(outcome.payment.itemIndex) }));
 		}
 		// the node fails on this batch: later batches stay unsent
 		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;

@@ -1,16 +1,26 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequestAllItems } from '../transport';
+import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
-/** What was sent for one payment, as the lookup needs it. */
-export interface SentPayment {
-	itemIndex: number;
+/** What a record must match to be the payment. */
+interface Sought {
 	xaid: string;
 	xpid: string;
 	amount: number;
 	reference: string;
 	currency?: string;
+}
+
+function soughtFor({ body }: Payment): Sought {
+	return {
+		xaid: String(body.xaid),
+		xpid: String(body.xpid),
+		amount: Number(body.amount),
+		reference: String(body.reference),
+		currency: typeof body.currency === 'string' ? body.currency : undefined,
+	};
 }
 
 export interface FoundPayment {
@@ -46,7 +56,7 @@ function sameAmount(value: unknown, amount: number): boolean {
  * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
  * does not carry are not held against it: the spec leaves approval and transaction fields "not shown".
  */
-function matches(payment: SentPayment, record: IDataObject): boolean {
+function matches(payment: Sought, record: IDataObject): boolean {
 	if (record.reference !== payment.reference || !sameAmount(record.amount, payment.amount)) return false;
 	const xpid = text(record.xpid);
 	if (xpid !== undefined && xpid !== payment.xpid) return false;
@@ -76,23 +86,12 @@ interface AccountRecords {
 	transactions: IDataObject[];
 }
 
-/**
- * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
- * the account's approvals for payments awaiting approval, its transactions for those submitted,
- * matching on reference (+ amount + payee). Each account is read once for all the payments of
- * one request. A match is claimed only when it is provably this payment: the only match that does
- * not predate the request's first attempt (`firstAttemptAt`), with a creation time that shows it
- * (the spec does not promise one: without it nothing is claimed), and not already attributed to
- * another payment (`claimed`, grown here as payments are found). Otherwise the state stays unknown
- * and the matches are listed as candidates.
- */
-async function readAccounts(
-	this: IExecuteFunctions,
-	payments: SentPayment[],
-): Promise<Map<string, AccountRecords>> {
+/** The approvals and transactions of the payments' accounts, each account read once. */
+async function readAccounts(this: IExecuteFunctions, payments: Payment[]): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
-	for (const xaid of new Set(payments.map((payment) => payment.xaid))) {
-		const itemIndex = payments.find((payment) => payment.xaid === xaid)?.itemIndex;
+	const accountOf = (payment: Payment) => String(payment.body.xaid);
+	for (const xaid of new Set(payments.map(accountOf))) {
+		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
 		const path = `/account/${encodeURIComponent(xaid)}`;
 		byAccount.set(xaid, {
 			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex }),
@@ -122,7 +121,7 @@ interface Scope {
 }
 
 /** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(payment: SentPayment, records: AccountRecords, { claimed, earliest, onlyXtids }: Scope): Matches {
+function matchesOf(payment: Sought, records: AccountRecords, { claimed, earliest, onlyXtids }: Scope): Matches {
 	const predates = (record: IDataObject) => {
 		const created = createdAt(record);
 		return created !== undefined && created < earliest;
@@ -167,9 +166,9 @@ function matchesOf(payment: SentPayment, records: AccountRecords, { claimed, ear
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
-	payments: SentPayment[],
+	payments: Payment[],
 	firstAttemptAt: number,
-	claimed: XtidClaims = new Set(),
+	claimed: XtidClaims,
 	/** The request's answer named these xtids without saying whose: only they may match, and they are this request's. */
 	onlyXtids?: ReadonlySet<string>,
 ): Promise<Map<number, LookupResult>> {
@@ -177,8 +176,9 @@ export async function lookUpPayments(
 	const results = new Map<number, LookupResult>();
 	const scope: Scope = { claimed, earliest: firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS, onlyXtids };
 	for (const payment of payments) {
-		const records = byAccount.get(payment.xaid) as AccountRecords;
-		const { found, provable } = matchesOf(payment, records, scope);
+		const sought = soughtFor(payment);
+		const records = byAccount.get(sought.xaid) as AccountRecords;
+		const { found, provable } = matchesOf(sought, records, scope);
 		const candidates = [...found.values()];
 		const [only] = candidates;
 		if (candidates.length === 1 && provable.has(only.xtid)) {
@@ -222,13 +222,14 @@ export async function approvalsOf(
  */
 export async function findCandidates(
 	this: IExecuteFunctions,
-	payments: SentPayment[],
+	payments: Payment[],
 	claimed: XtidClaims,
 ): Promise<Map<number, string[]>> {
 	const byAccount = await readAccounts.call(this, payments);
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
-		const { found } = matchesOf(payment, byAccount.get(payment.xaid) as AccountRecords, { claimed, earliest: -Infinity });
+		const sought = soughtFor(payment);
+		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed, earliest: -Infinity });
 		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;

@@ -1,0 +1,46 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './account/Account.resource';
+import * as approval from './approval/Approval.resource';
+import * as payee from './payee/Payee.resource';
+import * as payment from './payment/Payment.resource';
+import * as transaction from './transaction/Transaction.resource';
+import type { OutputSwitch } from './types';
+
+/** Every resource of the node, in the order the node lists them. */
+export const resources = { account, approval, payee, payment, transaction };
+
+export type ResourceName = keyof typeof resources;
+
+function outputSwitchOf(resource: object): OutputSwitch | undefined {
+	return 'outputSwitch' in resource ? (resource.outputSwitch as OutputSwitch) : undefined;
+}
+
+/** The resources' output switches, by resource. */
+export function outputSwitches(): Array<[ResourceName, OutputSwitch]> {
+	return (Object.keys(resources) as ResourceName[]).flatMap((name) => {
+		const outputSwitch = outputSwitchOf(resources[name]);
+		return outputSwitch ? [[name, outputSwitch] as [ResourceName, OutputSwitch]] : [];
+	});
+}
+
+/** The switch of `resource`, when it has one. */
+export function outputSwitchFor(resource: string): OutputSwitch | undefined {
+	return outputSwitches().find(([name]) => name === resource)?.[1];
+}
+
+/**
+ * The node's `outputs`: one main output, or the two a resource's switch names when it is on. The
+ * conditions read only parameters that n8n stores (a resource other than the default one, a switch
+ * that is on), so the editor and the execution count the same outputs.
+ */
+export function outputsExpression(): `={{${string}}}` {
+	const main = `"${NodeConnectionTypes.Main}"`;
+	const expression = outputSwitches().reduceRight((otherwise, [name, { parameter, displayNames }]) => {
+		const outputs = [displayNames.main, displayNames.second]
+			.map((displayName) => `{ type: ${main}, displayName: ${JSON.stringify(displayName)} }`)
+			.join(', ');
+		return `$parameter.resource === ${JSON.stringify(name)} && $parameter.${parameter} === true ? [${outputs}] : ${otherwise}`;
+	}, `[${main}]`);
+	return `={{ ${expression} }}`;
+}

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+
+// One GET /account/{xaid} per account per execution: the currency decides the payee rules
+const currencyCache = new WeakMap<IExecuteFunctions, Map<string, Promise<string>>>();
+
+/** The account's currency (spec §Accounts), read once per account and execution. */
+export async function getAccountCurrency(
+	context: IExecuteFunctions,
+	xaid: string,
+	itemIndex: number,
+): Promise<string> {
+	const byAccount = currencyCache.get(context) ?? new Map<string, Promise<string>>();
+	currencyCache.set(context, byAccount);
+	let currency = byAccount.get(xaid);
+	if (!currency) {
+		currency = apiRequest
+			.call(context, { method: 'GET', path: `/account/${xaid}`, itemIndex })
+			.then((account) => String(account.currency ?? '').toUpperCase());
+		byAccount.set(xaid, currency);
+		// a failed look-up is not remembered: the next item asks again and gets its own error
+		currency.catch(() => byAccount.delete(xaid));
+	}
+	return await currency;
+}

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest, apiRequestAllItems } from '../transport';
+import { PAYEE_ENDPOINT } from '../transport/endpoints';
+import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
+
+// spec §Payees: GET /payee/{xpid}
+export async function getPayee(
+	context: IExecuteFunctions,
+	xpid: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	return await apiRequest.call(context, {
+		...PAYEE_ENDPOINT,
+		method: 'GET',
+		path: `/payee/${encodeURIComponent(xpid)}`,
+		itemIndex,
+	});
+}
+
+const normalisedName = (value: unknown) =>
+	String(value ?? '')
+		.trim()
+		.replace(/\s+/g, ' ')
+		.toLowerCase();
+const normalisedCode = (value: unknown) =>
+	String(value ?? '')
+		.replace(/\s+/g, '')
+		.toUpperCase();
+
+/**
+ * spec §Errors rule 6: before an upsert, look the payee up among the account's payees by name and
+ * the bank details given; one match → that payee, none → undefined, several → error (ambiguous).
+ */
+export async function findExistingPayee(
+	context: IExecuteFunctions,
+	xaid: string,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const payees = await apiRequestAllItems.call(context, {
+		...PAYEE_ENDPOINT,
+		path: `/account/${xaid}/payees`,
+		returnAll: true,
+		itemIndex,
+	});
+	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
+	const matches = payees.filter(
+		(payee) =>
+			normalisedName(payee.name) === normalisedName(body.name) &&
+			bankFields.every((field) => normalisedCode(payee[field]) === normalisedCode(body[field])),
+	);
+	if (matches.length > 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${matches.length} payees of the account match the name and bank details of item ${itemIndex}`,
+			{
+				itemIndex,
+				description: `Matching payees: ${matches.map((payee) => payee.xpid).join(', ')}. Set "Payee ID" to choose the one to update.`,
+			},
+		);
+	}
+	return matches[0];
+}

@@ -1,0 +1,204 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiFailureOf, apiRequest } from '../transport';
+import type { IdempotencyKey } from './idempotencyKey';
+import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
+import type { Payment } from './payment';
+import { approvalsOf, type LookupResult } from './paymentLookUp';
+
+/** What reading an answer needs of the payment run it belongs to. */
+export interface AnswerReader {
+	readonly context: IExecuteFunctions;
+	/** Notes that the bank answered `key` with `xtid`; true when it had done so before (a replay). */
+	noteAnswer(key: string, xtid: string): boolean;
+	/** Looks the payments up among the records with these xtids (see PaymentRun.lookUp). */
+	lookUp(payments: Payment[], key: string, onlyXtids: ReadonlySet<string>): Promise<Map<number, LookupResult>>;
+	/** Looks up payments whose outcome is unknown and reports what was found (see PaymentRun.resolveUnknown). */
+	resolveUnknown(payments: Payment[], key: IdempotencyKey, failure: string): Promise<PaymentOutcome[]>;
+}
+
+function objectsIn(value: unknown): IDataObject[] {
+	return Array.isArray(value)
+		? (value.filter((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry)) as IDataObject[])
+		: [];
+}
+
+/**
+ * Which payment of the request an answer entry is about: its `index` (DECISIONS.md §Payments),
+ * else the only payment, else the one unclaimed payment with the same reference (and amount).
+ */
+function positionOf(entry: IDataObject, payments: Payment[], claimed: Set<number>): number | undefined {
+	const index = entry.index;
+	if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < payments.length) return index;
+	if (payments.length === 1) return 0;
+	const candidates = payments
+		.map((payment, position) => ({ payment, position }))
+		.filter(
+			({ payment, position }) =>
+				!claimed.has(position) &&
+				payment.body.reference === entry.reference &&
+				(entry.amount === undefined || payment.body.amount === entry.amount),
+		);
+	return candidates.length === 1 ? candidates[0].position : undefined;
+}
+
+/**
+ * Pairs the entries of the answer with the payments sent, by what the spec guarantees: one payment,
+ * or counts that leave one reading (every payment accepted, or every one rejected, in order). The
+ * sandbox's `index` (or an entry's reference) is a hint used when present (DECISIONS.md §Payments).
+ */
+function pairByAnswer(
+	payments: Payment[],
+	accepted: IDataObject[],
+	rejected: IDataObject[],
+): { acceptedAt: Map<number, IDataObject>; rejectedAt: Map<number, IDataObject> } {
+	const acceptedAt = new Map<number, IDataObject>();
+	const rejectedAt = new Map<number, IDataObject>();
+	if (accepted.length === payments.length && rejected.length === 0) {
+		accepted.forEach((entry, position) => acceptedAt.set(position, entry));
+	} else if (rejected.length === payments.length && accepted.length === 0) {
+		rejected.forEach((entry, position) => rejectedAt.set(position, entry));
+	} else {
+		const taken = () => new Set([...acceptedAt.keys(), ...rejectedAt.keys()]);
+		for (const entry of accepted) {
+			const position = positionOf(entry, payments, taken());
+			if (position !== undefined) acceptedAt.set(position, entry);
+		}
+		for (const entry of rejected) {
+			const position = positionOf(entry, payments, taken());
+			if (position !== undefined) rejectedAt.set(position, entry);
+		}
+	}
+	return { acceptedAt, rejectedAt };
+}
+
+const xtidOf = (entry: IDataObject) => (typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined);
+const reasonOf = (entry: IDataObject) => (typeof entry.error === 'string' ? entry.error : 'rejected without a reason');
+
+/**
+ * spec §Payments rule 3: 202 does not mean every item was accepted. Every payment gets its outcome:
+ * paired with an entry of the answer (pairByAnswer), else found among the account's records by the
+ * xtids the answer named (they are this request's payments), else, when the only payments left are as
+ * many as the rejections left, rejected; whatever is still open is looked up like a lost answer.
+ * Accepted payments whose entry does not say whether they await approval are matched against the
+ * account's approvals (spec §Approvals: by xtid, pages of 50).
+ */
+export async function readAnswer(
+	run: AnswerReader,
+	response: IDataObject,
+	request: { key: IdempotencyKey; payments: Payment[] },
+): Promise<PaymentOutcome[]> {
+	const { key, payments } = request;
+	const requestId = typeof response?.requestId === 'string' ? response.requestId : undefined;
+	const acceptedEntries = objectsIn(response?.submitted);
+	const rejectedEntries = objectsIn(response?.rejected);
+	const { acceptedAt, rejectedAt } = pairByAnswer(payments, acceptedEntries, rejectedEntries);
+	const outcomes = new Map<number, PaymentOutcome>();
+	const accept = (position: number, accepted: IDataObject) => {
+		const xtid = xtidOf(accepted);
+		const replayed = xtid !== undefined && run.noteAnswer(key.key, xtid);
+		outcomes.set(position, { kind: 'accepted', payment: payments[position], key, accepted, requestId, replayed });
+	};
+	const reject = (position: number, reason: string, reasonUncertain = false) =>
+		outcomes.set(position, {
+			kind: 'rejected',
+			payment: payments[position],
+			key,
+			reason,
+			requestId,
+			...(reasonUncertain && { reasonUncertain }),
+		});
+	for (const [position, entry] of acceptedAt) accept(position, entry);
+	for (const [position, entry] of rejectedAt) reject(position, reasonOf(entry));
+
+	const open = () => payments.map((_payment, position) => position).filter((position) => !outcomes.has(position));
+	const pairedEntries = new Set([...acceptedAt.values(), ...rejectedAt.values()]);
+	const namedXtids = new Set(
+		acceptedEntries.filter((entry) => !pairedEntries.has(entry)).flatMap((entry) => xtidOf(entry) ?? []),
+	);
+	const rejectionsLeft = rejectedEntries.filter((entry) => !pairedEntries.has(entry));
+	const unexplained = `The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`;
+	if (open().length > 0 && namedXtids.size > 0) {
+		try {
+			const found = await run.lookUp(open().map((position) => payments[position]), key.key, namedXtids);
+			for (const position of open()) {
+				const result = found.get(payments[position].itemIndex);
+				if (!result?.found) continue;
+				const { xtid, approvalRef, foundIn } = result.payment;
+				// found among the approvals only: an approval request (spec §States and transitions row 1)
+				const status = foundIn === 'approvals' ? 'pending_approval' : 'submitted';
+				accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
+			}
+		} catch (error) {
+			run.context.logger.warn(`Customer Banking: pairing the answer of request ${requestId ?? key.key} by look-up failed: ${describeError(error)}`);
+		}
+	}
+	const left = open();
+	if (left.length > 0 && left.length === rejectionsLeft.length) {
+		const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
+		for (const position of left) {
+			if (reasons.length === 1) reject(position, reasons[0]);
+			else reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
+		}
+	}
+	const stillOpen = open().map((position) => payments[position]);
+	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
+	await markAwaitingApproval.call(run.context, [...outcomes.values()]);
+	return payments.map(
+		(payment, position) => outcomes.get(position) ?? (resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
+	);
+}
+
+/** Whether the answer itself says if the payment awaits approval (the sandbox does; the spec does not promise it). */
+function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
+	return typeof entry.status === 'string' || typeof entry.approvalRef === 'string';
+}
+
+/**
+ * spec §States and transitions: an accepted payment is an approval request (its xtid on a pending
+ * approval) or sent (its xtid among the transactions). When the answer does not say which, the approvals
+ * list is read (by xtid, pages of 50), then the transaction. Neither: the payment was an approval request
+ * that has since been declined or expired (a replayed answer), and nothing was sent.
+ */
+async function markAwaitingApproval(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
+	const silent = outcomes.filter(
+		(outcome): outcome is AcceptedOutcome =>
+			outcome.kind === 'accepted' && !saysWhetherAwaitingApproval(outcome.accepted) && xtidOf(outcome.accepted) !== undefined,
+	);
+	const byAccount = new Map<string, AcceptedOutcome[]>();
+	for (const outcome of silent) {
+		const xaid = String(outcome.payment.body.xaid);
+		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
+	}
+	for (const [xaid, accepted] of byAccount) {
+		try {
+			const { itemIndex } = accepted[0].payment;
+			const approvals = await approvalsOf.call(this, xaid, new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)), itemIndex);
+			for (const outcome of accepted) {
+				const xtid = xtidOf(outcome.accepted) as string;
+				const approval = approvals.get(xtid);
+				if (approval) {
+					outcome.accepted = { ...outcome.accepted, status: 'pending_approval', ...(approval.ref !== undefined && { approvalRef: approval.ref }) };
+				} else if (await transactionExists.call(this, xtid, itemIndex)) {
+					outcome.accepted = { ...outcome.accepted, status: 'submitted' };
+				} else {
+					outcome.accepted = {
+						...outcome.accepted,
+						status: 'not_sent',
+						approvalCheck: 'The bank shows neither a pending approval nor a transaction for this payment: its approval was declined or has expired, and nothing was sent.',
+					};
+				}
+			}
+		} catch (error) {
+			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+		}
+	}
+}
+
+async function transactionExists(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<boolean> {
+	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
+	return await read.then(
+		() => true,
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? false : read.then(() => true)),
+	);
+}

@@ -1,0 +1,133 @@
+/**
+ * The workflows the benchmark runs side by side: this package's nodes, and what a user would build
+ * with n8n's own nodes instead (HTTP Request with pagination + Split Out, Webhook → No Operation).
+ */
+import { randomUUID } from 'node:crypto';
+
+type Node = Record<string, unknown> & { name: string };
+
+export interface BenchWorkflow {
+	name: string;
+	nodes: Node[];
+	connections: Record<string, unknown>;
+	settings: Record<string, unknown>;
+}
+
+const credential = (id: string) => ({ customerBankingApi: { id, name: 'Customer Banking sandbox' } });
+
+function chain(name: string, nodes: Node[]): BenchWorkflow {
+	const connections: Record<string, unknown> = {};
+	nodes.forEach((node, index) => {
+		node.id = randomUUID();
+		node.position = [index * 220, 0];
+		const next = nodes[index + 1];
+		if (next) connections[node.name] = { main: [[{ node: next.name, type: 'main', index: 0 }]] };
+	});
+	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** A Webhook that answers when the workflow has finished, without the data (no 50,000-item response). */
+function webhookAnsweringAtEnd(path: string): Node {
+	return {
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
+	};
+}
+
+const XAID = "={{ $('Webhook').first().json.body.xaid }}";
+
+export function emptyWorkflow(path: string): BenchWorkflow {
+	return chain(`bench: empty (${path})`, [webhookAnsweringAtEnd(path), { name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }]);
+}
+
+export function returnAllWorkflow(path: string, credentialId: string): BenchWorkflow {
+	return chain(`bench: Return All with this package (${path})`, [
+		webhookAnsweringAtEnd(path),
+		{
+			name: 'All Transactions',
+			type: 'n8n-nodes-customer-banking.customerBanking',
+			typeVersion: 1,
+			credentials: credential(credentialId),
+			parameters: { resource: 'transaction', operation: 'getMany', scope: 'account', account: { __rl: true, mode: 'id', value: XAID }, returnAll: true },
+		},
+	]);
+}
+
+/** What a user builds without this package: HTTP Request paging the list with the same credential, then Split Out. */
+export function httpRequestWorkflow(path: string, credentialId: string, baseUrl: string, limit: number): BenchWorkflow {
+	return chain(`bench: HTTP Request + Split Out, limit ${limit} (${path})`, [
+		webhookAnsweringAtEnd(path),
+		{
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			credentials: credential(credentialId),
+			parameters: {
+				method: 'GET',
+				url: `=${baseUrl}/account/{{ $('Webhook').first().json.body.xaid }}/transactions`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'customerBankingApi',
+				sendQuery: true,
+				queryParameters: { parameters: [{ name: 'limit', value: String(limit) }] },
+				options: {
+					pagination: {
+						pagination: {
+							paginationMode: 'updateAParameterInEachRequest',
+							parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount }}' }] },
+							paginationCompleteWhen: 'other',
+							completeExpression: `={{ $response.body.results.length < ${limit} }}`,
+							limitPagesFetched: false,
+							requestInterval: 0,
+						},
+					},
+				},
+			},
+		},
+		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'results', options: {} } },
+	]);
+}
+
+export function webhookNoOpWorkflow(path: string): BenchWorkflow {
+	return chain(`bench: Webhook → No Operation (${path})`, [
+		{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
+		{ name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
+}
+
+export function triggerWorkflow(credentialId: string, xaid: string, fetchTransaction: boolean, typeVersion: number): BenchWorkflow {
+	return chain(`bench: Customer Banking Trigger, fetch ${fetchTransaction ? 'on' : 'off'}`, [
+		{
+			name: 'Customer Banking Trigger',
+			type: 'n8n-nodes-customer-banking.customerBankingTrigger',
+			typeVersion,
+			webhookId: randomUUID(),
+			credentials: credential(credentialId),
+			parameters: { accounts: [xaid], events: ['TransactionReceived'], fetchTransaction },
+		},
+	]);
+}
+
+export function submitBatchWorkflow(path: string, credentialId: string): BenchWorkflow {
+	return chain(`bench: Submit Batch (${path})`, [
+		webhookAnsweringAtEnd(path),
+		{ name: 'Invoices', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.invoices', options: {} } },
+		{
+			name: 'Pay',
+			type: 'n8n-nodes-customer-banking.customerBanking',
+			typeVersion: 1,
+			credentials: credential(credentialId),
+			parameters: {
+				resource: 'payment',
+				operation: 'submitBatch',
+				account: { __rl: true, mode: 'id', value: '={{ $json.xaid }}' },
+				payee: { __rl: true, mode: 'id', value: '={{ $json.xpid }}' },
+				amount: '={{ $json.amount }}',
+				reference: '={{ $json.reference }}',
+				options: {},
+			},
+		},
+	]);
+}

@@ -1,0 +1,355 @@
+/**
+ * `npm run bench`: this package inside a real n8n (the e2e harness's pinned install, packed package,
+ * sandbox bank with seeded volume) side by side with what a user would build from n8n's own nodes and
+ * with a raw HTTP loop (the floor). Cells are interleaved run by run, so a slower moment of the machine
+ * hits every cell alike; medians with min–max, and the ratios the targets are written in.
+ *
+ * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch]`.
+ * Writes docs/benchmark-results.md (machine, versions, date, figures). A benchmark, not a test.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { defaultVersion } from '../e2e/lib/install';
+import type { N8n } from '../e2e/lib/n8n';
+import { buildAndPack } from '../e2e/lib/pack';
+import { activate, createCredential, credentialData, type Stack, startStack, waitFor } from '../e2e/lib/stack';
+import type { Sandbox } from '../sandbox';
+import { Inspector } from './lib/inspector';
+import { mb, ms, percentile, range, ratio, runConcurrently, type Summary, summarise } from './lib/measure';
+import {
+	type BenchWorkflow,
+	emptyWorkflow,
+	httpRequestWorkflow,
+	returnAllWorkflow,
+	submitBatchWorkflow,
+	triggerWorkflow,
+	webhookNoOpWorkflow,
+} from './lib/workflows';
+
+function option(name: string, fallback: number): number {
+	const index = process.argv.indexOf(`--${name}`);
+	return index === -1 ? fallback : Number(process.argv[index + 1]);
+}
+const RUNS = option('runs', 5);
+const DELIVERIES = option('deliveries', 200);
+const AFTER = option('after', 10_000);
+const TRIGGER_VERSION = option('trigger-version', 1);
+const profileIndex = process.argv.indexOf('--profile');
+/** cells to CPU-profile (its first measured run): ours, http500, submitBatch, trigger-off, trigger-on, webhook */
+const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
+const concurrencyIndex = process.argv.indexOf('--concurrency');
+const CONCURRENCIES = concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
+const onlyIndex = process.argv.indexOf('--only');
+const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch'] : process.argv[onlyIndex + 1].split(',');
+
+const report: string[] = [];
+function say(line = ''): void {
+	console.log(line);
+	report.push(line);
+}
+
+async function imported(n8n: N8n, workflow: BenchWorkflow): Promise<string> {
+	const created = await n8n.apiOk<{ id: string }>('POST', '/workflows', workflow);
+	await activate(n8n, String(created.id));
+	return String(created.id);
+}
+
+/** Calls a workflow's production webhook, waiting out the moment after activation in which n8n answers 404. */
+async function call(n8n: N8n, path: string, body: unknown): Promise<void> {
+	for (;;) {
+		const answer = await n8n.http('POST', `/webhook/${path}`, { body });
+		if (answer.status === 404) continue;
+		if (answer.status !== 200) throw new Error(`/webhook/${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
+		return;
+	}
+}
+
+async function bankToken(sandbox: Sandbox): Promise<string> {
+	const client = credentialsFor(sandbox);
+	const answer = await fetch(sandbox.tokenUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ client_id: String(client.clientId), client_secret: String(client.clientSecret), audience: sandbox.audience, grant_type: 'client_credentials' }).toString(),
+	});
+	return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** Rotates the order of the cells each run, so no cell always follows the same neighbour. */
+function rotated<T>(cells: T[], run: number): T[] {
+	const shift = run % cells.length;
+	return [...cells.slice(shift), ...cells.slice(0, shift)];
+}
+
+async function settle(): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+}
+
+// ---------------------------------------------------------------- Return All
+
+/** Runs `work`, under the CPU profiler when it is the cell asked for and the first measured run. */
+async function maybeProfiled<T>(inspector: Inspector, cell: string, run: number, work: () => Promise<T>): Promise<T> {
+	if (!PROFILE.includes(cell) || run !== 1) return await work();
+	const file = join(__dirname, '..', '..', `bench-${cell}.cpuprofile`);
+	console.log(`profiling ${cell} into ${file}`);
+	return await inspector.profile(file, work);
+}
+
+async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: string, counts: number[]): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const accounts = [sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur];
+	const token = await bankToken(sandbox);
+	const raw = async (xaid: string) => {
+		let items = 0;
+		for (let page = 0; ; page++) {
+			const answer = await fetch(`${sandbox.baseUrl}/account/${xaid}/transactions?limit=500&page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+			const { results } = (await answer.json()) as { results: unknown[] };
+			items += results.length;
+			if (results.length < 500) return items;
+		}
+	};
+	const paths = { ours: 'bench-ours', http500: 'bench-http-500', http100: 'bench-http-100', empty: 'bench-empty' };
+	await imported(n8n, returnAllWorkflow(paths.ours, credentialId));
+	await imported(n8n, httpRequestWorkflow(paths.http500, credentialId, sandbox.baseUrl, 500));
+	await imported(n8n, httpRequestWorkflow(paths.http100, credentialId, sandbox.baseUrl, 100));
+	await imported(n8n, emptyWorkflow(paths.empty));
+
+	for (const [index, count] of counts.entries()) {
+		const xaid = accounts[index];
+		await sandbox.control.seedTransactions(xaid, count);
+		const total = (await raw(xaid)) as number;
+		type Cell = 'ours' | 'http500' | 'http100' | 'raw' | 'empty';
+		const cells: Cell[] = ['ours', 'http500', 'http100', 'raw', 'empty'];
+		const times: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
+		const memory: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
+		const pages: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
+		const tokens: number[] = [];
+		// run 0 warms every workflow up (and n8n fetches its token): not counted
+		for (let run = 0; run <= RUNS; run++) {
+			for (const cell of rotated(cells, run)) {
+				sandbox.control.clearRequests();
+				await settle();
+				const measured = await inspector.withPeakHeap(() => maybeProfiled(inspector, cell, run, async () => (cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }))));
+				const requests = sandbox.control.requests();
+				if (run === 0) continue;
+				times[cell].push(measured.elapsedMs);
+				memory[cell].push(measured.extraBytes);
+				pages[cell].push(requests.filter((r) => r.path.endsWith('/transactions')).length);
+				tokens.push(requests.filter((r) => r.area === 'auth').length);
+			}
+		}
+		const t = Object.fromEntries(cells.map((c) => [c, summarise(times[c])])) as Record<Cell, Summary>;
+		const m = Object.fromEntries(cells.map((c) => [c, summarise(memory[c])])) as Record<Cell, Summary>;
+		const extra = (c: Cell) => Math.max(0, m[c].median - m.empty.median);
+		say(`### Return All ${total.toLocaleString('en')} transactions (${RUNS} interleaved runs per cell)`);
+		say();
+		say('| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow |');
+		say('|---|---|---|---|');
+		say(`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} |`);
+		say(`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} |`);
+		say(`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} |`);
+		say(`| raw HTTP loop outside n8n (floor) | ${range(t.raw, ms)} | ${pages.raw[0]} | — |`);
+		say(`| empty workflow (Webhook → No Operation) | ${range(t.empty, ms)} | 0 | (${mb(m.empty.median)} itself) |`);
+		say();
+		say(
+			`Ratios: ${ratio(t.ours.median, t.http500.median)} the limit-500 HTTP Request workflow (target ≤ 0.6×), ${ratio(t.ours.median, t.http100.median)} the limit-100 one, ` +
+				`${ratio(t.ours.median, t.raw.median)} the raw loop (target ≤ 2.0×); memory ${ratio(extra('ours'), extra('http500'))} the limit-500 HTTP Request workflow's (target ≤ 0.6×). ` +
+				`Token exchanges over these ${tokens.length} measured runs: ${tokens.reduce((a, b) => a + b, 0)}.`,
+		);
+		say();
+	}
+}
+
+// ---------------------------------------------------------------- trigger
+
+interface DeliveryCell {
+	key: string;
+	label: string;
+	url: string;
+	workflowId: string;
+}
+
+async function executionCount(n8n: N8n, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await n8n.restOk<{ data: { count: number } }>('GET', `/executions?filter=${filter}&limit=1`);
+	return answer.data.count;
+}
+
+async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const xaid = sandbox.seeded.accounts.gbp;
+	const webhookPath = 'bench-webhook-noop';
+	const webhookId = await imported(n8n, webhookNoOpWorkflow(webhookPath));
+	const triggers: Array<{ fetch: boolean; id: string; webhookId: string }> = [];
+	for (const fetchTransaction of [false, true]) {
+		const workflow = triggerWorkflow(credentialId, xaid, fetchTransaction, TRIGGER_VERSION);
+		triggers.push({ fetch: fetchTransaction, id: await imported(n8n, workflow), webhookId: String(workflow.nodes[0].webhookId) });
+	}
+	const urlOf = (hookId: string) => waitFor(`the subscription of ${hookId}`, () => sandbox.control.subscriptions().find((s) => s.url.includes(hookId))?.url, 60_000);
+	const cells: DeliveryCell[] = [
+		{ key: 'webhook', label: 'Webhook → No Operation', url: `${n8n.url}/webhook/${webhookPath}`, workflowId: webhookId },
+		{ key: 'trigger-off', label: 'this trigger, fetch off', url: await urlOf(triggers[0].webhookId), workflowId: triggers[0].id },
+		{ key: 'trigger-on', label: 'this trigger, fetch on', url: await urlOf(triggers[1].webhookId), workflowId: triggers[1].id },
+	];
+
+	// a real delivery from the bank as the template: every copy gets its own delivery id
+	const before = sandbox.control.deliveries().length;
+	await sandbox.control.receive(xaid, 1, 'BENCH-TEMPLATE');
+	await sandbox.control.waitForDeliveries();
+	const template = JSON.parse(sandbox.control.deliveries()[before].body) as Record<string, unknown>;
+	const delivery = () => {
+		const deliveryId = randomUUID();
+		const body = JSON.stringify({ ...template, deliveryId });
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
+		return { body, headers: { 'content-type': 'application/json', 'x-cb-delivery-id': deliveryId, 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` } };
+	};
+
+	/** Sends `count` deliveries at `concurrency`; latency of each answer, and deliveries/s until every execution has finished. */
+	async function send(cell: DeliveryCell, count: number, concurrency: number): Promise<{ perSecond: number; latencies: number[] }> {
+		const startCount = await executionCount(n8n, cell.workflowId);
+		const latencies: number[] = [];
+		const started = performance.now();
+		await runConcurrently(count, concurrency, async () => {
+			const { body, headers } = delivery();
+			const sent = performance.now();
+			const answer = await fetch(cell.url, { method: 'POST', headers, body });
+			await answer.text();
+			if (answer.status !== 200) throw new Error(`${cell.label}: ${answer.status}`);
+			latencies.push(performance.now() - sent);
+		});
+		await waitFor(`${count} executions of ${cell.label}`, async () => ((await executionCount(n8n, cell.workflowId)) - startCount >= count ? true : undefined), 600_000, 100);
+		return { perSecond: count / ((performance.now() - started) / 1000), latencies };
+	}
+
+	async function measure(title: string): Promise<void> {
+		for (const concurrency of CONCURRENCIES) {
+			const perSecond: number[][] = cells.map(() => []);
+			const p50: number[][] = cells.map(() => []);
+			const p99: number[][] = cells.map(() => []);
+			for (let run = 0; run <= RUNS; run++) {
+				for (const index of rotated([0, 1, 2], run)) {
+					await settle();
+					const result = await maybeProfiled(inspector, concurrency === 1 ? cells[index].key : '', run, () => send(cells[index], run === 0 ? 20 : DELIVERIES, concurrency));
+					if (run === 0) continue;
+					perSecond[index].push(result.perSecond);
+					p50[index].push(percentile(result.latencies, 50));
+					p99[index].push(percentile(result.latencies, 99));
+				}
+			}
+			const s = (values: number[]) => summarise(values);
+			const rate = (v: number) => `${v.toFixed(1)}/s`;
+			say(`### Trigger deliveries ${title}, concurrency ${concurrency} (${DELIVERIES} signed deliveries per run, ${RUNS} interleaved runs)`);
+			say();
+			say('| workflow | deliveries/s until every execution finished | answer p50 | answer p99 |');
+			say('|---|---|---|---|');
+			cells.forEach((cell, index) => say(`| ${cell.label} | ${range(s(perSecond[index]), rate)} | ${range(s(p50[index]), ms)} | ${range(s(p99[index]), ms)} |`));
+			say();
+			const base = { rate: s(perSecond[0]).median, p99: s(p99[0]).median };
+			say(
+				`Fetch off: throughput ${ratio(s(perSecond[1]).median, base.rate)} Webhook → No Operation's (target ≥ 0.95×), p99 ${ratio(s(p99[1]).median, base.p99)} (target ≤ 1.1×). ` +
+					`Fetch on: throughput ${ratio(s(perSecond[2]).median, base.rate)}, p99 ${ratio(s(p99[2]).median, base.p99)}.`,
+			);
+			say();
+		}
+	}
+
+	await measure('(fresh trigger)');
+	if (AFTER > 0) {
+		console.log(`sending ${AFTER} deliveries to the fetch-off trigger …`);
+		await send(cells[1], AFTER, 8);
+		await measure(`after ${AFTER.toLocaleString('en')} deliveries to the trigger`);
+	}
+}
+
+// ---------------------------------------------------------------- Submit Batch
+
+async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const PAYMENTS = 1000;
+	const BATCH = 100;
+	const path = 'bench-submit-batch';
+	await imported(n8n, submitBatchWorkflow(path, credentialId));
+	const xaid = sandbox.seeded.accounts.gbp;
+	const xpid = sandbox.seeded.payees.gbp;
+	const token = await bankToken(sandbox);
+	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ xaid, xpid, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
+	const raw = async (run: string) => {
+		const all = invoices(run);
+		for (let start = 0; start < all.length; start += BATCH) {
+			const answer = await fetch(`${sandbox.baseUrl}/payments`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
+				body: JSON.stringify(all.slice(start, start + BATCH)),
+			});
+			if (answer.status >= 300) throw new Error(`raw batch → ${answer.status} ${await answer.text()}`);
+			await answer.text();
+		}
+	};
+	const times: Record<'ours' | 'raw', number[]> = { ours: [], raw: [] };
+	const posts: number[] = [];
+	for (let run = 0; run <= RUNS; run++) {
+		for (const cell of rotated(['ours', 'raw'] as const, run)) {
+			sandbox.control.clearRequests();
+			await settle();
+			const tag = `${run}${cell === 'ours' ? 'N' : 'R'}${randomUUID().slice(0, 4)}`;
+			const started = performance.now();
+			if (cell === 'raw') await raw(tag);
+			else await maybeProfiled(inspector, 'submitBatch', run, () => call(n8n, path, { invoices: invoices(tag) }));
+			const elapsed = performance.now() - started;
+			const sent = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments').length;
+			const made = sandbox.control.ledger().transactions.filter((t) => String(t.reference).startsWith(`B${tag}`)).length;
+			if (run === 0) continue;
+			times[cell].push(elapsed);
+			if (cell === 'ours') posts.push(sent);
+			if (made !== PAYMENTS) throw new Error(`run ${run} ${cell}: the ledger has ${made} of ${PAYMENTS} payments`);
+		}
+	}
+	const ours = summarise(times.ours);
+	const rawTimes = summarise(times.raw);
+	say(`### Submit Batch of ${PAYMENTS} payments (${RUNS} interleaved runs)`);
+	say();
+	say('| workflow | time, median (min–max) | POST /payments seen by the bank |');
+	say('|---|---|---|');
+	say(`| this package, Submit Batch (batch size ${BATCH}) | ${range(ours, ms)} | ${posts.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
+	say(`| raw HTTP loop outside n8n (floor) | ${range(rawTimes, ms)} | ${Math.ceil(PAYMENTS / BATCH)} |`);
+	say();
+	say(`Ratio: ${ratio(ours.median, rawTimes.median)} the raw loop.`);
+	say();
+}
+
+async function main(): Promise<void> {
+	buildAndPack();
+	const stack = await startStack(defaultVersion);
+	let inspector: Inspector | undefined;
+	const startedAt = new Date();
+	try {
+		const { n8n, sandbox } = stack;
+		const { id } = await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
+		inspector = await Inspector.attach(n8n.process.child.pid as number);
+		say(`# Benchmark results`);
+		say();
+		say(`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}`);
+		say();
+		say(`Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`. Absolute times vary between machines; compare the ratios, measured side by side in one run.`);
+		say();
+		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, [50_000, 5_000]);
+		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
+		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
+	} finally {
+		inspector?.close();
+		await stack.stop();
+	}
+	const file = join(__dirname, '..', '..', 'docs', 'benchmark-results.md');
+	mkdirSync(join(file, '..'), { recursive: true });
+	writeFileSync(file, `${report.join('\n')}\n`);
+	console.log(`written: ${file}`);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
