@@ -122,7 +122,8 @@ describe('Payee: Create', () => {
 
 	it('fetches each account once per execution, however many items use it', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
-		const eurFields = { account: byId(eur), bankDetailsFormat: 'iban', iban: 'DE02120300000000202051', bic: 'BYLADEM1001', sortCode: '', accountNumber: '' };
+		// Bank Details Format takes no expressions, so the EUR item gives its IBAN and BIC under More Bank Details
+		const eurFields = { account: byId(eur), sortCode: '', accountNumber: '', bankDetails: { iban: 'DE02120300000000202051', bic: 'BYLADEM1001' } };
 		const result = await run(gbpForm(), {
 			itemParameters: [{ name: 'Pine One Ltd' }, { name: 'Pine Two Ltd' }, { name: 'Pine Three Ltd', ...eurFields }, { name: 'Pine Four Ltd' }],
 		});

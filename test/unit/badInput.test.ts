@@ -1,7 +1,8 @@
 /**
  * Bad input never reaches the bank or crashes: the real node, run through the n8n context helpers
  * against the sandbox, refuses each case with a NodeOperationError that names the field and the rule,
- * and sends no request at all (token requests included).
+ * and sends no request at all (token requests included). What n8n itself removes before the node runs
+ * is checked to stay removed: nothing of it is sent.
  */
 import type { ICredentialDataDecryptedObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -77,6 +78,23 @@ function expectRefused(result: Pick<NodeRun, 'error' | 'requests'>, ...expected:
 	expect(result.requests).toEqual([]);
 }
 
+/**
+ * What n8n removes before the node runs (keys a collection does not declare, a collection that is not
+ * a group of fields) never reaches the bank: the node runs on what is left and sends none of it.
+ */
+function expectRemovedByN8n(result: Pick<NodeRun, 'error' | 'requests'>, marker: string) {
+	expect(result.error).toBeUndefined();
+	expect(result.requests.filter((request) => request.method === 'POST' && !request.url.includes('/oauth'))).toHaveLength(1);
+	for (const request of result.requests) {
+		expect(request.rawBody ?? '').not.toContain(marker);
+		expect(request.rawBody ?? '').not.toMatch(/"(?:__proto__|constructor|prototype)"/);
+	}
+}
+
+/** An expression giving the parsed JSON, as a workflow hands a declared field an object; braces escaped for n8n's template. */
+const expressionGiving = (json: string) =>
+	`={{ JSON.parse(${JSON.stringify(json).replace(/[{}]/g, (brace) => (brace === '{' ? '\\u007b' : '\\u007d'))}) }}`;
+
 const LONE_SURROGATES = ['\uD800', 'abc\uDFFF', '\uDBFF\uDBFF'];
 const NOT_TEXT = 'contains characters that are not valid text';
 
@@ -135,33 +153,32 @@ describe('2. prototype keys and option values', () => {
 	});
 
 	it('as an object (an expression) too, and in Submit Batch', async () => {
-		const extra = JSON.parse('{"__proto__": {"amount": 1000000}}') as object;
+		const extra = expressionGiving('{"__proto__": {"amount": 1000000}}');
 		expectRefused(await pay({ additionalFields: { additionalBodyFields: extra } }), 'Additional Body Fields must not contain the key "__proto__"');
 		expectRefused(
-			await pay({ operation: 'submitBatch', additionalFields: { additionalBodyFields: { constructor: 1 } } }),
+			await pay({ operation: 'submitBatch', additionalFields: { additionalBodyFields: expressionGiving('{"constructor": 1}') } }),
 			'Additional Body Fields must not contain the key "constructor"',
 		);
 	});
 
-	it.each([
-		['additionalFields', 'Additional Fields'],
-		['options', 'Options'],
-	])('a key like "__proto__" in the %s collection is refused', async (collection, label) => {
+	// n8n keeps only the fields a collection declares, so these keys never reach the node
+	it.each(['additionalFields', 'options'])('a key like "__proto__" in the %s collection is removed by n8n and never sent', async (collection) => {
 		for (const key of ['__proto__', 'constructor', 'prototype']) {
-			const group = JSON.parse(`{"${key}": {"description": "x"}}`) as object;
-			expectRefused(await pay({ [collection]: group }), `${label} must not contain the key "${key}"`);
+			const group = JSON.parse(`{"${key}": {"description": "INJECTED"}}`) as object;
+			expectRemovedByN8n(await pay({ [collection]: group }), 'INJECTED');
 		}
 	});
 
 	it.each(['identity', 'contact', 'address', 'bankDetails', 'intermediaryBank'])(
-		'payee collection %s with a prototype key is refused by name (create and update)',
+		'payee collection %s with a prototype key: n8n removes the key, nothing of it is sent (create and update)',
 		async (collection) => {
-			for (const key of ['__proto__', 'constructor', 'prototype']) {
+			for (const [index, key] of ['__proto__', 'constructor', 'prototype'].entries()) {
 				const group = JSON.parse(`{"${key}": {"name": "Injected Name"}}`) as object;
-				expectRefused(await node(gbpPayee({ [collection]: group })), `(${collection}) must not contain the key "${key}"`);
+				expectRemovedByN8n(await node(gbpPayee({ name: `Proto ${collection} ${index}`, [collection]: group })), 'Injected Name');
+				// an update with only the removed key left has nothing to change
 				expectRefused(
 					await node({ resource: 'payee', operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), [collection]: group }),
-					`(${collection}) must not contain the key "${key}"`,
+					'Nothing to update in item 0',
 				);
 			}
 		},
@@ -204,13 +221,16 @@ describe('3. whole field groups that are null', () => {
 		expectRefused(result, 'Nothing to update in item 0');
 	});
 
+	// n8n reads a collection's declared fields out of whatever it holds, so one that is not a group
+	// (as given or from an expression) reaches the node as an empty group
 	it.each([
 		['a string', 'abc'],
-		['a list', [{ name: 'x' }]],
+		['an expression giving a string', '={{ "abc" }}'],
+		['a list', [{ name: 'abc' }]],
 		['a number', 5],
-	])('a payee group that is %s is refused by name', async (kind, value) => {
-		expectRefused(await node(gbpPayee({ address: value })), `Address (address) must be a group of fields, not ${kind}`);
-		expectRefused(await node(gbpPayee({ bankDetails: value })), `More Bank Details (bankDetails) must be a group of fields, not ${kind}`);
+	])('a payee group that is %s is an empty group in n8n; nothing of it is sent', async (kind, value) => {
+		expectRemovedByN8n(await node(gbpPayee({ name: `Group Address ${kind}`, address: value })), 'abc');
+		expectRemovedByN8n(await node(gbpPayee({ name: `Group Bank ${kind}`, bankDetails: value })), 'abc');
 	});
 
 	it('payment: null Additional Fields, Options and Additional Body Fields are empty', async () => {
@@ -222,9 +242,9 @@ describe('3. whole field groups that are null', () => {
 		expect(blank.posts).toHaveLength(1);
 	});
 
-	it('payment: Additional Fields or Options that are not groups are refused by name', async () => {
-		expectRefused(await pay({ additionalFields: 'abc' }), 'Additional Fields must be a group of fields, not a string');
-		expectRefused(await pay({ operation: 'submitBatch', options: [1] }), 'Options must be a group of fields, not a list');
+	it('payment: Additional Fields or Options that are not groups are empty groups in n8n; nothing of them is sent', async () => {
+		expectRemovedByN8n(await pay({ additionalFields: 'abc' }), 'abc');
+		expectRemovedByN8n(await pay({ operation: 'submitBatch', options: ['abc'] }), 'abc');
 	});
 });
 

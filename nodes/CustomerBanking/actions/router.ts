@@ -6,10 +6,11 @@ import { outputSwitchFor, resources } from './resources';
 import type { BatchItemResult, ItemResult, OperationModule, OutputName } from './types';
 
 function findOperation(context: IExecuteFunctions, resource: string, operation: string): OperationModule {
-	const resourceModule = Object.hasOwn(resources, resource)
-		? (resources[resource as keyof typeof resources] as Record<string, unknown>)
-		: undefined;
-	const candidate = resourceModule && Object.hasOwn(resourceModule, operation)
+	if (!Object.hasOwn(resources, resource)) {
+		throw new NodeOperationError(context.getNode(), `Resource: the resource "${resource}" is not supported`);
+	}
+	const resourceModule = resources[resource as keyof typeof resources] as Record<string, unknown>;
+	const candidate = Object.hasOwn(resourceModule, operation)
 		? (resourceModule[operation] as Partial<OperationModule>)
 		: undefined;
 	if (typeof candidate?.execute === 'function' || typeof candidate?.executeBatch === 'function') {
@@ -38,7 +39,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const { resource, operation } = {
 		resource: this.getNodeParameter('resource', 0),
-		operation: this.getNodeParameter('operation', 0),
+		// n8n drops an Operation that no known resource shows, so an unknown resource arrives without one
+		operation: this.getNodeParameter('operation', 0, ''),
 	} as CustomerBankingType;
 	const selected = findOperation(this, resource, operation);
 
