@@ -37,7 +37,7 @@ function option(name: string, fallback: number): number {
 const RUNS = option('runs', 5);
 const DELIVERIES = option('deliveries', 200);
 const AFTER = option('after', 10_000);
-const TRIGGER_VERSION = option('trigger-version', 1);
+const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
 /** cells to CPU-profile (its first measured run): ours, http500, submitBatch, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
