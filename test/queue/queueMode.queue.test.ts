@@ -1,0 +1,412 @@
+/**
+ * Issue 15: the package in n8n's queue mode (n8n 2.41.1 main + 2 workers + 1 webhook instance,
+ * Postgres and Redis), each scenario checked against the sandbox's ledger and n8n's executions:
+ * every action operation run by a worker; the trigger activated by main, its signed delivery
+ * received by the webhook instance and run by a worker; concurrent copies of one delivery to main
+ * and the webhook instance; the approval trigger's events exactly once; payments whose worker is
+ * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
+ * leaves no process and no port behind.
+ */
+import { loadWorkflow, activate, createCredential, credentialData, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor } from '../e2e/lib/stack';
+import { packedTarball } from '../e2e/lib/pack';
+import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
+import { FINISHED, finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
+
+const TRIGGER = 'Customer Banking Trigger';
+const APPROVAL_TRIGGER = 'Customer Banking Approval Trigger';
+/** trigger.json's webhookId: the trigger's production webhook is /webhook/<id>/webhook */
+const TRIGGER_WEBHOOK_PATH = 'e2e00000-0000-4000-8000-000000000901/webhook';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgres, Redis', () => {
+	let stack: QueueStack;
+	let credentialId: string;
+	let runDir: string;
+	let pids: number[] = [];
+
+	beforeAll(async () => {
+		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, say });
+		runDir = stack.cluster.runDir;
+		credentialId = (await createCredential(stack.cluster.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))).id;
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+	});
+
+	afterEach(() => stack?.sandbox.control.clearFaults());
+
+	const n8n = () => stack.cluster.n8n;
+	const ledger = () => stack.sandbox.control.ledger();
+
+	/** every process of the cluster, for the teardown check (killed workers' pids are added as they go) */
+	const remember = () => {
+		const { cluster } = stack;
+		pids = [...new Set([...pids, ...cluster.instances().map((i) => i.pid), cluster.postgres.process.child.pid ?? 0, cluster.redis.process.child.pid ?? 0])];
+	};
+
+	it('every action operation once: webhook received by the webhook instance, run by a worker, answers matching the bank', async () => {
+		remember();
+		const { sandbox, cluster } = stack;
+		const gbp = sandbox.seeded.accounts.gbp;
+		const workflow = await importWorkflow(n8n(), 'operations.json', { CREDENTIAL_ID: credentialId });
+		await activate(n8n(), workflow.id);
+		const before = await executionIds(n8n(), workflow.id);
+
+		const answer = await postWhenRegistered(cluster.webhook, 'e2e-operations', { gbp, payeeName: 'Queue Supplies Ltd', reference: 'QUEUE-OPS-0001', batchReference: 'QUEUE-OPS-0002' });
+		expect(answer.status).toBe(200);
+		const [execution] = await finishedExecutions(cluster, workflow.id, before, 1);
+
+		expect(executionError(execution)).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
+		expect(cluster.main.logs()).not.toContain(`Worker started execution ${execution.id} (job`);
+		// every node of the workflow ran, each operation once
+		const ran = Object.keys(execution.data.resultData.runData).sort();
+		expect(ran).toEqual(workflow.nodes.map((node) => node.name).sort());
+
+		const after = ledger();
+		const [paid] = nodeOutput(execution, 'Pay');
+		expect(paid).toEqual(expect.objectContaining({ status: 'submitted', amount: 12.34, reference: 'QUEUE-OPS-0001' }));
+		expect(after.transactions.filter((t) => t.reference === 'QUEUE-OPS-0001')).toEqual([
+			expect.objectContaining({ xtid: paid.xtid, xaid: gbp, direction: 'outgoing', status: 'sent', amount: 12.34 }),
+		]);
+		const [batched] = nodeOutput(execution, 'Pay Batch');
+		expect(batched).toEqual(expect.objectContaining({ status: 'pending_approval', amount: 1500, approvalRef: expect.any(String) }));
+		expect(after.approvals.filter((a) => a.xtid === batched.xtid)).toEqual([expect.objectContaining({ ref: batched.approvalRef, status: 'pending' })]);
+		const [created] = nodeOutput(execution, 'Create Payee');
+		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([expect.objectContaining({ xpid: created.xpid })]);
+		expect(nodeOutput(execution, 'Balance')).toEqual([expect.objectContaining({ currency: 'GBP', balance: expect.any(Number) })]);
+		expect(nodeOutput(execution, 'Transaction')).toEqual([expect.objectContaining({ xtid: paid.xtid, amount: 12.34 })]);
+		expect(nodeOutput(execution, 'Approval')).toEqual([expect.objectContaining({ ref: batched.approvalRef })]);
+		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(after.approvals.map((a) => a.ref));
+		const payments = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([paid.idempotencyKey, batched.idempotencyKey]);
+	});
+
+	describe('Customer Banking Trigger', () => {
+		let workflowId: string;
+		let known: string[] = [];
+		let reference = 0;
+		const subscriptions = () => stack.sandbox.control.subscriptions('workspace-1');
+
+		/** Trigger executions started since the last look, by the delivery id they emitted. */
+		async function deliveryIdsOfNewExecutions(): Promise<string[]> {
+			await sleep(3000);
+			const executions = await finishedExecutions(stack.cluster, workflowId, known, 0);
+			known = [...known, ...executions.map((e) => e.id)];
+			return executions.flatMap((execution) => {
+				expect(executionError(execution)).toBeUndefined();
+				return nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId));
+			});
+		}
+
+		/** The body of a delivery the sandbox made, with another delivery id: a delivery n8n has not seen. */
+		async function freshDelivery(tag: string): Promise<{ body: string; deliveryId: string; xtid: string }> {
+			const { sandbox } = stack;
+			const before = sandbox.control.deliveries().length;
+			const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10 + ++reference, `QUEUE-IN-${reference}`);
+			await sandbox.control.waitForDeliveries();
+			const record = sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid);
+			if (!record) throw new Error('the sandbox made no delivery');
+			await deliveryIdsOfNewExecutions();
+			const deliveryId = `queue-${tag}-${reference}`;
+			return { body: JSON.stringify({ ...JSON.parse(record.body), deliveryId }), deliveryId, xtid: String(transaction.xtid) };
+		}
+
+		it('activated by main, it subscribes with the webhook instance\'s URL; a settled payment is delivered to the webhook instance and run by a worker', async () => {
+			const { sandbox, cluster } = stack;
+			workflowId = (
+				await importWorkflow(n8n(), 'trigger.json', { CREDENTIAL_ID: credentialId, ACCOUNT_GBP: sandbox.seeded.accounts.gbp, ACCOUNT_EUR: sandbox.seeded.accounts.eur })
+			).id;
+			await activate(n8n(), workflowId);
+			const made = await waitFor('4 subscriptions', () => (subscriptions().length >= 4 ? subscriptions() : undefined), 60_000);
+			expect(made).toHaveLength(4);
+			expect(new Set(made.map((s) => s.url))).toEqual(new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]));
+			// the webhook instance answers 404 for a moment after activation
+			await waitFor('the webhook instance to serve the trigger', async () => ((await post(made[0].url, '{}')).status === 404 ? undefined : true), 60_000, 250);
+
+			const [{ xtid }] = sandbox.control.ledger().transactions.filter((t) => t.reference === 'QUEUE-OPS-0001');
+			await sandbox.control.settle(String(xtid));
+			await sandbox.control.waitForDeliveries();
+			const deliveries = sandbox.control.deliveries().filter((d) => d.xtid === xtid);
+			expect(deliveries).toEqual([expect.objectContaining({ event: 'TransactionConfirmed', status: 'delivered', attempts: [expect.objectContaining({ statusCode: 200 })] })]);
+
+			const [execution] = await finishedExecutions(cluster, workflowId, known, 1);
+			known.push(execution.id);
+			expect(executionError(execution)).toBeUndefined();
+			expect(nodeOutput(execution, TRIGGER)).toEqual([
+				expect.objectContaining({ event: 'TransactionConfirmed', xtid, deliveryId: deliveries[0].deliveryId, transaction: expect.objectContaining({ xtid, status: 'settled' }) }),
+			]);
+			expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
+		});
+
+		it('copies of one delivery at the same instant to one instance start one execution; one copy after the other across instances start one', async () => {
+			const { sandbox, cluster } = stack;
+			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+
+			const burst = await freshDelivery('burst');
+			const answers = await Promise.all(Array.from({ length: 10 }, () => post(url(cluster.webhook), burst.body, signed(sandbox, burst.body))));
+			expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+			expect((await deliveryIdsOfNewExecutions()).filter((id) => id === burst.deliveryId)).toHaveLength(1);
+
+			// answered by the webhook instance, then repeated to main: the static data (in Postgres) knows it
+			const repeated = await freshDelivery('repeat');
+			expect(await post(url(cluster.webhook), repeated.body, signed(sandbox, repeated.body))).toEqual({ status: 200, body: { received: true, emitted: true } });
+			await sleep(1000);
+			const again = await post(url(cluster.main), repeated.body, signed(sandbox, repeated.body));
+			expect(again).toEqual({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+			expect((await deliveryIdsOfNewExecutions()).filter((id) => id === repeated.deliveryId)).toHaveLength(1);
+		});
+
+		it('copies of one delivery at the same instant to main and to the webhook instance: at most one execution per instance (the documented limit), measured', async () => {
+			const { sandbox, cluster } = stack;
+			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+			const rounds = 5;
+			const counts: number[] = [];
+			for (let round = 0; round < rounds; round++) {
+				const delivery = await freshDelivery(`split-${round}`);
+				const copies = [cluster.main, cluster.webhook, cluster.main, cluster.webhook, cluster.main, cluster.webhook];
+				const answers = await Promise.all(copies.map((instance) => post(url(instance), delivery.body, signed(sandbox, delivery.body))));
+				expect(answers.map((a) => a.status)).toEqual(copies.map(() => 200));
+				const emitted = answers.filter((a) => (a.body as { emitted?: boolean }).emitted === true).length;
+				const executions = (await deliveryIdsOfNewExecutions()).filter((id) => id === delivery.deliveryId).length;
+				// every copy that said "emitted" started an execution, and no other did
+				expect(executions).toBe(emitted);
+				counts.push(executions);
+			}
+			say(`[queue] simultaneous copies to main and the webhook instance, executions per delivery over ${rounds} rounds: ${counts.join(', ')}`);
+			for (const count of counts) {
+				expect(count).toBeGreaterThanOrEqual(1);
+				expect(count).toBeLessThanOrEqual(2);
+			}
+		});
+
+		afterAll(async () => {
+			if (workflowId) await deactivate(n8n(), workflowId);
+		});
+	});
+
+	describe('Customer Banking Approval Trigger: polled by main, run by the workers', () => {
+		let payWorkflowId: string;
+		let triggerWorkflowId: string;
+		let seen: string[] = [];
+
+		/** One poll: n8n polls when it activates the workflow. Returns the executions it started. */
+		async function poll(): Promise<Execution[]> {
+			await activate(n8n(), triggerWorkflowId);
+			await sleep(3000);
+			const fresh = await finishedExecutions(stack.cluster, triggerWorkflowId, seen, 0);
+			seen = [...seen, ...fresh.map((e) => e.id)];
+			await deactivate(n8n(), triggerWorkflowId);
+			return fresh;
+		}
+
+		const events = (executions: Execution[]) =>
+			executions.flatMap((execution) => {
+				expect(executionError(execution)).toBeUndefined();
+				expect(workersThatRan(stack.cluster, execution.id)).toHaveLength(1);
+				return nodeOutput(execution, APPROVAL_TRIGGER);
+			});
+
+		async function payNeedingApproval(reference: string): Promise<{ ref: string; xtid: string }> {
+			const { sandbox, cluster } = stack;
+			const answer = await postWhenRegistered(cluster.webhook, 'e2e-pay', { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 1500, reference });
+			expect(answer.status).toBe(200);
+			const result = answer.body as Record<string, unknown>;
+			expect(result).toMatchObject({ status: 'pending_approval', approvalRef: expect.any(String), reference });
+			expect(ledger().approvals.filter((a) => a.ref === result.approvalRef)).toEqual([expect.objectContaining({ status: 'pending', xtid: result.xtid })]);
+			return { ref: String(result.approvalRef), xtid: String(result.xtid) };
+		}
+
+		beforeAll(async () => {
+			payWorkflowId = (await importWorkflow(n8n(), 'pay.json', { CREDENTIAL_ID: credentialId })).id;
+			await activate(n8n(), payWorkflowId);
+			triggerWorkflowId = (await importWorkflow(n8n(), 'approval-trigger.json', { CREDENTIAL_ID: credentialId })).id;
+		});
+
+		it('baseline, then one "requested" execution for three payments, one "decided" per decision, nothing on further polls', async () => {
+			const { sandbox } = stack;
+			await payNeedingApproval('QUEUE-APPR-OLD');
+			expect(events(await poll())).toEqual([]);
+
+			const approved = await payNeedingApproval('QUEUE-APPR-1');
+			const declined = await payNeedingApproval('QUEUE-APPR-2');
+			const expired = await payNeedingApproval('QUEUE-APPR-3');
+			const requested = await poll();
+			expect(requested).toHaveLength(1);
+			expect(events(requested).map((event) => [event.event, event.ref])).toEqual([
+				['approvalRequested', approved.ref],
+				['approvalRequested', declined.ref],
+				['approvalRequested', expired.ref],
+			]);
+			await sandbox.control.approve(approved.ref);
+			await sandbox.control.decline(declined.ref);
+			expect(events(await poll())).toEqual([
+				expect.objectContaining({ event: 'approvalDecided', decision: 'approved', ref: approved.ref, xtid: approved.xtid }),
+				expect.objectContaining({ event: 'approvalDecided', decision: 'declined', ref: declined.ref }),
+			]);
+			await sandbox.control.expire(expired.ref);
+			expect(events(await poll())).toEqual([expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref })]);
+			for (let i = 0; i < 3; i++) expect(await poll()).toEqual([]);
+			// the bank made the approved payment once
+			expect(ledger().transactions.filter((t) => t.xtid === approved.xtid)).toHaveLength(1);
+		});
+	});
+
+	describe('payments whose worker is SIGKILLed mid-execution, then n8n\'s Retry', () => {
+		const COUNT = 300;
+		interface Run {
+			label: string;
+			operation: 'submit' | 'submitBatch';
+			loadWorkflow: boolean;
+			workflowId: string;
+			path: string;
+			references: string[];
+			failed?: Execution;
+		}
+		const runs: Run[] = [];
+		let counter = 0;
+
+		async function importPayMany(operation: Run['operation']): Promise<{ id: string; path: string }> {
+			const path = `queue-pay-many-${++counter}`;
+			const workflow = loadWorkflow('pay-many.json', {
+				OPERATION: operation,
+				PATH: path,
+				WEBHOOK_ID: `e2e00000-0000-4000-8000-${String(700 + counter).padStart(12, '0')}`,
+				CREDENTIAL_ID: credentialId,
+				CUSTOM_KEY: '',
+			});
+			const pay = (workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');
+			if (!pay) throw new Error('pay-many.json has no Pay node');
+			// derived keys only: what the retry can recover is exactly what n8n kept
+			pay.parameters.options = {};
+			if (operation === 'submitBatch') pay.parameters.batchSize = 5;
+			const created = await n8n().apiOk<{ id: string }>('POST', '/workflows', workflow);
+			await activate(n8n(), String(created.id));
+			return { id: String(created.id), path };
+		}
+
+		const paid = (references: string[]) => {
+			const wanted = new Set(references);
+			return ledger().transactions.filter((t) => t.direction === 'outgoing' && wanted.has(String(t.reference)));
+		};
+
+		it('4 executions of 300 payments (Submit Batch and Submit, slow bank) on the workers; the workers running them are SIGKILLed by PID mid-way; n8n marks them failed', async () => {
+			const { sandbox, cluster } = stack;
+			const { gbp } = sandbox.seeded.accounts;
+			for (const [operation, loadWorkflowToo] of [['submitBatch', false], ['submitBatch', true], ['submit', false], ['submit', true]] as const) {
+				const workflow = await importPayMany(operation);
+				const label = `${operation === 'submit' ? 'S' : 'B'}${loadWorkflowToo ? 'C' : 'O'}`;
+				runs.push({ label, operation, loadWorkflow: loadWorkflowToo, workflowId: workflow.id, path: workflow.path, references: Array.from({ length: COUNT }, (_, i) => `QK-${label}-${i}`) });
+			}
+			// a slow bank: every payment request takes 150 ms (Submit Batch: 60 requests of 5, Submit: 300 of 1)
+			sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 150 }]);
+			for (const run of runs) {
+				const invoices = run.references.map((reference, index) => ({ invoice: reference, xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1 + (index % 50) / 100, reference }));
+				expect((await postWhenRegistered(cluster.webhook, run.path, { invoices })).status).toBe(200);
+			}
+			// mid-way: every execution has made some payments and none has made them all
+			await waitFor(
+				'every execution to be part-way',
+				() => (runs.every((run) => paid(run.references).length >= 25) ? true : undefined),
+				60_000,
+				50,
+			);
+			const ids = await Promise.all(runs.map(async (run) => (await executionIds(n8n(), run.workflowId))[0]));
+			const victims = cluster.workers.filter((worker) => ids.some((id) => workersThatRan(cluster, id).includes(worker.name)));
+			expect(victims.length).toBeGreaterThanOrEqual(1);
+			remember();
+			for (const worker of victims) worker.kill();
+			const paidAtKill = runs.map((run) => paid(run.references).length);
+			say(`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(', ')} of ${COUNT} payments made`);
+			for (const count of paidAtKill) {
+				expect(count).toBeGreaterThan(0);
+				expect(count).toBeLessThan(COUNT);
+			}
+			const killedAt = Date.now();
+			await Promise.all(victims.map((worker) => worker.restart()));
+			remember();
+
+			for (const [index, run] of runs.entries()) {
+				run.failed = await waitFor(`execution ${ids[index]} to be marked failed`, async () => {
+					const execution = await getExecution(n8n(), ids[index]);
+					return FINISHED(execution) ? execution : undefined;
+				}, 180_000, 1000);
+				expect(run.failed.status).not.toBe('success');
+				expect(['error', 'crashed']).toContain(run.failed.status);
+			}
+			say(`[queue] n8n marked the 4 executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill (${runs.map((r) => r.failed?.status).join(', ')})`);
+			sandbox.control.clearFaults();
+			// nothing was paid twice by the kill, and nothing more after it
+			await sleep(1000);
+			for (const [index, run] of runs.entries()) {
+				const made = paid(run.references);
+				expect(new Set(made.map((t) => t.reference)).size).toBe(made.length);
+				expect(made.length).toBeGreaterThanOrEqual(paidAtKill[index]);
+				expect(made.length).toBeLessThan(COUNT);
+			}
+		});
+
+		it.each([
+			['Submit Batch', 'submitBatch', false],
+			['Submit Batch', 'submitBatch', true],
+			['Submit', 'submit', false],
+			['Submit', 'submit', true],
+		] as const)('%s: n8n\'s Retry (loadWorkflow: %s) → each payment exactly once in the ledger, and the outputs say which were found, made now or unknown', async (_name, operation, loadWorkflowToo) => {
+			const run = runs.find((r) => r.operation === operation && r.loadWorkflow === loadWorkflowToo);
+			if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
+			const { cluster } = stack;
+			const before = new Map(paid(run.references).map((t) => [String(t.reference), t]));
+			const known = await executionIds(n8n(), run.workflowId);
+			await n8n().restOk('POST', `/executions/${run.failed.id}/retry`, { loadWorkflow: loadWorkflowToo });
+			const [retried] = await finishedExecutions(cluster, run.workflowId, known, 1, 180_000);
+
+			expect(executionError(retried)).toBeUndefined();
+			expect(retried.status).toBe('success');
+			expect(retried.mode).toBe('retry');
+			expect(workersThatRan(cluster, retried.id)).toHaveLength(1);
+			const after = paid(run.references);
+			// every payment exactly once
+			expect(after.map((t) => String(t.reference)).sort()).toEqual([...run.references].sort());
+
+			const outputs = nodeOutput(retried, 'Pay');
+			expect(outputs.map((o) => o.reference)).toEqual(run.references);
+			const tally: Record<string, number> = {};
+			for (const output of outputs) {
+				const reference = String(output.reference);
+				const status = String(output.status);
+				tally[status] = (tally[status] ?? 0) + 1;
+				const made = after.find((t) => t.reference === reference);
+				const earlier = before.get(reference);
+				if (earlier) {
+					// made before the kill (or by a request in flight at the kill): found, or honestly unknown
+					expect(['found_after_error', 'unknown']).toContain(status);
+					if (status === 'found_after_error') expect(output.xtid).toBe(earlier.xtid);
+				} else {
+					expect(status).toBe('submitted');
+					expect(output.xtid).toBe(made?.xtid);
+				}
+			}
+			say(`[queue] ${run.label}: ${before.size} of ${COUNT} made before the retry; retried outputs ${JSON.stringify(tally)}`);
+		});
+	});
+
+	it('stopping the cluster and the sandbox leaves no process and no port behind', async () => {
+		remember();
+		const { cluster } = stack;
+		await stack.stop();
+		expect(processesUsing(runDir)).toEqual([]);
+		expect(await portsInUse(cluster.ports)).toEqual([]);
+		const alive = pids.filter((pid) => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		});
+		expect(alive).toEqual([]);
+	});
+});
