@@ -10,7 +10,7 @@
 import { loadWorkflow, activate, createCredential, credentialData, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor } from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
-import { FINISHED, finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
+import { finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
 
 const TRIGGER = 'Customer Banking Trigger';
 const APPROVAL_TRIGGER = 'Customer Banking Approval Trigger';
@@ -255,142 +255,155 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 		});
 	});
 
-	describe('payments whose worker is SIGKILLed mid-execution, then n8n\'s Retry', () => {
+	describe('payments whose worker is SIGKILLed mid-execution, then n8n\'s Retry, then a run again', () => {
 		const COUNT = 300;
+		const STALLED = /failed to be processed too many times/;
 		interface Run {
 			label: string;
 			operation: 'submit' | 'submitBatch';
-			loadWorkflow: boolean;
 			workflowId: string;
 			path: string;
-			references: string[];
+			invoices: Array<{ invoice: string; xaid: string; xpid: string; amount: number; reference: string }>;
 			failed?: Execution;
+			paidBeforeRetry?: number;
 		}
 		const runs: Run[] = [];
-		let counter = 0;
 
-		async function importPayMany(operation: Run['operation']): Promise<{ id: string; path: string }> {
-			const path = `queue-pay-many-${++counter}`;
+		async function importPayMany(operation: Run['operation'], tag: string): Promise<{ id: string; path: string }> {
+			const path = `queue-pay-many-${tag}`;
 			const workflow = loadWorkflow('pay-many.json', {
 				OPERATION: operation,
 				PATH: path,
-				WEBHOOK_ID: `e2e00000-0000-4000-8000-${String(700 + counter).padStart(12, '0')}`,
+				WEBHOOK_ID: `e2e00000-0000-4000-8000-${String(700 + runs.length).padStart(12, '0')}`,
 				CREDENTIAL_ID: credentialId,
-				CUSTOM_KEY: '',
+				// the invoice number: the key that makes a run again pay nothing twice
+				CUSTOM_KEY: '={{ $json.invoice }}',
 			});
 			const pay = (workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');
 			if (!pay) throw new Error('pay-many.json has no Pay node');
-			// derived keys only: what the retry can recover is exactly what n8n kept
-			pay.parameters.options = {};
 			if (operation === 'submitBatch') pay.parameters.batchSize = 5;
 			const created = await n8n().apiOk<{ id: string }>('POST', '/workflows', workflow);
 			await activate(n8n(), String(created.id));
 			return { id: String(created.id), path };
 		}
 
-		const paid = (references: string[]) => {
-			const wanted = new Set(references);
+		const paid = (run: Run) => {
+			const wanted = new Set(run.invoices.map((i) => i.reference));
 			return ledger().transactions.filter((t) => t.direction === 'outgoing' && wanted.has(String(t.reference)));
 		};
 
-		it('4 executions of 300 payments (Submit Batch and Submit, slow bank) on the workers; the workers running them are SIGKILLed by PID mid-way; n8n marks them failed', async () => {
+		async function start(run: Run): Promise<void> {
+			expect((await postWhenRegistered(stack.cluster.webhook, run.path, { invoices: run.invoices })).status).toBe(200);
+		}
+
+		it('Submit Batch and Submit of 300 payments each (slow bank) on the workers; the workers running them are SIGKILLed by PID mid-way; n8n marks both failed, nothing paid twice', async () => {
 			const { sandbox, cluster } = stack;
 			const { gbp } = sandbox.seeded.accounts;
-			for (const [operation, loadWorkflowToo] of [['submitBatch', false], ['submitBatch', true], ['submit', false], ['submit', true]] as const) {
-				const workflow = await importPayMany(operation);
-				const label = `${operation === 'submit' ? 'S' : 'B'}${loadWorkflowToo ? 'C' : 'O'}`;
-				runs.push({ label, operation, loadWorkflow: loadWorkflowToo, workflowId: workflow.id, path: workflow.path, references: Array.from({ length: COUNT }, (_, i) => `QK-${label}-${i}`) });
+			for (const operation of ['submitBatch', 'submit'] as const) {
+				const label = operation === 'submit' ? 'S' : 'B';
+				const workflow = await importPayMany(operation, label);
+				const invoices = Array.from({ length: COUNT }, (_, i) => ({ invoice: `INV-${label}-${i}`, xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1 + (i % 50) / 100, reference: `QK-${label}-${i}` }));
+				runs.push({ label, operation, workflowId: workflow.id, path: workflow.path, invoices });
 			}
-			// a slow bank: every payment request takes 150 ms (Submit Batch: 60 requests of 5, Submit: 300 of 1)
+			// a slow bank: every payment request takes 150 ms
 			sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 150 }]);
-			for (const run of runs) {
-				const invoices = run.references.map((reference, index) => ({ invoice: reference, xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1 + (index % 50) / 100, reference }));
-				expect((await postWhenRegistered(cluster.webhook, run.path, { invoices })).status).toBe(200);
-			}
-			// mid-way: every execution has made some payments and none has made them all
-			await waitFor(
-				'every execution to be part-way',
-				() => (runs.every((run) => paid(run.references).length >= 25) ? true : undefined),
-				60_000,
-				50,
-			);
+			for (const run of runs) await start(run);
+			await waitFor('both executions to be part-way', () => (runs.every((run) => paid(run).length >= 25) ? true : undefined), 60_000, 50);
 			const ids = await Promise.all(runs.map(async (run) => (await executionIds(n8n(), run.workflowId))[0]));
 			const victims = cluster.workers.filter((worker) => ids.some((id) => workersThatRan(cluster, id).includes(worker.name)));
 			expect(victims.length).toBeGreaterThanOrEqual(1);
 			remember();
 			for (const worker of victims) worker.kill();
-			const paidAtKill = runs.map((run) => paid(run.references).length);
-			say(`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(', ')} of ${COUNT} payments made`);
+			const killedAt = Date.now();
+			const paidAtKill = runs.map((run) => paid(run).length);
+			say(`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(' and ')} of ${COUNT} payments made`);
 			for (const count of paidAtKill) {
 				expect(count).toBeGreaterThan(0);
 				expect(count).toBeLessThan(COUNT);
 			}
-			const killedAt = Date.now();
 			await Promise.all(victims.map((worker) => worker.restart()));
 			remember();
 
+			// n8n's crash recovery (the restarted worker's event log) marks it "crashed" first; the end
+			// state is the stalled job's error, written by main
 			for (const [index, run] of runs.entries()) {
-				run.failed = await waitFor(`execution ${ids[index]} to be marked failed`, async () => {
-					const execution = await getExecution(n8n(), ids[index]);
-					return FINISHED(execution) ? execution : undefined;
-				}, 180_000, 1000);
-				expect(run.failed.status).not.toBe('success');
-				expect(['error', 'crashed']).toContain(run.failed.status);
+				run.failed = await waitFor(
+					`execution ${ids[index]} to be marked failed`,
+					async () => {
+						const execution = await getExecution(n8n(), ids[index]);
+						return execution.status === 'error' && STALLED.test(executionError(execution) ?? '') ? execution : undefined;
+					},
+					180_000,
+					1000,
+				);
 			}
-			say(`[queue] n8n marked the 4 executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill (${runs.map((r) => r.failed?.status).join(', ')})`);
+			say(`[queue] n8n marked both executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill: ${executionError(runs[0].failed as Execution)}`);
 			sandbox.control.clearFaults();
-			// nothing was paid twice by the kill, and nothing more after it
-			await sleep(1000);
+			await sleep(500);
 			for (const [index, run] of runs.entries()) {
-				const made = paid(run.references);
+				const made = paid(run);
 				expect(new Set(made.map((t) => t.reference)).size).toBe(made.length);
 				expect(made.length).toBeGreaterThanOrEqual(paidAtKill[index]);
 				expect(made.length).toBeLessThan(COUNT);
+				run.paidBeforeRetry = made.length;
 			}
 		});
 
 		it.each([
-			['Submit Batch', 'submitBatch', false],
-			['Submit Batch', 'submitBatch', true],
-			['Submit', 'submit', false],
-			['Submit', 'submit', true],
-		] as const)('%s: n8n\'s Retry (loadWorkflow: %s) → each payment exactly once in the ledger, and the outputs say which were found, made now or unknown', async (_name, operation, loadWorkflowToo) => {
-			const run = runs.find((r) => r.operation === operation && r.loadWorkflow === loadWorkflowToo);
+			['Submit Batch', false, 'submitBatch'],
+			['Submit Batch', true, 'submitBatch'],
+			['Submit', false, 'submit'],
+			['Submit', true, 'submit'],
+		] as const)('%s: n8n\'s Retry (loadWorkflow: %s) of the killed execution runs no node and pays nothing (n8n kept none of its data)', async (_name, loadWorkflowToo, operation) => {
+			const run = runs.find((r) => r.operation === operation);
 			if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
-			const { cluster } = stack;
-			const before = new Map(paid(run.references).map((t) => [String(t.reference), t]));
+			// what n8n kept of the killed execution: the error, no node's data, nothing left to run
+			expect(run.failed.data.resultData.runData).toEqual({});
 			const known = await executionIds(n8n(), run.workflowId);
 			await n8n().restOk('POST', `/executions/${run.failed.id}/retry`, { loadWorkflow: loadWorkflowToo });
-			const [retried] = await finishedExecutions(cluster, run.workflowId, known, 1, 180_000);
-
-			expect(executionError(retried)).toBeUndefined();
-			expect(retried.status).toBe('success');
+			const [retried] = await finishedExecutions(stack.cluster, run.workflowId, known, 1);
 			expect(retried.mode).toBe('retry');
-			expect(workersThatRan(cluster, retried.id)).toHaveLength(1);
-			const after = paid(run.references);
-			// every payment exactly once
-			expect(after.map((t) => String(t.reference)).sort()).toEqual([...run.references].sort());
-
-			const outputs = nodeOutput(retried, 'Pay');
-			expect(outputs.map((o) => o.reference)).toEqual(run.references);
-			const tally: Record<string, number> = {};
-			for (const output of outputs) {
-				const reference = String(output.reference);
-				const status = String(output.status);
-				tally[status] = (tally[status] ?? 0) + 1;
-				const made = after.find((t) => t.reference === reference);
-				const earlier = before.get(reference);
-				if (earlier) {
-					// made before the kill (or by a request in flight at the kill): found, or honestly unknown
-					expect(['found_after_error', 'unknown']).toContain(status);
-					if (status === 'found_after_error') expect(output.xtid).toBe(earlier.xtid);
-				} else {
-					expect(status).toBe('submitted');
-					expect(output.xtid).toBe(made?.xtid);
-				}
-			}
-			say(`[queue] ${run.label}: ${before.size} of ${COUNT} made before the retry; retried outputs ${JSON.stringify(tally)}`);
+			expect(retried.status).toBe('error');
+			expect(executionError(retried)).toMatch(STALLED);
+			expect(retried.data.resultData.runData).toEqual({});
+			expect(paid(run)).toHaveLength(run.paidBeforeRetry ?? -1);
 		});
+
+		it.each([['Submit Batch', 'submitBatch'], ['Submit', 'submit']] as const)(
+			'%s: the same invoices run again (Custom Idempotency Key = invoice) → each payment exactly once; the outputs say which the bank already had and which were made now',
+			async (_name, operation) => {
+				const run = runs.find((r) => r.operation === operation);
+				if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
+				const before = new Map(paid(run).map((t) => [String(t.reference), t]));
+				const known = await executionIds(n8n(), run.workflowId);
+				await start(run);
+				const [again] = await finishedExecutions(stack.cluster, run.workflowId, known, 1, 180_000);
+				expect(executionError(again)).toBeUndefined();
+				expect(again.status).toBe('success');
+				expect(workersThatRan(stack.cluster, again.id)).toHaveLength(1);
+				const after = paid(run);
+				expect(after.map((t) => String(t.reference)).sort()).toEqual(run.invoices.map((i) => i.reference).sort());
+
+				const outputs = nodeOutput(again, 'Pay');
+				expect(outputs.map((o) => o.reference)).toEqual(run.invoices.map((i) => i.reference));
+				const tally: Record<string, number> = {};
+				for (const output of outputs) {
+					const status = String(output.status);
+					tally[status] = (tally[status] ?? 0) + 1;
+					const earlier = before.get(String(output.reference));
+					if (earlier) {
+						// made before the kill (or by the request in flight at the kill): the bank's original payment
+						expect(status).toBe('replayed');
+						expect(output.xtid).toBe(earlier.xtid);
+					} else {
+						expect(status).toBe('submitted');
+						expect(output.xtid).toBe(after.find((t) => t.reference === output.reference)?.xtid);
+					}
+				}
+				expect(tally.replayed ?? 0).toBe(before.size);
+				say(`[queue] ${_name} run again: ${JSON.stringify(tally)} (the kill left ${before.size} of ${COUNT} made)`);
+			},
+		);
 	});
 
 	it('stopping the cluster and the sandbox leaves no process and no port behind', async () => {
