@@ -260,7 +260,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		await Promise.all([...workers, webhook].map((i) => i.ready()));
 		say(`[queue] ${workers.length} workers and the webhook instance :${ports.webhook} ready`);
 
-		const n8n = new N8n(QUEUE_VERSION, install, mainUrl, main.userFolder, main.process, true, () => main.process);
+		const n8n = new N8n(QUEUE_VERSION, install, mainUrl, main.userFolder, main.process, true, () => {
+			throw new Error('restart main with cluster.main.restart()');
+		});
 		await n8n.setupOwner();
 		await n8n.createApiKey();
 
