@@ -11,17 +11,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
 import { checkId } from '../CustomerBanking/validation/ids';
 import { apiRequest } from '../CustomerBanking/transport';
-import {
-	readAccounts,
-	readEvents,
-	readEventValues,
-	readFetchTransaction,
-	readPayloadFields,
-	readScheme,
-	schemeProblems,
-	subscriptionProblems,
-	triggerProperties,
-} from './description';
+import { triggerProperties } from './description';
 import {
 	deliveryKey,
 	ledgerFor,
@@ -31,6 +21,16 @@ import {
 } from './deliveryLedger';
 import { verifyDelivery } from './signature';
 import { forgetSigningSecrets, readSigningSecrets, recentSigningSecrets } from './signingSecrets';
+import {
+	readAccounts,
+	readEvents,
+	readEventValues,
+	readFetchTransaction,
+	readPayloadFields,
+	readScheme,
+	schemeProblems,
+	subscriptionProblems,
+} from './triggerParameters';
 import {
 	isBankingEvent,
 	planSubscriptions,
