@@ -4,7 +4,7 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/jestTotalsReporter.js'],
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/reliability/'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/reliability/', '/test/queue/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
 	},

@@ -11,6 +11,16 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
 import { checkId } from '../CustomerBanking/validation/ids';
 import { apiRequest } from '../CustomerBanking/transport';
+import { triggerProperties } from './description';
+import {
+	deliveryKey,
+	ledgerFor,
+	persistedAsTaken,
+	persistRecentKeys,
+	retentionSecondsFor,
+} from './deliveryLedger';
+import { verifyDelivery } from './signature';
+import { forgetSigningSecrets, readSigningSecrets, recentSigningSecrets } from './signingSecrets';
 import {
 	readAccounts,
 	readEvents,
@@ -20,16 +30,7 @@ import {
 	readScheme,
 	schemeProblems,
 	subscriptionProblems,
-	triggerProperties,
-} from './description';
-import {
-	deliveryKey,
-	ledgerFor,
-	persistedAsTaken,
-	persistRecentKeys,
-	retentionSecondsFor,
-} from './deliveryLedger';
-import { usableSecrets, verifyDelivery } from './signature';
+} from './triggerParameters';
 import {
 	isBankingEvent,
 	planSubscriptions,
@@ -40,14 +41,6 @@ import {
 import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
 
 const CREDENTIAL = 'customerBankingApi';
-
-async function signingSecrets(this: IHookFunctions | IWebhookFunctions): Promise<string[]> {
-	const credentials = await this.getCredentials(CREDENTIAL);
-	return usableSecrets([
-		credentials.webhookSigningSecret as string | undefined,
-		credentials.webhookSigningSecretPrevious as string | undefined,
-	]);
-}
 
 /** Undefined when n8n has no URL for the webhook (nothing can be planned then). */
 function subscriptionOwner(this: IHookFunctions): SubscriptionOwner | undefined {
@@ -144,7 +137,7 @@ export class CustomerBankingTrigger implements INodeType {
 					throw new NodeOperationError(this.getNode(), problems.join('; '));
 				}
 				// Fail closed: without a secret no delivery could ever be verified (spec §Events rule 1).
-				if ((await signingSecrets.call(this)).length === 0) {
+				if ((await readSigningSecrets.call(this, Date.now())).length === 0) {
 					throw new NodeOperationError(
 						this.getNode(),
 						'Set "Webhook Signing Secret" in the Customer Banking credential before activating this trigger',
@@ -166,6 +159,7 @@ export class CustomerBankingTrigger implements INodeType {
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
+				forgetSigningSecrets.call(this);
 				const staticData = this.getWorkflowStaticData('node');
 				await removeSubscriptions.call(this, staticData, plannedSubscriptions.call(this));
 				return true;
@@ -178,17 +172,19 @@ export class CustomerBankingTrigger implements INodeType {
 		const scheme = readScheme.call(this);
 		const request = this.getRequestObject();
 		const headers = this.getHeaderData();
-		const nowSeconds = Math.floor(Date.now() / 1000);
-		const verdict =
+		const nowMs = Date.now();
+		const nowSeconds = Math.floor(nowMs / 1000);
+		const verify = (secrets: string[]) =>
+			verifyDelivery({ rawBody: request.rawBody, headers, secrets, scheme, nowSeconds });
+		const remembered = recentSigningSecrets.call(this, nowMs);
+		let verdict =
 			schemeProblems(scheme).length > 0
 				? ({ valid: false, reason: 'misconfiguredScheme' } as const)
-				: verifyDelivery({
-						rawBody: request.rawBody,
-						headers,
-						secrets: await signingSecrets.call(this),
-						scheme,
-						nowSeconds,
-					});
+				: verify(remembered ?? (await readSigningSecrets.call(this, nowMs)));
+		// a secret set in the credential since it was read: read it again before refusing
+		if (remembered && !verdict.valid && (verdict.reason === 'badSignature' || verdict.reason === 'noSecret')) {
+			verdict = verify(await readSigningSecrets.call(this, nowMs));
+		}
 		if (!verdict.valid) {
 			this.logger.warn(`Customer Banking Trigger: refused a delivery (${verdict.reason})`);
 			return refuse.call(this, 401);

@@ -37,12 +37,16 @@ function option(name: string, fallback: number): number {
 const RUNS = option('runs', 5);
 const DELIVERIES = option('deliveries', 200);
 const AFTER = option('after', 10_000);
-const TRIGGER_VERSION = option('trigger-version', 1);
+const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
 /** cells to CPU-profile (its first measured run): ours, http500, submitBatch, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
 const concurrencyIndex = process.argv.indexOf('--concurrency');
 const CONCURRENCIES = concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
+/** n8n settings for this run, e.g. `--n8n-env N8N_EXPRESSION_ENGINE=legacy` */
+const N8N_ENV = Object.fromEntries(
+	process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--n8n-env' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
+) as Record<string, string>;
 const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch'] : process.argv[onlyIndex + 1].split(',');
 
@@ -323,7 +327,7 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 
 async function main(): Promise<void> {
 	buildAndPack();
-	const stack = await startStack(defaultVersion);
+	const stack = await startStack(defaultVersion, {}, N8N_ENV);
 	let inspector: Inspector | undefined;
 	const startedAt = new Date();
 	try {
@@ -332,7 +336,7 @@ async function main(): Promise<void> {
 		inspector = await Inspector.attach(n8n.process.child.pid as number);
 		say(`# Benchmark results`);
 		say();
-		say(`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}`);
+		say(`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}${Object.keys(N8N_ENV).length ? ` · ${Object.entries(N8N_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
 		say();
 		say(`Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`. Absolute times vary between machines; compare the ratios, measured side by side in one run.`);
 		say();

@@ -26,12 +26,14 @@ const TRIGGER = 'Customer Banking Trigger';
 describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 	let stack: Stack;
 	let workflowId: string;
+	let credentialId: string;
 	let reference = 0;
 
 	beforeAll(async () => {
 		stack = await startStack(version);
 		const { n8n, sandbox } = stack;
 		const { id } = await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
+		credentialId = id;
 		workflowId = (
 			await importWorkflow(n8n, 'trigger.json', {
 				CREDENTIAL_ID: id,
@@ -72,9 +74,9 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		return { body: record.body, deliveryId: record.deliveryId, xtid: String(transaction.xtid) };
 	}
 
-	const signed = (body: string) => {
+	const signed = (body: string, secret = stack.sandbox.signingSecret) => {
 		const timestamp = Math.floor(Date.now() / 1000);
-		const signature = createHmac('sha256', stack.sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
+		const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 		return { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
 	};
 
@@ -152,5 +154,35 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		// and a new delivery still starts one
 		const next = await aDelivery();
 		expect(await executionsOf(next.deliveryId)).toBe(1);
+	});
+
+	it('a signing secret saved in the credential while the trigger is active is used at once, and the one it replaced is refused', async () => {
+		const { n8n, sandbox } = stack;
+		if (subscriptions().length < 4) await activated();
+		// the trigger has verified deliveries and remembers the sandbox's secret
+		const first = await aDelivery();
+		expect(await executionsOf(first.deliveryId)).toBe(1);
+
+		const replacement = `whsec_e2e_replacement_${Date.now()}`;
+		const saveSecret = async (secret: string) =>
+			await n8n.restOk('PATCH', `/credentials/${credentialId}`, {
+				name: 'Customer Banking sandbox',
+				type: 'customerBankingApi',
+				data: credentialData(sandbox, 'full', { webhookSigningSecret: secret, webhookSigningSecretPrevious: '' }),
+			});
+		await saveSecret(replacement);
+		try {
+			// the delivery above with new delivery ids: nothing the sandbox sends while its secret is not the credential's
+			const fresh = first.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-replacement-${Date.now()}"`);
+			expect(await post(fresh, signed(fresh, replacement))).toBe(200);
+			const again = fresh.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-replaced-${Date.now()}"`);
+			expect(await post(again, signed(again, sandbox.signingSecret))).toBe(401);
+		} finally {
+			await saveSecret(sandbox.signingSecret);
+		}
+		// and the sandbox's own deliveries are verified again with the restored secret
+		const restored = await aDelivery();
+		expect(sandbox.control.deliveries().find((d) => d.deliveryId === restored.deliveryId)?.status).toBe('delivered');
+		expect(await executionsOf(restored.deliveryId)).toBe(1);
 	});
 });

@@ -8,6 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { SECRET_REUSE_MS } from '../../nodes/CustomerBankingTrigger/signingSecrets';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
@@ -237,8 +238,10 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 		return { ...delivery, rawBody: Buffer.from(body) };
 	}
 
-	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox)) {
-		const { context, response, requests, logs } = webhookContext(credentials, parameters, input);
+	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox), nodeId = 'trigger-node-1') {
+		const { context, response, requests, logs } = webhookContext(credentials, parameters, input, {
+			node: { name: 'Customer Banking Trigger', id: nodeId },
+		});
 		const result = await trigger.webhook.call(context);
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(response.statusCode).toBe(401);
@@ -264,7 +267,9 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 	});
 
 	it('wrong secret', async () => {
-		await expectRefused(delivery, credentialsWith({ current: 'whsec_not_the_right_one' }));
+		// a trigger whose credential held the wrong secret from the start (a node that read the right one
+		// keeps it for SECRET_REUSE_MS: see "signing secrets read once per SECRET_REUSE_MS")
+		await expectRefused(delivery, credentialsWith({ current: 'whsec_not_the_right_one' }), 'trigger-wrong-secret');
 	});
 
 	it('tampered body', async () => {
@@ -287,7 +292,7 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 	});
 
 	it('no signing secret in the credential: refused, never an open endpoint', async () => {
-		await expectRefused(delivery, credentialsWith({ current: '', previous: '' }));
+		await expectRefused(delivery, credentialsWith({ current: '', previous: '' }), 'trigger-no-secret');
 	});
 });
 
@@ -335,7 +340,10 @@ describe('end to end: the receiver answers with what webhook() decides', () => {
 		let credentials = credentialsWith({ current: 'whsec_not_the_right_one' });
 		let executions = 0;
 		receiver.answer = async (captured) => {
-			const { context, response } = webhookContext(credentials, parameters, captured, { staticData });
+			const { context, response } = webhookContext(credentials, parameters, captured, {
+				staticData,
+				node: { name: 'Customer Banking Trigger', id: 'trigger-wrong-then-right' },
+			});
 			const result = await trigger.webhook.call(context);
 			if (result.workflowData) executions++;
 			return { status: result.noWebhookResponse ? response.statusCode : 200 };
@@ -379,5 +387,78 @@ describe('signing secret rotation', () => {
 		// Signed with both: the new current secret alone is enough.
 		expect(await accepts(duringRotation, credentialsWith({ current }))).toBe(true);
 		expect(await accepts(duringRotation, credentialsWith({ current, previous }))).toBe(true);
+	});
+});
+
+describe('signing secrets read once per SECRET_REUSE_MS', () => {
+	let template: CapturedDelivery;
+	let node = 0;
+
+	beforeAll(async () => {
+		({ delivery: template } = await receiveMoney(3.33, 'Secret reuse'));
+	});
+
+	/** The template delivery with its own delivery id, signed now with `secret`. */
+	function signedWith(secret: string, nowMs = Date.now()): CapturedDelivery {
+		const body = JSON.parse(template.rawBody.toString('utf8')) as IDataObject;
+		body[payloadFieldNames(sandbox.variants).deliveryId] = randomUUID();
+		const raw = Buffer.from(JSON.stringify(body));
+		const timestamp = String(Math.floor(nowMs / 1000));
+		const signature = createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex');
+		return { path: '/webhook', rawBody: raw, headers: { 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` } };
+	}
+
+	/** Feeds one delivery to the trigger node `nodeId`: whether it was emitted, and whether the credential was read. */
+	async function deliver(nodeId: string, credentials: ICredentialDataDecryptedObject, delivery: CapturedDelivery) {
+		// fetch off: the transaction fetch reads the credential for its request, not for the signature
+		const { context, response } = webhookContext(credentials, { ...parameters, fetchTransaction: false }, delivery, {
+			node: { name: 'Customer Banking Trigger', id: nodeId },
+		});
+		const reads = jest.spyOn(context, 'getCredentials');
+		const result = await trigger.webhook.call(context);
+		return { emitted: result.workflowData !== undefined && response.statusCode === 200, status: response.statusCode, credentialReads: reads.mock.calls.length };
+	}
+
+	it('verifies later deliveries with the secrets it read, without reading the credential again', async () => {
+		const nodeId = `reuse-${++node}`;
+		const credentials = credentialsFor(sandbox);
+		const results = [];
+		for (let n = 0; n < 4; n++) results.push(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret)));
+		expect(results.map((r) => r.emitted)).toEqual([true, true, true, true]);
+		expect(results.map((r) => r.credentialReads)).toEqual([1, 0, 0, 0]);
+	});
+
+	it('a delivery signed with a secret set since then reads the credential again and is accepted at once', async () => {
+		const nodeId = `reuse-${++node}`;
+		expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret))).emitted).toBe(true);
+		const rotated = credentialsWith({ current: 'whsec_new_secret_0001', previous: sandbox.signingSecret });
+		const withNew = await deliver(nodeId, rotated, signedWith('whsec_new_secret_0001'));
+		expect(withNew).toMatchObject({ emitted: true, credentialReads: 1 });
+	});
+
+	it('a secret removed from the credential is refused once SECRET_REUSE_MS has passed', async () => {
+		const nodeId = `reuse-${++node}`;
+		const started = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
+		try {
+			expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			const replaced = credentialsWith({ current: 'whsec_replacement_0002' });
+			// inside the window the remembered secret still verifies (the documented limit)
+			clock.mockReturnValue(started + SECRET_REUSE_MS - 1);
+			expect((await deliver(nodeId, replaced, signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS - 1))).emitted).toBe(true);
+			clock.mockReturnValue(started + SECRET_REUSE_MS);
+			const after = await deliver(nodeId, replaced, signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS));
+			expect(after).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
+			expect((await deliver(nodeId, replaced, signedWith('whsec_replacement_0002', started + SECRET_REUSE_MS))).emitted).toBe(true);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('secrets are remembered per trigger node: another node reads its own credential', async () => {
+		const first = await deliver(`reuse-${++node}`, credentialsFor(sandbox), signedWith(sandbox.signingSecret));
+		const other = await deliver(`reuse-${++node}`, credentialsWith({ current: 'whsec_other_node_0003' }), signedWith(sandbox.signingSecret));
+		expect(first.emitted).toBe(true);
+		expect(other).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
 	});
 });

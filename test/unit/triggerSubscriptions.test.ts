@@ -1,12 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
-import {
-	schemeProblems,
-	subscriptionProblems,
-	triggerProperties,
-} from '../../nodes/CustomerBankingTrigger/description';
+import { triggerProperties } from '../../nodes/CustomerBankingTrigger/description';
 import { DEFAULT_SIGNATURE_SCHEME } from '../../nodes/CustomerBankingTrigger/signature';
+import { schemeProblems, subscriptionProblems } from '../../nodes/CustomerBankingTrigger/triggerParameters';
 import {
 	deriveZapId,
 	planSubscriptions,

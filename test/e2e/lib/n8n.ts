@@ -147,7 +147,8 @@ function cookieFrom(headers: Headers): string {
 		.join('; ');
 }
 
-async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
+/** Waits until n8n's main instance at `url` answers and has logged that its editor is up. */
+export async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let exitCode: number | null | undefined;
 	void proc.exited.then((code) => (exitCode = code));

@@ -20,11 +20,11 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-export async function startStack(version: string, sandboxOptions: SandboxOptions = {}): Promise<Stack> {
+export async function startStack(version: string, sandboxOptions: SandboxOptions = {}, n8nEnv: Record<string, string> = {}): Promise<Stack> {
 	const sandbox = await startSandbox({ port: 0, ...sandboxOptions });
 	let n8n: N8n;
 	try {
-		n8n = await startN8n({ version, tarball: packedTarball() });
+		n8n = await startN8n({ version, tarball: packedTarball(), env: n8nEnv });
 	} catch (error) {
 		await sandbox.close();
 		throw error;

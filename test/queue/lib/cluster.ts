@@ -1,0 +1,298 @@
+/**
+ * n8n in queue mode on one machine: Postgres and Redis (services.ts), one main instance, workers and
+ * one webhook instance of the pinned n8n, each with its own user folder and the packed package
+ * installed in it as a user installs it. Everything listens on 127.0.0.1 on the ports of ports.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { ensureN8n, type N8nInstall } from '../../e2e/lib/install';
+import { N8n, n8nEnv, waitUntilReady } from '../../e2e/lib/n8n';
+import { installPackage } from '../../e2e/lib/pack';
+import { type ManagedProcess, portIsFree, startProcess } from '../../e2e/lib/processes';
+import { queuePorts, type QueuePorts } from './ports';
+import { type Postgres, type Service, startPostgres, startRedis } from './services';
+
+export const QUEUE_VERSION = '2.41.1';
+
+/**
+ * Bull's lock and stalled-job check shortened (defaults 30 s / 15 s / 30 s) so that an execution
+ * whose worker died is marked failed within about a minute instead of two.
+ */
+export const STALLED_JOB_SETTINGS = {
+	QUEUE_WORKER_LOCK_DURATION: '10000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '2000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
+
+export type Role = 'main' | 'worker' | 'webhook';
+
+/** One n8n instance of the cluster (main, a worker or the webhook instance). */
+export class QueueInstance {
+	process: ManagedProcess;
+
+	constructor(
+		readonly role: Role,
+		readonly name: string,
+		readonly userFolder: string,
+		/** where it answers HTTP: the editor and webhooks (main), webhooks (webhook), health checks (worker) */
+		readonly url: string,
+		private readonly launch: () => ManagedProcess,
+	) {
+		this.process = launch();
+	}
+
+	get pid(): number {
+		const pid = this.process.child.pid;
+		if (!pid) throw new Error(`${this.name} has no pid`);
+		return pid;
+	}
+
+	logs(): string {
+		return this.process.output();
+	}
+
+	/** Waits until the instance serves: main's editor, a worker's readiness check, the webhook listener. */
+	async ready(timeoutMs = 120_000): Promise<void> {
+		if (this.role === 'main') return await waitUntilReady(this.url, this.process, timeoutMs);
+		const marker = this.role === 'worker' ? 'n8n worker is now ready' : 'Webhook listener waiting for requests';
+		const path = this.role === 'worker' ? '/healthz/readiness' : '/healthz';
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			if (this.process.child.exitCode !== null || this.process.child.signalCode !== null) {
+				throw new Error(`${this.name} exited before it was ready:\n${this.logs().slice(-6000)}`);
+			}
+			try {
+				const answer = await fetch(`${this.url}${path}`);
+				if (answer.status === 200 && this.logs().includes(marker)) return;
+			} catch {
+				// not listening yet
+			}
+			if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.logs().slice(-6000)}`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	/** SIGKILL to this n8n's own PID (its task runner is left to stop()/restart()). */
+	kill(): void {
+		process.kill(this.pid, 'SIGKILL');
+	}
+
+	async restart(): Promise<void> {
+		await this.process.stop();
+		this.process = this.launch();
+		await this.ready();
+	}
+
+	stop(): Promise<void> {
+		return this.process.stop();
+	}
+
+	/** Resident memory in MiB of this n8n and of its child processes (the task runner). */
+	rss(): { own: number; children: number } {
+		const own = rssMiB(this.pid);
+		const children = descendants(this.pid).reduce((sum, pid) => sum + rssMiB(pid), 0);
+		return { own, children };
+	}
+}
+
+export interface ClusterOptions {
+	tarball: string;
+	workers?: number;
+	/** extra environment for every n8n instance */
+	env?: Record<string, string>;
+	say?: (line: string) => void;
+}
+
+export interface Cluster {
+	runDir: string;
+	ports: QueuePorts;
+	postgres: Postgres;
+	redis: Service;
+	main: QueueInstance;
+	/** main signed in as the owner, with an API key: the e2e harness's REST helpers */
+	n8n: N8n;
+	workers: QueueInstance[];
+	webhook: QueueInstance;
+	instances(): QueueInstance[];
+	stop(): Promise<void>;
+}
+
+/** Every process whose command line, working folder or environment names `dir` (nothing of ours may outlive stop()). */
+export function processesUsing(dir: string): Array<{ pid: number; command: string }> {
+	const found: Array<{ pid: number; command: string }> = [];
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+		try {
+			const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+			let cwd = '';
+			let environ = '';
+			try {
+				cwd = readlinkSync(`/proc/${name}/cwd`);
+				environ = readFileSync(`/proc/${name}/environ`, 'utf8');
+			} catch {
+				// not ours to read
+			}
+			if (command.includes(dir) || cwd.startsWith(dir) || environ.includes(dir)) found.push({ pid: Number(name), command });
+		} catch {
+			// ended while we looked
+		}
+	}
+	return found;
+}
+
+/** Ports of the suite that something still listens on. */
+export async function portsInUse(ports: QueuePorts): Promise<number[]> {
+	const busy: number[] = [];
+	for (const port of ports.all()) if (!(await portIsFree(port))) busy.push(port);
+	return busy;
+}
+
+function rssMiB(pid: number): number {
+	try {
+		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+		return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : 0;
+	} catch {
+		return 0;
+	}
+}
+
+function descendants(pid: number): number[] {
+	const children: number[] = [];
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			if (parent === pid) children.push(Number(name), ...descendants(Number(name)));
+		} catch {
+			// ended while we looked
+		}
+	}
+	return children;
+}
+
+/** Resident memory (MiB) of every process of the Postgres cluster (the server and its backends). */
+export function postgresRss(postgres: Postgres): number {
+	const pid = postgres.process.child.pid;
+	return pid ? rssMiB(pid) + descendants(pid).reduce((sum, child) => sum + rssMiB(child), 0) : 0;
+}
+
+export function redisRss(redis: Service): number {
+	return redis.process.child.pid ? rssMiB(redis.process.child.pid) : 0;
+}
+
+/** Starts Postgres, Redis, main, the workers and the webhook instance; stops what started if one fails. */
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+	const say = options.say ?? (() => undefined);
+	const ports = queuePorts(options.workers ?? 2);
+	const busy = await portsInUse(ports);
+	if (busy.length > 0) {
+		throw new Error(`ports ${busy.join(', ')} of the queue-mode suite are in use (move the range with CUSTOMER_BANKING_QUEUE_PORT_BASE)`);
+	}
+	const install = await ensureN8n(QUEUE_VERSION);
+	const runDir = mkdtempSync(join(tmpdir(), 'cb-queue-'));
+	// Postgres runs as its own user and must reach its data folder inside
+	chmodSync(runDir, 0o711);
+	const started: Array<{ stop(): Promise<void> }> = [];
+	const stopAllStarted = async () => {
+		// n8n first (it holds connections to both), then Redis and Postgres
+		const [services, n8ns] = [started.slice(0, 2), started.slice(2)];
+		await Promise.allSettled(n8ns.map((s) => s.stop()));
+		await Promise.allSettled(services.map((s) => s.stop()));
+	};
+	try {
+		const postgres = await startPostgres(join(runDir, 'postgres'), ports.postgres);
+		started.push(postgres);
+		const redis = await startRedis(join(runDir, 'redis'), ports.redis);
+		started.push(redis);
+		say(`[queue] postgres :${ports.postgres} and redis :${ports.redis} up`);
+
+		const mainUrl = `http://127.0.0.1:${ports.main}`;
+		const webhookUrl = `http://127.0.0.1:${ports.webhook}`;
+		const shared: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: postgres.password,
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			// every instance decrypts the same credentials
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			N8N_WEBHOOK_URL: `${webhookUrl}/`,
+			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+			...STALLED_JOB_SETTINGS,
+			...options.env,
+		};
+
+		const instance = (role: Role, name: string, command: string, port: number, brokerPort: number, url: string, extra: Record<string, string> = {}) => {
+			const userFolder = join(runDir, name);
+			mkdirSync(userFolder, { recursive: true });
+			const began = Date.now();
+			installPackage(userFolder, options.tarball, install);
+			say(`[queue] package installed for ${name} (${Date.now() - began} ms)`);
+			const launch = () => launchN8n(install, userFolder, command, n8nEnv(install, userFolder, port, brokerPort, { ...shared, ...extra }));
+			const created = new QueueInstance(role, name, userFolder, url, launch);
+			started.push(created);
+			return created;
+		};
+
+		// main first: it runs the database migrations the others wait for
+		const main = instance('main', 'main', 'start', ports.main, ports.mainBroker, mainUrl);
+		const workers = ports.workers.map((worker, index) =>
+			instance('worker', `worker-${index + 1}`, 'worker', worker.health, worker.broker, `http://127.0.0.1:${worker.health}`, {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(worker.health),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			}),
+		);
+		await main.ready();
+		say(`[queue] main :${ports.main} ready`);
+		const webhook = instance('webhook', 'webhook', 'webhook', ports.webhook, ports.webhookBroker, webhookUrl);
+		await Promise.all([...workers, webhook].map((i) => i.ready()));
+		say(`[queue] ${workers.length} workers and the webhook instance :${ports.webhook} ready`);
+
+		const n8n = new N8n(QUEUE_VERSION, install, mainUrl, main.userFolder, main.process, true, () => {
+			throw new Error('restart main with cluster.main.restart()');
+		});
+		await n8n.setupOwner();
+		await n8n.createApiKey();
+
+		let stopping: Promise<void> | undefined;
+		return {
+			runDir,
+			ports,
+			postgres,
+			redis,
+			main,
+			n8n,
+			workers,
+			webhook,
+			instances: () => [main, ...workers, webhook],
+			stop: () =>
+				(stopping ??= (async () => {
+					await stopAllStarted();
+					rmSync(runDir, { recursive: true, force: true });
+				})()),
+		};
+	} catch (error) {
+		await stopAllStarted();
+		if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+function launchN8n(install: N8nInstall, userFolder: string, command: string, env: NodeJS.ProcessEnv): ManagedProcess {
+	const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
+	const proc = startProcess(install.nodeBin, [install.n8nEntry, command], { cwd: userFolder, env, onOutput: (chunk) => logFile.write(chunk) });
+	void proc.exited.then(() => logFile.end());
+	return proc;
+}

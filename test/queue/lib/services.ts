@@ -1,0 +1,132 @@
+/**
+ * Postgres 15 and Redis 7 from Debian's packages for the queue-mode suite: installed with apt-get
+ * when missing, each started on loopback with its own data folder and port, and stopped again (recipe:
+ * ../../../../shared/notes/queue-mode.md).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+
+import { type ManagedProcess, startProcess } from '../../e2e/lib/processes';
+
+export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+const REDIS_SERVER = '/usr/bin/redis-server';
+const POLICY_RC = '/usr/sbin/policy-rc.d';
+
+/**
+ * Debian's postgresql-15 and redis-server, installed with apt-get when missing (like chromium in the
+ * e2e editor suite). A policy-rc.d is in place during the install so that the packages do not start
+ * their own system-wide Postgres and Redis on the default ports.
+ */
+export function ensureServicePackages(say: (line: string) => void = console.log): void {
+	const missing = [
+		...(existsSync(join(POSTGRES_BIN, 'postgres')) ? [] : ['postgresql-15']),
+		...(existsSync(REDIS_SERVER) ? [] : ['redis-server']),
+	];
+	if (missing.length === 0) return;
+	say(`[queue] installing ${missing.join(', ')} with apt-get`);
+	const ownPolicy = !existsSync(POLICY_RC);
+	if (ownPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\n# no service starts while the queue-mode suite installs packages\nexit 101\n', { mode: 0o755 });
+	try {
+		execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+		execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], {
+			stdio: 'inherit',
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		});
+	} finally {
+		if (ownPolicy) rmSync(POLICY_RC, { force: true });
+	}
+}
+
+const isRoot = () => userInfo().uid === 0;
+
+/** Postgres refuses to run as root: as root the server runs as the `postgres` user Debian's package made. */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+	return isRoot() ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]] : [command, args];
+}
+
+function runAsPostgres(command: string, args: string[]): string {
+	const [cmd, cmdArgs] = asPostgres(command, args);
+	const result = spawnSync(cmd, cmdArgs, { encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+	return result.stdout;
+}
+
+async function waitUntil(what: string, probe: () => boolean, timeoutMs: number, proc: ManagedProcess): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!probe()) {
+		if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${what} exited before it was ready:\n${proc.output().slice(-4000)}`);
+		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-4000)}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+export interface Service {
+	process: ManagedProcess;
+	port: number;
+	stop(): Promise<void>;
+}
+
+export interface Postgres extends Service {
+	database: string;
+	user: string;
+	password: string;
+}
+
+/**
+ * A throw-away Postgres 15 cluster in `dir` on 127.0.0.1:`port`, with a database and user for n8n.
+ * Durability is off (fsync, synchronous commit): the cluster lives for one test run.
+ */
+export async function startPostgres(dir: string, port: number): Promise<Postgres> {
+	const data = join(dir, 'data');
+	const sockets = join(dir, 'sockets');
+	mkdirSync(sockets, { recursive: true });
+	if (isRoot()) {
+		const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+		const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+		chownSync(dir, uid, gid);
+		chownSync(sockets, uid, gid);
+	}
+	runAsPostgres(join(POSTGRES_BIN, 'initdb'), ['--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-sync', '-D', data]);
+	const [command, args] = asPostgres(join(POSTGRES_BIN, 'postgres'), [
+		'-D', data,
+		'-p', String(port),
+		'-k', sockets,
+		'-c', 'listen_addresses=127.0.0.1',
+		'-c', 'fsync=off',
+		'-c', 'synchronous_commit=off',
+		'-c', 'full_page_writes=off',
+		'-c', 'max_connections=200',
+	]);
+	const proc = startProcess(command, args, { env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+	const psql = (sql: string) =>
+		spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+	await waitUntil('postgres', () => psql('SELECT 1').status === 0, 30_000, proc);
+	const database = 'n8n';
+	const user = 'n8n';
+	const password = 'n8n-queue-suite';
+	for (const sql of [`CREATE USER ${user} PASSWORD '${password}'`, `CREATE DATABASE ${database} OWNER ${user}`]) {
+		const result = psql(sql);
+		if (result.status !== 0) throw new Error(`psql ${sql}: ${result.stderr}`);
+	}
+	return {
+		process: proc,
+		port,
+		database,
+		user,
+		password,
+		// SIGTERM is Postgres's "smart" shutdown: it waits for clients, and n8n is stopped first
+		stop: () => proc.stop(20_000),
+	};
+}
+
+/** Redis 7 on 127.0.0.1:`port`, nothing saved to disk. */
+export async function startRedis(dir: string, port: number): Promise<Service> {
+	mkdirSync(dir, { recursive: true });
+	const proc = startProcess(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], {
+		env: process.env,
+	});
+	await waitUntil('redis', () => proc.output().includes('Ready to accept connections'), 20_000, proc);
+	return { process: proc, port, stop: () => proc.stop(10_000) };
+}

@@ -1,0 +1,435 @@
+/**
+ * Issue 15: the package in n8n's queue mode (n8n 2.41.1 main + 2 workers + 1 webhook instance,
+ * Postgres and Redis), each scenario checked against the sandbox's ledger and n8n's executions:
+ * every action operation run by a worker; the trigger activated by main, its signed delivery
+ * received by the webhook instance and run by a worker; concurrent copies of one delivery to main
+ * and the webhook instance; the approval trigger's events exactly once; payments whose worker is
+ * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
+ * leaves no process and no port behind.
+ */
+import { loadWorkflow, activate, createCredential, credentialData, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor } from '../e2e/lib/stack';
+import { packedTarball } from '../e2e/lib/pack';
+import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
+import { finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
+
+const TRIGGER = 'Customer Banking Trigger';
+const APPROVAL_TRIGGER = 'Customer Banking Approval Trigger';
+/** trigger.json's webhookId: the trigger's production webhook is /webhook/<id>/webhook */
+const TRIGGER_WEBHOOK_PATH = 'e2e00000-0000-4000-8000-000000000901/webhook';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgres, Redis', () => {
+	let stack: QueueStack;
+	let credentialId: string;
+	let runDir: string;
+	let pids: number[] = [];
+
+	beforeAll(async () => {
+		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, say });
+		runDir = stack.cluster.runDir;
+		credentialId = (await createCredential(stack.cluster.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))).id;
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+	});
+
+	afterEach(() => stack?.sandbox.control.clearFaults());
+
+	const n8n = () => stack.cluster.n8n;
+	const ledger = () => stack.sandbox.control.ledger();
+
+	/** every process of the cluster, for the teardown check (killed workers' pids are added as they go) */
+	const remember = () => {
+		const { cluster } = stack;
+		pids = [...new Set([...pids, ...cluster.instances().map((i) => i.pid), cluster.postgres.process.child.pid ?? 0, cluster.redis.process.child.pid ?? 0])];
+	};
+
+	it('every action operation once: webhook received by the webhook instance, run by a worker, answers matching the bank', async () => {
+		remember();
+		const { sandbox, cluster } = stack;
+		const gbp = sandbox.seeded.accounts.gbp;
+		const workflow = await importWorkflow(n8n(), 'operations.json', { CREDENTIAL_ID: credentialId });
+		await activate(n8n(), workflow.id);
+		const before = await executionIds(n8n(), workflow.id);
+
+		const answer = await postWhenRegistered(cluster.webhook, 'e2e-operations', { gbp, payeeName: 'Queue Supplies Ltd', reference: 'QUEUE-OPS-0001', batchReference: 'QUEUE-OPS-0002' });
+		expect(answer.status).toBe(200);
+		const [execution] = await finishedExecutions(cluster, workflow.id, before, 1);
+
+		expect(executionError(execution)).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
+		expect(cluster.main.logs()).not.toContain(`Worker started execution ${execution.id} (job`);
+		// every node of the workflow ran, each operation once
+		const ran = Object.keys(execution.data.resultData.runData).sort();
+		expect(ran).toEqual(workflow.nodes.map((node) => node.name).sort());
+
+		const after = ledger();
+		const [paid] = nodeOutput(execution, 'Pay');
+		expect(paid).toEqual(expect.objectContaining({ status: 'submitted', amount: 12.34, reference: 'QUEUE-OPS-0001' }));
+		expect(after.transactions.filter((t) => t.reference === 'QUEUE-OPS-0001')).toEqual([
+			expect.objectContaining({ xtid: paid.xtid, xaid: gbp, direction: 'outgoing', status: 'sent', amount: 12.34 }),
+		]);
+		const [batched] = nodeOutput(execution, 'Pay Batch');
+		expect(batched).toEqual(expect.objectContaining({ status: 'pending_approval', amount: 1500, approvalRef: expect.any(String) }));
+		expect(after.approvals.filter((a) => a.xtid === batched.xtid)).toEqual([expect.objectContaining({ ref: batched.approvalRef, status: 'pending' })]);
+		const [created] = nodeOutput(execution, 'Create Payee');
+		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([expect.objectContaining({ xpid: created.xpid })]);
+		expect(nodeOutput(execution, 'Balance')).toEqual([expect.objectContaining({ currency: 'GBP', balance: expect.any(Number) })]);
+		expect(nodeOutput(execution, 'Transaction')).toEqual([expect.objectContaining({ xtid: paid.xtid, amount: 12.34 })]);
+		expect(nodeOutput(execution, 'Approval')).toEqual([expect.objectContaining({ ref: batched.approvalRef })]);
+		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(after.approvals.map((a) => a.ref));
+		const payments = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([paid.idempotencyKey, batched.idempotencyKey]);
+	});
+
+	describe('Customer Banking Trigger', () => {
+		let workflowId: string;
+		let known: string[] = [];
+		let reference = 0;
+		const subscriptions = () => stack.sandbox.control.subscriptions('workspace-1');
+
+		const emittedBy = new Map<string, string[]>();
+		/** Ids of the trigger's executions that emitted `deliveryId`: at least `atLeast`, plus any that come within 3 s more. */
+		async function executionsOf(deliveryId: string, atLeast: number): Promise<string[]> {
+			const look = async () => {
+				const executions = await finishedExecutions(stack.cluster, workflowId, known, 0);
+				for (const execution of executions) {
+					expect(executionError(execution)).toBeUndefined();
+					emittedBy.set(execution.id, nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId)));
+				}
+				known = [...known, ...executions.map((e) => e.id)];
+				return [...emittedBy].filter(([, ids]) => ids.includes(deliveryId)).map(([id]) => id);
+			};
+			await waitFor(`${atLeast} execution(s) of delivery ${deliveryId}`, async () => ((await look()).length >= atLeast ? true : undefined), 60_000, 500);
+			await sleep(3000);
+			return await look();
+		}
+
+		/** The body of a delivery the sandbox made, with another delivery id: a delivery n8n has not seen. */
+		async function freshDelivery(tag: string): Promise<{ body: string; deliveryId: string; xtid: string }> {
+			const { sandbox } = stack;
+			const before = sandbox.control.deliveries().length;
+			const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10 + ++reference, `QUEUE-IN-${reference}`);
+			await sandbox.control.waitForDeliveries();
+			const record = sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid);
+			if (!record) throw new Error('the sandbox made no delivery');
+			expect(await executionsOf(record.deliveryId, 1)).toHaveLength(1);
+			const deliveryId = `queue-${tag}-${reference}`;
+			return { body: JSON.stringify({ ...JSON.parse(record.body), deliveryId }), deliveryId, xtid: String(transaction.xtid) };
+		}
+
+		it('activated by main, it subscribes with the webhook instance\'s URL; a settled payment is delivered to the webhook instance and run by a worker', async () => {
+			const { sandbox, cluster } = stack;
+			workflowId = (
+				await importWorkflow(n8n(), 'trigger.json', { CREDENTIAL_ID: credentialId, ACCOUNT_GBP: sandbox.seeded.accounts.gbp, ACCOUNT_EUR: sandbox.seeded.accounts.eur })
+			).id;
+			await activate(n8n(), workflowId);
+			const made = await waitFor('4 subscriptions', () => (subscriptions().length >= 4 ? subscriptions() : undefined), 60_000);
+			expect(made).toHaveLength(4);
+			expect(new Set(made.map((s) => s.url))).toEqual(new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]));
+			// the webhook instance answers 404 for a moment after activation
+			await waitFor('the webhook instance to serve the trigger', async () => ((await post(made[0].url, '{}')).status === 404 ? undefined : true), 60_000, 250);
+
+			const [{ xtid }] = sandbox.control.ledger().transactions.filter((t) => t.reference === 'QUEUE-OPS-0001');
+			await sandbox.control.settle(String(xtid));
+			await sandbox.control.waitForDeliveries();
+			const deliveries = sandbox.control.deliveries().filter((d) => d.xtid === xtid);
+			expect(deliveries).toEqual([expect.objectContaining({ event: 'TransactionConfirmed', status: 'delivered', attempts: [expect.objectContaining({ statusCode: 200 })] })]);
+
+			const ran = await executionsOf(deliveries[0].deliveryId, 1);
+			expect(ran).toHaveLength(1);
+			const execution = await getExecution(n8n(), ran[0]);
+			expect(executionError(execution)).toBeUndefined();
+			expect(nodeOutput(execution, TRIGGER)).toEqual([
+				expect.objectContaining({ event: 'TransactionConfirmed', xtid, deliveryId: deliveries[0].deliveryId, transaction: expect.objectContaining({ xtid, status: 'settled' }) }),
+			]);
+			expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
+		});
+
+		it('copies of one delivery at the same instant to one instance start one execution; one copy after the other across instances start one', async () => {
+			const { sandbox, cluster } = stack;
+			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+
+			const burst = await freshDelivery('burst');
+			const answers = await Promise.all(Array.from({ length: 10 }, () => post(url(cluster.webhook), burst.body, signed(sandbox, burst.body))));
+			expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+			expect(await executionsOf(burst.deliveryId, 1)).toHaveLength(1);
+
+			// answered by the webhook instance, then repeated to main: the static data (in Postgres) knows it
+			const repeated = await freshDelivery('repeat');
+			expect(await post(url(cluster.webhook), repeated.body, signed(sandbox, repeated.body))).toEqual({ status: 200, body: { received: true, emitted: true } });
+			await sleep(1000);
+			const again = await post(url(cluster.main), repeated.body, signed(sandbox, repeated.body));
+			expect(again).toEqual({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+			expect(await executionsOf(repeated.deliveryId, 1)).toHaveLength(1);
+		});
+
+		it('copies of one delivery at the same instant to main and to the webhook instance: at least one execution, at most one per instance (the documented limit), measured', async () => {
+			const { sandbox, cluster } = stack;
+			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+			const rounds = 5;
+			const measured: string[] = [];
+			for (let round = 0; round < rounds; round++) {
+				const delivery = await freshDelivery(`split-${round}`);
+				const copies = [cluster.main, cluster.webhook, cluster.main, cluster.webhook, cluster.main, cluster.webhook];
+				const answers = await Promise.all(copies.map((instance) => post(url(instance), delivery.body, signed(sandbox, delivery.body))));
+				expect(answers.map((a) => a.status)).toEqual(copies.map(() => 200));
+				const emitted = answers.filter((a) => (a.body as { emitted?: boolean }).emitted === true).length;
+				// one copy per instance at most may say "emitted"
+				expect(emitted).toBeGreaterThanOrEqual(1);
+				expect(emitted).toBeLessThanOrEqual(2);
+				let ran = await executionsOf(delivery.deliveryId, 1);
+				const deadline = Date.now() + 15_000;
+				while (ran.length < emitted && Date.now() < deadline) ran = await executionsOf(delivery.deliveryId, 1);
+				expect(ran.length).toBeLessThanOrEqual(emitted);
+				measured.push(`${emitted} emitted/${ran.length} ran`);
+			}
+			say(`[queue] simultaneous copies to main and the webhook instance, per delivery over ${rounds} rounds: ${measured.join(', ')}`);
+		});
+
+		afterAll(async () => {
+			if (workflowId) await deactivate(n8n(), workflowId);
+		});
+	});
+
+	describe('Customer Banking Approval Trigger: polled by main, run by the workers', () => {
+		let payWorkflowId: string;
+		let triggerWorkflowId: string;
+		let seen: string[] = [];
+
+		/** One poll: n8n polls when it activates the workflow. Returns the executions it started. */
+		async function poll(): Promise<Execution[]> {
+			await activate(n8n(), triggerWorkflowId);
+			await sleep(3000);
+			const fresh = await finishedExecutions(stack.cluster, triggerWorkflowId, seen, 0);
+			seen = [...seen, ...fresh.map((e) => e.id)];
+			await deactivate(n8n(), triggerWorkflowId);
+			return fresh;
+		}
+
+		const events = (executions: Execution[]) =>
+			executions.flatMap((execution) => {
+				expect(executionError(execution)).toBeUndefined();
+				expect(workersThatRan(stack.cluster, execution.id)).toHaveLength(1);
+				return nodeOutput(execution, APPROVAL_TRIGGER);
+			});
+
+		async function payNeedingApproval(reference: string): Promise<{ ref: string; xtid: string }> {
+			const { sandbox, cluster } = stack;
+			const answer = await postWhenRegistered(cluster.webhook, 'e2e-pay', { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 1500, reference });
+			expect(answer.status).toBe(200);
+			const result = answer.body as Record<string, unknown>;
+			expect(result).toMatchObject({ status: 'pending_approval', approvalRef: expect.any(String), reference });
+			expect(ledger().approvals.filter((a) => a.ref === result.approvalRef)).toEqual([expect.objectContaining({ status: 'pending', xtid: result.xtid })]);
+			return { ref: String(result.approvalRef), xtid: String(result.xtid) };
+		}
+
+		beforeAll(async () => {
+			payWorkflowId = (await importWorkflow(n8n(), 'pay.json', { CREDENTIAL_ID: credentialId })).id;
+			await activate(n8n(), payWorkflowId);
+			triggerWorkflowId = (await importWorkflow(n8n(), 'approval-trigger.json', { CREDENTIAL_ID: credentialId })).id;
+		});
+
+		it('baseline, then one "requested" execution for three payments, one "decided" per decision, nothing on further polls', async () => {
+			const { sandbox } = stack;
+			await payNeedingApproval('QUEUE-APPR-OLD');
+			expect(events(await poll())).toEqual([]);
+
+			const approved = await payNeedingApproval('QUEUE-APPR-1');
+			const declined = await payNeedingApproval('QUEUE-APPR-2');
+			const expired = await payNeedingApproval('QUEUE-APPR-3');
+			const requested = await poll();
+			expect(requested).toHaveLength(1);
+			expect(events(requested).map((event) => [event.event, event.ref])).toEqual([
+				['approvalRequested', approved.ref],
+				['approvalRequested', declined.ref],
+				['approvalRequested', expired.ref],
+			]);
+			await sandbox.control.approve(approved.ref);
+			await sandbox.control.decline(declined.ref);
+			expect(events(await poll())).toEqual([
+				expect.objectContaining({ event: 'approvalDecided', decision: 'approved', ref: approved.ref, xtid: approved.xtid }),
+				expect.objectContaining({ event: 'approvalDecided', decision: 'declined', ref: declined.ref }),
+			]);
+			await sandbox.control.expire(expired.ref);
+			expect(events(await poll())).toEqual([expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref })]);
+			for (let i = 0; i < 3; i++) expect(await poll()).toEqual([]);
+			// the bank made the approved payment once
+			expect(ledger().transactions.filter((t) => t.xtid === approved.xtid)).toHaveLength(1);
+		});
+	});
+
+	describe('payments whose worker is SIGKILLed mid-execution, then n8n\'s Retry, then a run again', () => {
+		const COUNT = 300;
+		const STALLED = /failed to be processed too many times/;
+		interface Run {
+			label: string;
+			operation: 'submit' | 'submitBatch';
+			workflowId: string;
+			path: string;
+			invoices: Array<{ invoice: string; xaid: string; xpid: string; amount: number; reference: string }>;
+			failed?: Execution;
+			paidBeforeRetry?: number;
+		}
+		const runs: Run[] = [];
+
+		async function importPayMany(operation: Run['operation'], tag: string): Promise<{ id: string; path: string }> {
+			const path = `queue-pay-many-${tag}`;
+			const workflow = loadWorkflow('pay-many.json', {
+				OPERATION: operation,
+				PATH: path,
+				WEBHOOK_ID: `e2e00000-0000-4000-8000-${String(700 + runs.length).padStart(12, '0')}`,
+				CREDENTIAL_ID: credentialId,
+				// the invoice number: the key that makes a run again pay nothing twice
+				CUSTOM_KEY: '={{ $json.invoice }}',
+			});
+			const pay = (workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');
+			if (!pay) throw new Error('pay-many.json has no Pay node');
+			if (operation === 'submitBatch') pay.parameters.batchSize = 5;
+			const created = await n8n().apiOk<{ id: string }>('POST', '/workflows', workflow);
+			await activate(n8n(), String(created.id));
+			return { id: String(created.id), path };
+		}
+
+		const paid = (run: Run) => {
+			const wanted = new Set(run.invoices.map((i) => i.reference));
+			return ledger().transactions.filter((t) => t.direction === 'outgoing' && wanted.has(String(t.reference)));
+		};
+
+		async function start(run: Run): Promise<void> {
+			expect((await postWhenRegistered(stack.cluster.webhook, run.path, { invoices: run.invoices })).status).toBe(200);
+		}
+
+		it('Submit Batch and Submit of 300 payments each (slow bank) on the workers; the workers running them are SIGKILLed by PID mid-way; n8n marks both failed, nothing paid twice', async () => {
+			const { sandbox, cluster } = stack;
+			const { gbp } = sandbox.seeded.accounts;
+			for (const operation of ['submitBatch', 'submit'] as const) {
+				const label = operation === 'submit' ? 'S' : 'B';
+				const workflow = await importPayMany(operation, label);
+				const invoices = Array.from({ length: COUNT }, (_, i) => ({ invoice: `INV-${label}-${i}`, xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1 + (i % 50) / 100, reference: `QK-${label}-${i}` }));
+				runs.push({ label, operation, workflowId: workflow.id, path: workflow.path, invoices });
+			}
+			// a slow bank: every payment request takes 150 ms
+			sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 150 }]);
+			for (const run of runs) await start(run);
+			await waitFor('both executions to be part-way', () => (runs.every((run) => paid(run).length >= 25) ? true : undefined), 60_000, 50);
+			const ids = await Promise.all(runs.map(async (run) => (await executionIds(n8n(), run.workflowId))[0]));
+			const victims = cluster.workers.filter((worker) => ids.some((id) => workersThatRan(cluster, id).includes(worker.name)));
+			expect(victims.length).toBeGreaterThanOrEqual(1);
+			remember();
+			for (const worker of victims) worker.kill();
+			const killedAt = Date.now();
+			const paidAtKill = runs.map((run) => paid(run).length);
+			say(`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(' and ')} of ${COUNT} payments made`);
+			for (const count of paidAtKill) {
+				expect(count).toBeGreaterThan(0);
+				expect(count).toBeLessThan(COUNT);
+			}
+			await Promise.all(victims.map((worker) => worker.restart()));
+			remember();
+
+			// n8n's crash recovery (the restarted worker's event log) marks it "crashed" first; the end
+			// state is the stalled job's error, written by main
+			for (const [index, run] of runs.entries()) {
+				run.failed = await waitFor(
+					`execution ${ids[index]} to be marked failed`,
+					async () => {
+						const execution = await getExecution(n8n(), ids[index]);
+						return execution.status === 'error' && STALLED.test(executionError(execution) ?? '') ? execution : undefined;
+					},
+					180_000,
+					1000,
+				);
+			}
+			say(`[queue] n8n marked both executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill: ${executionError(runs[0].failed as Execution)}`);
+			sandbox.control.clearFaults();
+			await sleep(500);
+			for (const [index, run] of runs.entries()) {
+				const made = paid(run);
+				expect(new Set(made.map((t) => t.reference)).size).toBe(made.length);
+				expect(made.length).toBeGreaterThanOrEqual(paidAtKill[index]);
+				expect(made.length).toBeLessThan(COUNT);
+				run.paidBeforeRetry = made.length;
+			}
+		});
+
+		it.each([
+			['Submit Batch', false, 'submitBatch'],
+			['Submit Batch', true, 'submitBatch'],
+			['Submit', false, 'submit'],
+			['Submit', true, 'submit'],
+		] as const)('%s: n8n\'s Retry (loadWorkflow: %s) of the killed execution runs no node and pays nothing (n8n kept none of its data)', async (_name, loadWorkflowToo, operation) => {
+			const run = runs.find((r) => r.operation === operation);
+			if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
+			// what n8n kept of the killed execution: the error, no node's data, nothing left to run
+			expect(run.failed.data.resultData.runData).toEqual({});
+			const known = await executionIds(n8n(), run.workflowId);
+			await n8n().restOk('POST', `/executions/${run.failed.id}/retry`, { loadWorkflow: loadWorkflowToo });
+			const [retried] = await finishedExecutions(stack.cluster, run.workflowId, known, 1);
+			expect(retried.mode).toBe('retry');
+			expect(retried.status).toBe('error');
+			expect(executionError(retried)).toMatch(STALLED);
+			expect(retried.data.resultData.runData).toEqual({});
+			expect(paid(run)).toHaveLength(run.paidBeforeRetry ?? -1);
+		});
+
+		it.each([['Submit Batch', 'submitBatch'], ['Submit', 'submit']] as const)(
+			'%s: the same invoices run again (Custom Idempotency Key = invoice) → each payment exactly once; the outputs say which the bank already had and which were made now',
+			async (_name, operation) => {
+				const run = runs.find((r) => r.operation === operation);
+				if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
+				const before = new Map(paid(run).map((t) => [String(t.reference), t]));
+				const known = await executionIds(n8n(), run.workflowId);
+				await start(run);
+				const [again] = await finishedExecutions(stack.cluster, run.workflowId, known, 1, 180_000);
+				expect(executionError(again)).toBeUndefined();
+				expect(again.status).toBe('success');
+				expect(workersThatRan(stack.cluster, again.id)).toHaveLength(1);
+				const after = paid(run);
+				expect(after.map((t) => String(t.reference)).sort()).toEqual(run.invoices.map((i) => i.reference).sort());
+
+				const outputs = nodeOutput(again, 'Pay');
+				expect(outputs.map((o) => o.reference)).toEqual(run.invoices.map((i) => i.reference));
+				const tally: Record<string, number> = {};
+				let alreadyMade = 0;
+				for (const output of outputs) {
+					const status = String(output.status);
+					tally[status] = (tally[status] ?? 0) + 1;
+					const earlier = before.get(String(output.reference));
+					if (earlier) {
+						alreadyMade++;
+						// made before the kill (or by the request in flight at the kill): the bank answered the
+						// invoice's key with its original payment, nothing new was made
+						expect(['replayed', 'submitted']).toContain(status);
+						expect(output.xtid).toBe(earlier.xtid);
+					} else {
+						expect(status).toBe('submitted');
+						expect(output.xtid).toBe(after.find((t) => t.reference === output.reference)?.xtid);
+					}
+				}
+				expect(alreadyMade).toBe(before.size);
+				say(`[queue] ${_name} run again: statuses ${JSON.stringify(tally)}; ${alreadyMade} answered with the payment made before the kill, ${COUNT - alreadyMade} made now`);
+			},
+		);
+	});
+
+	it('stopping the cluster and the sandbox leaves no process and no port behind', async () => {
+		remember();
+		const { cluster } = stack;
+		await stack.stop();
+		expect(processesUsing(runDir)).toEqual([]);
+		expect(await portsInUse(cluster.ports)).toEqual([]);
+		const alive = pids.filter((pid) => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		});
+		expect(alive).toEqual([]);
+	});
+});
