@@ -5,7 +5,7 @@
  * hits every cell alike; medians with min–max, and the ratios the targets are written in.
  *
  * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch]`.
- * Writes docs/benchmark-results.md (machine, versions, date, figures). A benchmark, not a test.
+ * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -347,7 +347,8 @@ async function main(): Promise<void> {
 		inspector?.close();
 		await stack.stop();
 	}
-	const file = join(__dirname, '..', '..', 'docs', 'benchmark-results.md');
+	const outIndex = process.argv.indexOf('--out');
+	const file = outIndex === -1 ? join(__dirname, '..', '..', 'docs', 'benchmark-results.md') : join(process.cwd(), process.argv[outIndex + 1]);
 	mkdirSync(join(file, '..'), { recursive: true });
 	writeFileSync(file, `${report.join('\n')}\n`);
 	console.log(`written: ${file}`);

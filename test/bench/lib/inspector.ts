@@ -84,7 +84,7 @@ export class Inspector {
 	/** Runs `work` under the CPU profiler and writes the profile (open it in Chrome DevTools). */
 	async profile<T>(file: string, work: () => Promise<T>): Promise<T> {
 		await this.send('Profiler.enable');
-		await this.send('Profiler.setSamplingInterval', { interval: 200 });
+		await this.send('Profiler.setSamplingInterval', { interval: 1000 });
 		await this.send('Profiler.start');
 		try {
 			return await work();
