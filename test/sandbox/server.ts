@@ -79,6 +79,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			durationMs: 0,
 		};
 		deps.requestLog.push(entry);
+		// RFC 9110 §6.6.1: the time of the bank's own clock, which clients compare creation times with
+		res.setHeader('date', new Date(deps.bank.clock.now()).toUTCString());
 		if (deps.requestLog.length > REQUEST_LOG_LIMIT) deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_LIMIT);
 		const finish = (status: number) => {
 			entry.status = status;

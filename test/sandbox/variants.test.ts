@@ -347,6 +347,62 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		});
 	});
 
+	describe('keyInUse: a repeat of a key still being processed', () => {
+		it("'conflict' answers 409 while the first request runs, then the original answer", async () => {
+			const bank = await open({ keyInUse: 'conflict' });
+			bank.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 400, times: 1 }]);
+			const key = randomUUID();
+			const first = pay(item(bank, { reference: 'KEY-IN-USE-1' }), key);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			const twin = await pay(item(bank, { reference: 'KEY-IN-USE-1' }), key);
+			expect(twin.status).toBe(409);
+			expect(twin.body.message).toMatch(/in use/);
+			const original = await first;
+			expect(original.status).toBe(202);
+			const later = await pay(item(bank, { reference: 'KEY-IN-USE-1' }), key);
+			expect(later.body.requestId).toBe(original.body.requestId);
+			expect(bank.control.ledger().transactions.filter((t) => t.reference === 'KEY-IN-USE-1')).toHaveLength(1);
+		});
+
+		it("'wait' (default) answers the twin with the original answer", async () => {
+			const bank = await open({});
+			bank.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 300, times: 1 }]);
+			const key = randomUUID();
+			const first = pay(item(bank, { reference: 'KEY-IN-USE-2' }), key);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			const twin = await pay(item(bank, { reference: 'KEY-IN-USE-2' }), key);
+			expect(twin.status).toBe(202);
+			expect(twin.body.requestId).toBe((await first).body.requestId);
+		});
+	});
+
+	describe('newPaymentVisibilityMs: new payments are seen by reads only after a lag', () => {
+		it('hides the transaction and the approval of a new payment until the lag has passed', async () => {
+			const bank = await open({ newPaymentVisibilityMs: 60_000 });
+			const gbp = bank.seeded.accounts.gbp;
+			const sent = await pay(item(bank, { reference: 'LAGGING-SENT' }));
+			const [ref] = await approvals(bank, 1);
+			const { xtid } = sent.body.submitted[0];
+			expect((await api.get(`/transaction/${xtid}`)).status).toBe(404);
+			expect((await api.get<List<Transaction>>(`/account/${gbp}/transactions?limit=500`)).body.results.map((t) => t.xtid)).not.toContain(xtid);
+			expect((await api.get(`/approval/${ref}`)).status).toBe(404);
+			expect((await api.get<List<Approval>>(`/account/${gbp}/approvals`)).body.results).toEqual([]);
+			// the opening balance and the seeded history stay visible
+			expect((await api.get<List<Transaction>>(`/account/${gbp}/transactions`)).body.total).toBeGreaterThan(0);
+			await bank.control.advanceClock(60_000);
+			expect((await api.get(`/transaction/${xtid}`)).status).toBe(200);
+			expect((await api.get<Approval>(`/approval/${ref}`)).body.ref).toBe(ref);
+		});
+	});
+
+	it("answers every API request with a Date header on the bank's own clock", async () => {
+		const bank = await open({}, { now: new Date('2030-01-02T03:04:05Z') });
+		const reply = await api.get(`/account/${bank.seeded.accounts.gbp}/balance`);
+		const bankTime = Date.parse(String(reply.headers.date));
+		expect(bankTime).toBeGreaterThanOrEqual(Date.parse('2030-01-02T03:04:05Z'));
+		expect(bankTime).toBeLessThan(Date.parse('2030-01-02T03:05:05Z'));
+	});
+
 	describe('spec-minimal mode', () => {
 		it('answers only what the spec promises, and the spec-following flow still works end to end', async () => {
 			const bank = await open('specMinimal');

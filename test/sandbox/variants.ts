@@ -28,6 +28,17 @@ export interface BankVariants {
 	webhookPayload: 'sandbox' | 'other';
 	/** Whether transactions and approvals carry their creation time (spec: transaction fields "not shown"). */
 	createdTimes: boolean;
+	/**
+	 * A repeat of a key whose first request is still being processed (spec §Payments rule 1: "normally the
+	 * original result is returned"): answered once the first one is (`'wait'`), or refused at once with 409
+	 * "key in use" (`'conflict'`), as banks that lock keys do.
+	 */
+	keyInUse: 'wait' | 'conflict';
+	/**
+	 * How long a new payment's transaction or approval stays invisible to reads (lists and GET by id) after
+	 * the bank accepted it (spec: not shown): 0, or the lag of a bank that processes asynchronously.
+	 */
+	newPaymentVisibilityMs: number;
 }
 
 export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
@@ -41,6 +52,8 @@ export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	unknownAccount: 401,
 	webhookPayload: 'sandbox',
 	createdTimes: true,
+	keyInUse: 'wait',
+	newPaymentVisibilityMs: 0,
 };
 
 export const SPEC_MINIMAL: Readonly<BankVariants> = {
@@ -54,6 +67,8 @@ export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	unknownAccount: 404,
 	webhookPayload: 'other',
 	createdTimes: false,
+	keyInUse: 'wait',
+	newPaymentVisibilityMs: 0,
 };
 
 export type VariantsOption = Partial<BankVariants> | 'specMinimal';

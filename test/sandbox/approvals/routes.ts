@@ -2,7 +2,10 @@ import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, LIST_PAGES, paginate, uuidParam } from '../http';
 import { listOf } from '../state';
+import { notFound } from '../errors';
+import type { Bank, Workspace } from '../state';
 import type { BankVariants } from '../variants';
+import { visibleToReads } from '../visibility';
 import { type ApprovalRecord, type ApprovalStatus, approvalView, findApproval } from './model';
 
 /** The `approvalStatusNames: 'other'` variant: a bank naming decided approvals its own way (pending as in the spec). */
@@ -25,9 +28,15 @@ function answerView(variants: BankVariants) {
 	};
 }
 
-/** Approvals a list shows: every status, or (`approvalList: 'pendingOnly'`) those still pending. */
-function listed(variants: BankVariants, approval: ApprovalRecord): boolean {
-	return variants.approvalList === 'allStatuses' || approval.status === 'pending';
+/** Approvals a list shows: every status, or (`approvalList: 'pendingOnly'`) those still pending; none not yet visible. */
+function listed(bank: Bank, approval: ApprovalRecord): boolean {
+	return (bank.variants.approvalList === 'allStatuses' || approval.status === 'pending') && visibleToReads(bank, approval);
+}
+
+function findVisibleApproval(bank: Bank, workspace: Workspace, ref: string): ApprovalRecord {
+	const approval = findApproval(workspace, ref);
+	if (!visibleToReads(bank, approval)) throw notFound(`approval ${ref} not found`);
+	return approval;
 }
 
 // spec §Endpoints §Approvals: read only; lists show every status unless approvalList says otherwise (DECISIONS.md §Approvals)
@@ -37,7 +46,7 @@ export const approvalRoutes: ApiRoute[] = [
 		path: '/approvals',
 		scopes: [SCOPES.readApprovals],
 		handle: ({ bank, caller, query }) => {
-			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank.variants, a));
+			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank, a));
 			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
 		},
 	},
@@ -48,7 +57,7 @@ export const approvalRoutes: ApiRoute[] = [
 		// any status, whatever the lists show
 		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: answerView(bank.variants)(findApproval(caller.workspace, uuidParam(params, 'ref'))),
+			body: answerView(bank.variants)(findVisibleApproval(bank, caller.workspace, uuidParam(params, 'ref'))),
 		}),
 	},
 	{
@@ -57,7 +66,7 @@ export const approvalRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readApprovals],
 		handle: ({ bank, caller, params, query }) => {
 			const account = findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount);
-			const approvals = listOf(caller.workspace.approvals, (a) => a.parent_xaid === account.xaid && listed(bank.variants, a));
+			const approvals = listOf(caller.workspace.approvals, (a) => a.parent_xaid === account.xaid && listed(bank, a));
 			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
 		},
 	},

@@ -51,6 +51,8 @@ export interface PaymentRequestRecord extends PaymentResponse {
 
 /** A claimed key: `response` settles with the serialised original answer (spec §Payments rule 1). */
 export interface IdempotencyRecord {
+	/** False while the first request with the key is still being processed. */
+	answered: boolean;
 	fingerprint: string;
 	createdMs: number;
 	response: Promise<string>;

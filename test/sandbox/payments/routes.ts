@@ -37,12 +37,16 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		if (existing.fingerprint !== fingerprint) {
 			throw new ApiError(422, `x-idempotent-key ${key} was already used with a different request body`);
 		}
+		if (!existing.answered && ctx.bank.variants.keyInUse === 'conflict') {
+			throw new ApiError(409, `x-idempotent-key ${key} is in use by a request still being processed`);
+		}
 		return { status: 202, rawJson: await existing.response, headers: REPLAYED };
 	}
 	const items = paymentItems(body);
 	let settle!: (json: string) => void;
 	let fail!: (error: unknown) => void;
 	const record: IdempotencyRecord = {
+		answered: false,
 		fingerprint,
 		createdMs: ctx.bank.clock.now(),
 		response: new Promise<string>((resolve, reject) => {
@@ -59,6 +63,7 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		const shaped = ctx.bank.variants.paymentAnswer === 'xtidOnly' ? xtidOnly(answer) : answer;
 		const json = JSON.stringify(ctx.bank.variants.echoCredentials ? echoToken(shaped, ctx.headers.authorization) : shaped);
 		settle(json);
+		record.answered = true;
 		return { status: 202, rawJson: json };
 	} catch (error) {
 		workspace.idempotency.delete(key); // nothing was committed: the key is free again
