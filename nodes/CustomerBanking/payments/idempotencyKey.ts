@@ -134,12 +134,13 @@ export function batchKey(scope: KeyScope, batchIndex: number, itemIndexes: reado
 
 /**
  * Resubmitting rejected items needs a new key (spec §Errors rule 4), derived from the first
- * request's key and the items resent, so a re-run of the node reuses it instead of paying again.
+ * request's key and the positions in it of the items resent (not their input positions, which an edited
+ * workflow may change), so a re-run of the node reuses it instead of paying again.
  */
 export function resubmissionKey(
 	originalKey: string,
 	attempt: number,
-	itemIndexes: readonly number[],
+	positionsInRequest: readonly number[],
 ): string {
-	return uuidV4FromParts(['resubmit', originalKey, String(attempt), itemIndexes.join(',')]);
+	return uuidV4FromParts(['resubmit', originalKey, String(attempt), positionsInRequest.join(',')]);
 }

@@ -77,6 +77,41 @@ export function notProcessedOutcomes(
 	return payments.map((payment) => ({ kind: 'failed', status, payment, key, error: failure }));
 }
 
+/**
+ * spec §Payments rule 1, §Errors rule 7: a key is sent with one body only. `otherBody`: the key was
+ * already used in this execution with other payment details; `otherKey`: this payment was already sent
+ * in this execution under another key. Either way it is not sent; when the earlier request may have
+ * been processed the payment's state is unknown, never "not sent".
+ */
+export function keyConflictOutcomes(
+	context: IExecuteFunctions,
+	payments: Payment[],
+	key: IdempotencyKey,
+	conflict: 'otherBody' | 'otherKey',
+	earlierMayHaveBeenMade: boolean,
+): PaymentOutcome[] {
+	const named = key.customKey !== undefined || key.source === 'custom' ? `Custom Idempotency Key "${key.customKey ?? key.key}"` : `Idempotency key ${key.key}`;
+	const message =
+		conflict === 'otherBody'
+			? `${named} was already used in this execution for a payment with other details: this payment was not sent`
+			: `This payment was already sent in this execution under another idempotency key: it was not sent again under ${key.key}`;
+	const earlier = earlierMayHaveBeenMade
+		? 'The earlier request may have been processed, so this payment may already be paid in its earlier form: check the account (Transaction → Get Many, Approval → Get Many) before paying it another way.'
+		: 'Nothing was paid for this item.';
+	const fix =
+		conflict === 'otherBody'
+			? 'Give each payment its own Custom Idempotency Key; if the input or the mapping changed since the first attempt, run the changed payment in a new execution after checking the account.'
+			: 'A payment keeps the key it was first sent with for the whole execution.';
+	return payments.map((payment) => ({
+		kind: 'failed',
+		status: earlierMayHaveBeenMade ? 'unknown' : 'not_sent',
+		payment,
+		key,
+		error: new NodeOperationError(context.getNode(), message, { itemIndex: payment.itemIndex, description: `${earlier} ${fix}` }),
+		...(earlierMayHaveBeenMade && { candidates: [] }),
+	}));
+}
+
 /** What looking a payment up found, when it did not find the payment itself. */
 export type LookUpMiss = { candidates: string[] } | { lookupFailed: string };
 

@@ -6,14 +6,28 @@ export interface XtidClaims {
 	add(xtid: string): unknown;
 }
 
-interface KeyRecord {
-	/** Unix ms of the first attempt sent with this key. */
+/** What the node remembers of one request it sent, under its key. */
+export interface SentRequest {
+	/** Unix ms (n8n's clock) of the first attempt sent with this key. */
 	firstAttemptAt: number;
+	/** The bank's time at the first attempt, at the latest, when a `Date` answer showed it (bankClock.ts). */
+	bankFirstAttemptBefore?: number;
 	/** xtids the bank answered this key with. */
 	xtids: string[];
+	/** Digest of the request body (paymentIdentity.ts): the key is never sent with another. */
+	body?: string;
+	/** The identities of the payments of the request, in the order they were sent. */
+	members: string[];
+	asBatch: boolean;
+	/**
+	 * Whether an attempt may have been processed: its answer was lost, or the bank accepted it. From then
+	 * on a refusal of a later attempt with the key does not mean that nothing was paid.
+	 */
+	possiblyMade: boolean;
 }
 
 const KEYS = 'paymentKeys';
+const IDENTITIES = 'paymentIdentities';
 const CLAIMED = 'claimedXtids';
 
 function objectAt(memory: IDataObject, name: string): IDataObject {
@@ -24,19 +38,26 @@ function objectAt(memory: IDataObject, name: string): IDataObject {
 	return fresh;
 }
 
+const strings = (value: unknown): string[] =>
+	Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+
 /**
  * What the node remembers about the payments it sent, in its execution context: n8n keeps that
  * context across Retry On Fail, a loop's next run, and its Retry of a failed execution (which reuses
- * the failed execution's data). So a later attempt knows when a key was first sent (a look-up claims
- * only what was made after it), which xtids the bank already answered a key with (an answer repeating
- * one is a replay), and which xtids are already reported for another payment (never claimed twice).
+ * the failed execution's data). So a later attempt knows every key already sent, with its body and its
+ * payments (a payment is sent again only under the key it was first sent with, and a key only with its
+ * body), when it was first sent (a look-up claims only what was made after it), whether it may have been
+ * processed, which xtids the bank answered it with (an answer repeating one is a replay), and which xtids
+ * are already reported for another payment (never claimed twice).
  */
 export class PaymentMemory {
 	private readonly keys: IDataObject;
+	private readonly identities: IDataObject;
 	private readonly claimed: IDataObject;
 
 	constructor(memory: IDataObject) {
 		this.keys = objectAt(memory, KEYS);
+		this.identities = objectAt(memory, IDENTITIES);
 		this.claimed = objectAt(memory, CLAIMED);
 	}
 
@@ -49,26 +70,72 @@ export class PaymentMemory {
 		add: (xtid) => (this.claimed[xtid] = true),
 	};
 
-	private record(key: string): KeyRecord | undefined {
-		const record = this.keys[key] as Partial<KeyRecord> | undefined;
-		return typeof record?.firstAttemptAt === 'number'
-			? { firstAttemptAt: record.firstAttemptAt, xtids: Array.isArray(record.xtids) ? record.xtids : [] }
-			: undefined;
+	/** The request sent with this key, as remembered (older executions kept only the time and xtids). */
+	request(key: string): SentRequest | undefined {
+		const stored = this.keys[key] as Partial<SentRequest> | undefined;
+		if (typeof stored?.firstAttemptAt !== 'number') return undefined;
+		return {
+			firstAttemptAt: stored.firstAttemptAt,
+			...(typeof stored.bankFirstAttemptBefore === 'number' && { bankFirstAttemptBefore: stored.bankFirstAttemptBefore }),
+			xtids: strings(stored.xtids),
+			...(typeof stored.body === 'string' && { body: stored.body }),
+			members: strings(stored.members),
+			asBatch: stored.asBatch === true,
+			possiblyMade: stored.possiblyMade === true,
+		};
+	}
+
+	/** The key a payment (by identity) was first sent with. */
+	keyOfPayment(identity: string): string | undefined {
+		const key = this.identities[identity];
+		return typeof key === 'string' ? key : undefined;
+	}
+
+	// a new object each time: n8n saves the context it handed out, and the record must be whole in it
+	private store(key: string, request: SentRequest): void {
+		this.keys[key] = { ...request, xtids: [...request.xtids], members: [...request.members] };
+	}
+
+	/**
+	 * Notes an attempt about to be sent with `key`; the first one records its time, body and payments, and
+	 * binds each payment to this key. Returns the request as remembered.
+	 */
+	recordAttempt(key: string, sent: { body: string; members: string[]; asBatch: boolean }, now: number): SentRequest {
+		const known = this.request(key);
+		if (known) return known;
+		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: false };
+		this.store(key, request);
+		for (const identity of sent.members) if (this.keyOfPayment(identity) === undefined) this.identities[identity] = key;
+		return request;
 	}
 
 	/** When the first attempt with this key was sent; records `now` as that time on the first call. */
 	firstAttemptAt(key: string, now: number): number {
-		const known = this.record(key);
+		const known = this.request(key);
 		if (known) return known.firstAttemptAt;
-		this.keys[key] = { firstAttemptAt: now, xtids: [] };
+		this.store(key, { firstAttemptAt: now, xtids: [], members: [], asBatch: false, possiblyMade: false });
 		return now;
+	}
+
+	/** Notes the bank's latest possible time at the key's first attempt; the earliest such bound stands. */
+	noteBankTime(key: string, bankFirstAttemptBefore: number): void {
+		const known = this.request(key);
+		if (!known) return;
+		if (known.bankFirstAttemptBefore !== undefined && known.bankFirstAttemptBefore <= bankFirstAttemptBefore) return;
+		this.store(key, { ...known, bankFirstAttemptBefore });
+	}
+
+	/** An attempt with this key may have been processed; nothing later takes that back. */
+	markPossiblyMade(key: string): void {
+		const known = this.request(key);
+		if (known && !known.possiblyMade) this.store(key, { ...known, possiblyMade: true });
 	}
 
 	/** Notes the bank's answer to a key; true when it had already answered the key with this xtid. */
 	answered(key: string, xtid: string): boolean {
-		const known = this.record(key) ?? { firstAttemptAt: Date.now(), xtids: [] };
+		const known = this.request(key) ?? { firstAttemptAt: Date.now(), xtids: [], members: [], asBatch: false, possiblyMade: true };
 		if (known.xtids.includes(xtid)) return true;
-		this.keys[key] = { firstAttemptAt: known.firstAttemptAt, xtids: [...known.xtids, xtid] };
+		this.store(key, { ...known, possiblyMade: true, xtids: [...known.xtids, xtid] });
 		return false;
 	}
 }

@@ -10,12 +10,47 @@ import {
 	resubmissionKey,
 	uuidV4FromParts,
 } from './idempotencyKey';
-import { describeError, notProcessedOutcomes, type PaymentOutcome, unknownOutcomes } from './outcomes';
+import { describeError, keyConflictOutcomes, notProcessedOutcomes, type PaymentOutcome, unknownOutcomes } from './outcomes';
 import { type Payment, paymentRequest } from './payment';
+import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import { findCandidates, type LookupResult, lookUpPayments } from './paymentLookUp';
-import { PaymentMemory } from './paymentMemory';
+import { PaymentMemory, type SentRequest } from './paymentMemory';
 import { readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
+import { type SpendingLimits, withinLimits } from './spendingLimits';
+
+/** One request to send: its payments in the order they go, and its key. */
+export interface PlannedRequest {
+	members: Payment[];
+	key: IdempotencyKey;
+	/** An array body (Submit Batch's requests), or one payment object. */
+	asBatch: boolean;
+}
+
+/**
+ * What a run does, in input order: send a request, report outcomes already known (a key used with
+ * another body), refuse a payment over a spending limit, or look up payments sent before that are not
+ * sent again now.
+ */
+export type PaymentStep =
+	| { kind: 'send'; request: PlannedRequest }
+	| { kind: 'known'; outcomes: PaymentOutcome[] }
+	| { kind: 'overLimit'; payment: Payment; reason: string }
+	| { kind: 'holdBack'; payments: Payment[]; why: string };
+
+const HELD_WITH_OTHERS =
+	'It was sent earlier in this execution in one request with other payments that are not all in this run of the node, so that request cannot be repeated as it was, and the payment is not sent under another key.';
+const HELD_OVER_LIMIT =
+	'It is over a spending limit now, and was sent earlier in this execution, so it is not sent again.';
+
+const firstItemOf = (step: PaymentStep): number => {
+	const payments =
+		step.kind === 'send' ? step.request.members : step.kind === 'known' ? step.outcomes.map((o) => o.payment) : step.kind === 'overLimit' ? [step.payment] : step.payments;
+	return Math.min(...payments.map((payment) => payment.itemIndex));
+};
+
+const requestBodyOf = (members: Payment[], asBatch: boolean) =>
+	asBatch ? members.map((payment) => payment.body) : members[0].body;
 
 /**
  * The payments one run of the node sends: the keys' scope (keyScopeOf), what the node remembers of
@@ -28,8 +63,141 @@ export class PaymentRun {
 
 	private remembered?: PaymentMemory;
 
+	private identities = new Map<Payment, string>();
+
 	constructor(readonly context: IExecuteFunctions) {
 		this.scope = keyScopeOf(context);
+	}
+
+	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
+	identify(payments: readonly Payment[]): void {
+		this.identities = paymentIdentities(payments, this.scope.runIndex);
+	}
+
+	/** What the spending limits count a payment as: its custom key (the bank pays one key once), else its identity. */
+	limitIdOf(payment: Payment): string {
+		return payment.customKey !== undefined ? this.keyOf(payment).key : this.identityOf(payment);
+	}
+
+	private identityOf(payment: Payment): string {
+		const identity = this.identities.get(payment);
+		if (identity === undefined) throw new Error(`payment of item ${payment.itemIndex} was not identified`);
+		return identity;
+	}
+
+	/** Whether this payment was sent before in this execution (it then goes again only under its first key). */
+	wasSent(payment: Payment): boolean {
+		return this.memory.keyOfPayment(this.identityOf(payment)) !== undefined;
+	}
+
+	/**
+	 * spec §Payments rule 1, §Errors rule 7: one key, one body. A payment whose custom key was already used
+	 * for another body, in this run or an earlier one of this execution, is refused before anything is
+	 * sent; so is a payment sent before under another key than the one it has now.
+	 */
+	screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentOutcome[] } {
+		const bodies = new Map<string, string>();
+		const usable: Payment[] = [];
+		const conflicts: PaymentOutcome[] = [];
+		for (const payment of payments) {
+			if (payment.customKey === undefined) {
+				usable.push(payment);
+				continue;
+			}
+			const key = this.keyOf(payment);
+			const body = bodyDigest(payment.body);
+			const earlier = this.memory.request(key.key);
+			const boundTo = bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
+			const firstKey = this.memory.keyOfPayment(this.identityOf(payment));
+			if (boundTo !== undefined && boundTo !== body) {
+				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherBody', earlier?.possiblyMade === true));
+			} else if (firstKey !== undefined && firstKey !== key.key) {
+				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', this.memory.request(firstKey)?.possiblyMade === true));
+			} else {
+				bodies.set(key.key, body);
+				usable.push(payment);
+			}
+		}
+		return { usable, conflicts };
+	}
+
+	/**
+	 * The requests of this run, in input order. A payment sent before in this execution goes again only
+	 * in the request it was first sent in, with that key and that body, and only when every payment of
+	 * that request is here again; otherwise it is held back (`held`) and looked up, never sent under a new
+	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
+	 * refused before anything is sent.
+	 */
+	plan(payments: Payment[], planNew: (fresh: Payment[]) => PlannedRequest[]): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
+		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
+		const requests: PlannedRequest[] = [];
+		const held: Payment[] = [];
+		const conflicts: PaymentOutcome[] = [];
+		const planned = new Set<Payment>();
+		for (const payment of payments) {
+			const firstKey = payment.customKey === undefined ? this.memory.keyOfPayment(this.identityOf(payment)) : undefined;
+			if (firstKey === undefined || planned.has(payment)) continue;
+			const sent = this.memory.request(firstKey) as SentRequest;
+			const members = sent.members.map((identity) => byIdentity.get(identity));
+			if (members.every((member): member is Payment => member !== undefined && !planned.has(member))) {
+				members.forEach((member) => planned.add(member));
+				requests.push({ members, key: { key: firstKey, source: 'derived' }, asBatch: sent.asBatch });
+			} else {
+				planned.add(payment);
+				held.push(payment);
+			}
+		}
+		for (const request of planNew(payments.filter((payment) => !planned.has(payment)))) {
+			const sent = this.memory.request(request.key.key);
+			if (sent?.body !== undefined && sent.body !== bodyDigest(requestBodyOf(request.members, request.asBatch))) {
+				conflicts.push(...keyConflictOutcomes(this.context, request.members, request.key, 'otherBody', sent.possiblyMade));
+			} else {
+				requests.push(request);
+			}
+		}
+		requests.sort((a, b) => Math.min(...a.members.map((m) => m.itemIndex)) - Math.min(...b.members.map((m) => m.itemIndex)));
+		return { requests, held, conflicts };
+	}
+
+	/**
+	 * The steps of this run for these valid payments, in input order: keys checked against their bodies
+	 * (screen), the spending limits applied (a payment sent before that is over a limit now is looked up,
+	 * not reported "not sent"), then the requests planned (plan).
+	 */
+	steps(payments: Payment[], limits: SpendingLimits, planNew: (fresh: Payment[]) => PlannedRequest[]): PaymentStep[] {
+		this.identify(payments);
+		const { usable, conflicts } = this.screen(payments);
+		const { allowed, refused } = withinLimits(this.context, usable, limits, (payment) => this.limitIdOf(payment));
+		const plan = this.plan(allowed, planNew);
+		const heldOverLimit = refused.filter(({ payment }) => this.wasSent(payment));
+		const steps: PaymentStep[] = [
+			...[...conflicts, ...plan.conflicts].map((outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] })),
+			...refused
+				.filter((entry) => !heldOverLimit.includes(entry))
+				.map(({ payment, reason }): PaymentStep => ({ kind: 'overLimit', payment, reason })),
+			...heldOverLimit.map(({ payment }): PaymentStep => ({ kind: 'holdBack', payments: [payment], why: HELD_OVER_LIMIT })),
+			...plan.held.map((payment): PaymentStep => ({ kind: 'holdBack', payments: [payment], why: HELD_WITH_OTHERS })),
+			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
+		];
+		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
+	}
+
+	/**
+	 * Payments sent before in this execution that are not sent again now (plan's `held`, or over a limit
+	 * now): they may have been made, so they are looked up (spec §Errors rule 3) and reported as found or
+	 * unknown.
+	 */
+	async holdBack(payments: Payment[], why: string): Promise<PaymentOutcome[]> {
+		const outcomes: PaymentOutcome[] = [];
+		const byKey = new Map<string, Payment[]>();
+		for (const payment of payments) {
+			const key = this.memory.keyOfPayment(this.identityOf(payment)) as string;
+			byKey.set(key, [...(byKey.get(key) ?? []), payment]);
+		}
+		for (const [key, members] of byKey) {
+			outcomes.push(...(await this.resolveUnknown(members, { key, source: 'derived' }, why)));
+		}
+		return outcomes;
 	}
 
 	// read when the first payment is sent, so a run that sends nothing leaves the node's memory as it was
@@ -74,9 +242,10 @@ export class PaymentRun {
 		const { resend, notes } = selectResubmissions(outcomes, resubmitWhen);
 		if (resend.length === 0) return { outcomes, notes };
 		const first = resend[0].key;
+		const positions = resend.map(({ payment }) => outcomes.findIndex((outcome) => outcome.payment === payment));
 		const key: IdempotencyKey = {
 			...first,
-			key: resubmissionKey(first.key, MAX_RESUBMISSIONS, resend.map(({ payment }) => payment.itemIndex)),
+			key: resubmissionKey(first.key, MAX_RESUBMISSIONS, positions),
 			source: 'resubmission',
 		};
 		const second = await this.sendRequest(resend.map(({ payment }) => payment), key, true);
@@ -109,9 +278,14 @@ export class PaymentRun {
 	 * spec §Errors rule 3: when the outcome of a request is unknown, look the payments up and report
 	 * what was found; never send them again.
 	 */
-	async resolveUnknown(payments: Payment[], key: IdempotencyKey, failure: string): Promise<PaymentOutcome[]> {
+	async resolveUnknown(
+		payments: Payment[],
+		key: IdempotencyKey,
+		failure: string,
+		onlyXtids?: ReadonlySet<string>,
+	): Promise<PaymentOutcome[]> {
 		try {
-			const results = await this.lookUp(payments, key.key);
+			const results = await this.lookUp(payments, key.key, onlyXtids);
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
@@ -124,17 +298,26 @@ export class PaymentRun {
 	}
 
 	private async sendRequest(payments: Payment[], key: IdempotencyKey, asBatch: boolean): Promise<PaymentOutcome[]> {
-		this.memory.firstAttemptAt(key.key, Date.now());
+		const body = requestBodyOf(payments, asBatch);
+		const identities = this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
+		const sent = this.memory.recordAttempt(key.key, { body: bodyDigest(body), members: identities, asBatch }, Date.now());
 		let response: IDataObject;
 		try {
-			response = await apiRequest.call(
-				this.context,
-				paymentRequest(key.key, asBatch ? payments.map((payment) => payment.body) : payments[0].body, payments[0].itemIndex),
-			);
+			response = await apiRequest.call(this.context, paymentRequest(key.key, body, payments[0].itemIndex));
 		} catch (error) {
-			if (apiFailureOf(error)?.outcomeUnknown) return await this.resolveUnknown(payments, key, describeError(error));
+			const failure = apiFailureOf(error);
+			if (failure?.outcomeUnknown) {
+				this.memory.markPossiblyMade(key.key);
+				return await this.resolveUnknown(payments, key, describeError(error));
+			}
+			// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
+			if (sent.possiblyMade && failure?.refused) {
+				const earlier = `${describeError(error)} An earlier attempt with this idempotency key, in an earlier run of this node, may have been processed.`;
+				return await this.resolveUnknown(payments, key, earlier, sent.xtids.length > 0 ? new Set(sent.xtids) : undefined);
+			}
 			return notProcessedOutcomes(this.context, payments, key, error);
 		}
+		this.memory.markPossiblyMade(key.key);
 		return await readAnswer(this, response, { key, payments });
 	}
 

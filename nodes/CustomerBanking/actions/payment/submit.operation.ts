@@ -2,10 +2,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PaymentRun } from '../../payments/paymentRun';
-import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
+import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
+import { stepOutcomes } from './paymentSteps';
 import { readPayment } from './readPayment';
 
 const properties: INodeProperties[] = [
@@ -47,19 +48,17 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	const { allowed, refused } = withinLimits(
-		this,
-		read.flatMap((entry) => (entry.valid ? [entry.payment] : [])),
-		limits,
-		(payment) => run.keyOf(payment).key,
-	);
-	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
-
-	for (const payment of allowed) {
-		const [outcome] = await run.send([payment], run.keyOf(payment), false);
-		results.push(outcomeResult(outcome));
+	const valid = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
+	const steps = run.steps(valid, limits, (fresh) => fresh.map((payment) => ({ members: [payment], key: run.keyOf(payment), asBatch: false })));
+	for (const step of steps) {
+		const outcomes = await stepOutcomes(run, step);
+		if (outcomes === undefined) {
+			if (step.kind === 'overLimit') results.push(overLimitResult(step.payment, step.reason));
+			continue;
+		}
+		results.push(...outcomes.map((outcome) => outcomeResult(outcome)));
 		// the node fails on this item: later items stay unsent, as n8n does item by item
-		if (outcome.kind === 'failed' && !this.continueOnFail()) break;
+		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;
 	}
 	return results;
 }

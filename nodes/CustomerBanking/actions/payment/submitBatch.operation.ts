@@ -1,12 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { Payment } from '../../payments/payment';
-import { PaymentRun } from '../../payments/paymentRun';
+import { type PlannedRequest, PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import { readSpendingLimits, spendingLimitOptions, withinLimits } from '../../payments/spendingLimits';
+import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
@@ -17,6 +16,7 @@ import {
 	overLimitResult,
 	validatedResult,
 } from './paymentResults';
+import { stepOutcomes } from './paymentSteps';
 import { readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
@@ -101,14 +101,6 @@ function chunk<T>(list: T[], size: number): T[][] {
 	return chunks;
 }
 
-interface PlannedRequest {
-	members: Payment[];
-	placement: BatchPlacement;
-	key: IdempotencyKey;
-	/** One payment object, not an array: the request Submit sends, so both share a custom key's protection. */
-	single: boolean;
-}
-
 /**
  * The requests, in input order: items without a custom key in batches of `size` with a derived key
  * (spec §Payments rule 2: one key per batch); each item with a custom key alone, with its own key. A
@@ -117,18 +109,24 @@ interface PlannedRequest {
 function planRequests(run: PaymentRun, payments: Payment[], size: number): PlannedRequest[] {
 	const derived = chunk(payments.filter((payment) => payment.customKey === undefined), size);
 	const requests = [
-		...derived.map((members) => ({ members, single: false })),
-		...payments.filter((payment) => payment.customKey !== undefined).map((payment) => ({ members: [payment], single: true })),
+		...derived.map((members) => ({ members, asBatch: true })),
+		...payments.filter((payment) => payment.customKey !== undefined).map((payment) => ({ members: [payment], asBatch: false })),
 	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
-	return requests.map(({ members, single }, index) => {
-		const placement: BatchPlacement = { index, itemIndexes: members.map((member) => member.itemIndex) };
-		const key = single ? run.keyOf(members[0]) : run.batchKeyOf(index, placement.itemIndexes);
-		return { members, placement, key, single };
-	});
+	return requests.map(({ members, asBatch }, index) => ({
+		members,
+		asBatch,
+		key: asBatch ? run.batchKeyOf(index, members.map((member) => member.itemIndex)) : run.keyOf(members[0]),
+	}));
 }
 
+const placementOf = (request: PlannedRequest, index: number): BatchPlacement => ({
+	index,
+	itemIndexes: request.members.map((member) => member.itemIndex),
+});
+
 /**
- * Input items grouped into requests (planRequests). Every item is checked before the first request;
+ * Input items grouped into requests (planRequests); a payment already sent in this execution goes
+ * again only in its first request (PaymentRun.steps). Every item is checked before the first request;
  * invalid items (with Continue On Fail) are left out of the requests.
  */
 export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
@@ -144,8 +142,8 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		return [
 			...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
-			...planRequests(run, payments, size).flatMap(({ members, placement, key }) =>
-				members.map((member) => validatedResult(member, key, placement)),
+			...planRequests(run, payments, size).flatMap((request, index) =>
+				request.members.map((member) => validatedResult(member, request.key, placementOf(request, index))),
 			),
 		];
 	}
@@ -153,19 +151,16 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
-	// decided per item and the same on every run that could resend them, so the batches and keys are too
-	const { allowed, refused } = withinLimits(this, payments, limits, (payment) =>
-		payment.customKey !== undefined
-			? run.keyOf(payment).key
-			: `run ${run.scope.runIndex} item ${payment.itemIndex}`,
-	);
-	results.push(...refused.map(({ payment, reason }) => overLimitResult(payment, reason)));
-	const batches = planRequests(run, allowed, size);
-
-	for (const { members, placement, key, single } of batches) {
-		let outcomes = await run.send(members, key, !single);
+	let sent = 0;
+	for (const step of run.steps(payments, limits, (fresh) => planRequests(run, fresh, size))) {
+		let outcomes = await stepOutcomes(run, step);
+		if (outcomes === undefined) {
+			if (step.kind === 'overLimit') results.push(overLimitResult(step.payment, step.reason));
+			continue;
+		}
 		let notes = new Map<number, ResubmissionNote>();
-		if (resubmitWhen) ({ outcomes, notes } = await run.resubmitRejected(outcomes, resubmitWhen));
+		const placement = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
+		if (resubmitWhen && step.kind === 'send') ({ outcomes, notes } = await run.resubmitRejected(outcomes, resubmitWhen));
 		for (const outcome of outcomes) {
 			results.push(outcomeResult(outcome, { batch: placement, resubmission: notes.get(outcome.payment.itemIndex) }));
 		}
