@@ -59,15 +59,24 @@ export class ActiveTrigger {
 	}
 }
 
+const credentialStores = new WeakMap<Sandbox, ICredentialDataDecryptedObject>();
+
+/** One credential per sandbox, shared as n8n shares it (its token reused), so the token service is not flooded. */
+export function sandboxCredentials(sandbox: Sandbox): ICredentialDataDecryptedObject {
+	const stored = credentialStores.get(sandbox) ?? credentialsFor(sandbox);
+	credentialStores.set(sandbox, stored);
+	return stored;
+}
+
 export const sandboxTrigger = (sandbox: Sandbox, parameters: IDataObject = {}, saveRule: SaveRule = 'onEmit') =>
-	new ActiveTrigger(credentialsFor(sandbox), { events: ['approvalRequested', 'approvalDecided'], ...parameters }, saveRule);
+	new ActiveTrigger(sandboxCredentials(sandbox), { events: ['approvalRequested', 'approvalDecided'], ...parameters }, saveRule);
 
 let counter = 0;
 
 /** Submits payments of `amounts` (1,000 or more needs approval) through the action node; returns their approvals. */
 export async function requestApprovals(sandbox: Sandbox, amounts: number[], workspace = 'workspace-1'): Promise<Array<{ ref: string; xtid: string }>> {
 	const references = amounts.map(() => `APPR-${process.pid}-${++counter}`);
-	const run = await runPayments(sandbox, credentialsFor(sandbox), {
+	const run = await runPayments(sandbox, sandboxCredentials(sandbox), {
 		executionId: `approvals-${counter}`,
 		parameters: { operation: 'submitBatch', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp) },
 		itemParameters: amounts.map((amount, index) => ({ amount, reference: references[index] })),
