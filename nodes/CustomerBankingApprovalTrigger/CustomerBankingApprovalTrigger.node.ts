@@ -89,7 +89,15 @@ async function pollChanges(
 	includePendingAtStart: boolean,
 ): Promise<{ emitted: IDataObject[]; next: ApprovalState }> {
 	const wantDecided = events.includes('approvalDecided');
-	const next: ApprovalState = { baselineTaken: true, pending: {}, watched: {}, settled: [], settledMissing: [], settledOverflow: known.settledOverflow };
+	const next: ApprovalState = {
+		baselineTaken: true,
+		pending: {},
+		watched: {},
+		settled: [],
+		settledTaken: true,
+		settledMissing: [],
+		settledOverflow: known.settledOverflow,
+	};
 	const emitted: IDataObject[] = [];
 	const listedDecided = new Map<string, IDataObject>();
 	for (const approval of approvals) {
@@ -123,7 +131,7 @@ async function pollChanges(
 		if (handled.has(ref)) continue;
 		const key = settledKey(ref);
 		// not in the baseline and not reported: decided between two polls, or while n8n was down
-		if (remembered.has(key) || !known.baselineTaken) settled.add(key);
+		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) settled.add(key);
 		else if (!known.settledOverflow) {
 			const details = describeApproval(approval);
 			const approvalKnown = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
@@ -199,7 +207,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 						name: 'Approval Decided',
 						value: 'approvalDecided',
 						description:
-							'A pending approval was approved (the payment was sent), declined or expired',
+							'A pending approval was decided: approved (the payment was sent), declined, expired, not sent, or undetermined when the bank\'s answers do not say',
 					},
 					{
 						name: 'Approval Requested',
