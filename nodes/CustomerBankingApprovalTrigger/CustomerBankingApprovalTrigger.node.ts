@@ -12,11 +12,15 @@ import { textList } from '../CustomerBanking/validation/text';
 import {
 	type ApprovalEvent,
 	type ApprovalState,
+	decidedEvent,
 	describeApproval,
 	isPending,
 	listApprovals,
+	MAX_SETTLED,
 	readDecision,
 	readState,
+	settledKey,
+	UNDETERMINED_AFTER_POLLS,
 	writeState,
 } from './approvalEvents';
 
@@ -36,7 +40,10 @@ async function oneAtATime<T>(owner: string, poll: () => Promise<T>): Promise<T> 
 	}
 }
 
-/** The newest pending approval (Approval Requested), else the newest decided one (Approval Decided). */
+/**
+ * The newest pending approval (Approval Requested), else the newest decided one (Approval Decided), read
+ * once: unclear evidence is shown as undetermined at once, as nothing is watched here.
+ */
 async function exampleEvent(this: IPollFunctions, approvals: IDataObject[], events: ApprovalEvent[]): Promise<IDataObject> {
 	const newestFirst = [...approvals].reverse();
 	const pending = newestFirst.find(isPending);
@@ -45,15 +52,122 @@ async function exampleEvent(this: IPollFunctions, approvals: IDataObject[], even
 	}
 	for (const approval of events.includes('approvalDecided') ? newestFirst.filter((a) => !isPending(a)) : []) {
 		const details = describeApproval(approval);
-		const decided = await readDecision.call(this, String(details.ref), { xtid: (details.xtid as string | null) ?? null, account: null });
-		if (decided.stillPending) continue;
-		return { event: 'approvalDecided', decision: decided.decision, ...details, approval, ...(decided.transaction && { transaction: decided.transaction }) };
+		const known = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
+		const read = await readDecision.call(this, String(details.ref), known, approval);
+		const { judgement } = read;
+		if (judgement.kind === 'pending') continue;
+		return judgement.kind === 'decided'
+			? decidedEvent(String(details.ref), known, read, judgement.decision)
+			: decidedEvent(String(details.ref), known, read, 'undetermined', judgement.note);
 	}
 	throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
 		description: events.includes('approvalDecided')
 			? 'Decide an approval in the bank\'s app (or submit a payment that needs approval), then fetch a test event again. A bank that lists only pending approvals shows no decided one here.'
 			: 'Submit a payment that needs approval (Payment → Submit), then fetch a test event again.',
 	});
+}
+
+interface Candidate {
+	ref: string;
+	known: { xtid: string | null; account: string | null };
+	polls: number;
+	/** The record as listed, when the bank lists it as decided. */
+	listed?: IDataObject;
+}
+
+/**
+ * One poll of an active workflow: what is new since the state remembered, and the state to remember.
+ * Approval Decided is emitted for an approval known as pending that left pending, for one the bank lists
+ * already decided that is not in the baseline and was not reported (decided between two polls, or while
+ * n8n was down), and for one watched for UNDETERMINED_AFTER_POLLS polls (as undetermined).
+ */
+async function pollChanges(
+	this: IPollFunctions,
+	approvals: IDataObject[],
+	known: ApprovalState,
+	events: ApprovalEvent[],
+	includePendingAtStart: boolean,
+): Promise<{ emitted: IDataObject[]; next: ApprovalState }> {
+	const wantDecided = events.includes('approvalDecided');
+	const next: ApprovalState = {
+		baselineTaken: true,
+		pending: {},
+		watched: {},
+		settled: [],
+		settledTaken: true,
+		settledMissing: [],
+		settledOverflow: known.settledOverflow,
+	};
+	const emitted: IDataObject[] = [];
+	const listedDecided = new Map<string, IDataObject>();
+	for (const approval of approvals) {
+		const details = describeApproval(approval);
+		const ref = String(details.ref ?? '');
+		if (!ref) continue;
+		if (!isPending(approval)) {
+			listedDecided.set(ref, approval);
+			continue;
+		}
+		next.pending[ref] = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
+		const isNew = known.pending[ref] === undefined && known.watched[ref] === undefined;
+		const announce = known.baselineTaken ? isNew : includePendingAtStart;
+		if (announce && events.includes('approvalRequested')) emitted.push({ event: 'approvalRequested', ...details, approval });
+	}
+
+	const candidates: Candidate[] = [];
+	for (const [ref, approval] of Object.entries(known.pending)) {
+		if (next.pending[ref] === undefined) candidates.push({ ref, known: approval, polls: 0, listed: listedDecided.get(ref) });
+	}
+	for (const [ref, { polls, ...approval }] of Object.entries(known.watched)) {
+		if (next.pending[ref] === undefined && known.pending[ref] === undefined) {
+			candidates.push({ ref, known: approval, polls, listed: listedDecided.get(ref) });
+		}
+	}
+	const remembered = new Set([...known.settled, ...known.settledMissing]);
+	const settled = new Set<string>();
+	const settledUnlisted = new Set<string>();
+	const handled = new Set(candidates.map((candidate) => candidate.ref));
+	for (const [ref, approval] of listedDecided) {
+		if (handled.has(ref)) continue;
+		const key = settledKey(ref);
+		// not in the baseline and not reported: decided between two polls, or while n8n was down
+		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) settled.add(key);
+		else if (!known.settledOverflow) {
+			const details = describeApproval(approval);
+			const approvalKnown = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
+			candidates.push({ ref, known: approvalKnown, polls: 0, listed: approval });
+		}
+	}
+
+	for (const candidate of candidates) {
+		const { ref, known: approval, listed } = candidate;
+		const settle = () => (listed ? settled : settledUnlisted).add(settledKey(ref));
+		if (!wantDecided) {
+			settle();
+			continue;
+		}
+		const read = await readDecision.call(this, ref, approval, listed);
+		const { judgement } = read;
+		if (judgement.kind === 'pending') {
+			next.pending[ref] = approval;
+		} else if (judgement.kind === 'decided') {
+			emitted.push(decidedEvent(ref, approval, read, judgement.decision));
+			settle();
+		} else if (candidate.polls + 1 >= UNDETERMINED_AFTER_POLLS) {
+			emitted.push(decidedEvent(ref, approval, read, 'undetermined', judgement.note));
+			settle();
+		} else {
+			next.watched[ref] = { ...approval, polls: candidate.polls + 1 };
+		}
+	}
+
+	next.settled = [...settled];
+	if (next.settled.length > MAX_SETTLED) {
+		next.settled = next.settled.slice(0, MAX_SETTLED);
+		next.settledOverflow = true;
+	}
+	next.settledMissing = [...new Set([...known.settled.filter((key) => !settled.has(key)), ...settledUnlisted])].slice(0, MAX_SETTLED);
+	return { emitted, next };
 }
 
 export class CustomerBankingApprovalTrigger implements INodeType {
@@ -93,7 +207,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 						name: 'Approval Decided',
 						value: 'approvalDecided',
 						description:
-							'A pending approval was approved (the payment was sent), declined or expired',
+							'A pending approval was decided: approved (the payment was sent), declined, expired, not sent, or undetermined when the bank\'s answers do not say',
 					},
 					{
 						name: 'Approval Requested',
@@ -148,38 +262,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 			if (this.getMode() === 'manual') return [[{ json: await exampleEvent.call(this, approvals, events) }]];
 
 			const staticData = this.getWorkflowStaticData('node');
-			const known = readState(staticData);
-			const next: ApprovalState = { baselineTaken: true, pending: {} };
-			const emitted: IDataObject[] = [];
-			const pendingNow = approvals.filter(isPending);
-			for (const approval of pendingNow) {
-				const details = describeApproval(approval);
-				const ref = String(details.ref ?? '');
-				if (!ref) continue;
-				next.pending[ref] = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
-				const isNew = known.pending[ref] === undefined;
-				const announce = known.baselineTaken ? isNew : includePendingAtStart;
-				if (announce && events.includes('approvalRequested')) {
-					emitted.push({ event: 'approvalRequested', ...details, approval });
-				}
-			}
-			// Every approval that stopped being pending is read once more: one read per change.
-			for (const [ref, approval] of Object.entries(known.pending)) {
-				if (next.pending[ref] !== undefined) continue;
-				const decided = await readDecision.call(this, ref, approval);
-				if (decided.stillPending) {
-					next.pending[ref] = approval;
-					continue;
-				}
-				if (!events.includes('approvalDecided')) continue;
-				emitted.push({
-					event: 'approvalDecided',
-					decision: decided.decision,
-					...(decided.approval ? describeApproval(decided.approval) : { ref, xtid: approval.xtid, account: approval.account, bankStatus: null }),
-					...(decided.approval && { approval: decided.approval }),
-					...(decided.transaction && { transaction: decided.transaction }),
-				});
-			}
+			const { emitted, next } = await pollChanges.call(this, approvals, readState(staticData), events, includePendingAtStart);
 			writeState(staticData, next);
 			return emitted.length > 0 ? [this.helpers.returnJsonArray(emitted)] : null;
 		});

@@ -1,27 +1,64 @@
+import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import {
+	approvalStatusMeaning,
+	isPendingApproval,
+	transactionStatusMeaning,
+} from '../CustomerBanking/approvals/approvalStatus';
 import { apiFailureOf, apiRequest, apiRequestAllItems } from '../CustomerBanking/transport';
 
 export const APPROVAL_EVENTS = ['approvalRequested', 'approvalDecided'] as const;
 export type ApprovalEvent = (typeof APPROVAL_EVENTS)[number];
 
 /**
- * How a decided approval ended. spec §States and transitions: approved → the payment is sent and its
- * xtid appears among the transactions; declined or expired → not sent. The names of decided statuses
- * are not shown, so the decision rests on the transaction, and the bank's status is passed on as given.
+ * How a decided approval ended, as far as the bank's answers say it (spec §States and transitions:
+ * approved → the payment is sent and its xtid appears among the transactions; declined or expired →
+ * not sent). `not_sent`: declined or expired without saying which. `undetermined`: the answers stayed
+ * silent or contradicted each other for UNDETERMINED_AFTER_POLLS polls; the bank's words are passed on.
  */
-export type Decision = 'approved' | 'declined' | 'expired' | 'not_sent';
+export type Decision = 'approved' | 'declined' | 'expired' | 'not_sent' | 'undetermined';
 
-/** What the trigger remembers between polls: the approvals it knows as pending. */
+/** Polls an approval that left pending is watched while its evidence is unclear (≥ 10 minutes: n8n polls at most once a minute). */
+export const UNDETERMINED_AFTER_POLLS = 10;
+
+/**
+ * Decided approvals remembered as handled, at most (12 characters each, about 75 kB): enough for a bank
+ * listing thousands of decided approvals; beyond it, approvals never seen pending are no longer reported.
+ */
+export const MAX_SETTLED = 5000;
+
 interface KnownApproval {
 	xtid: string | null;
 	account: string | null;
 }
 
+interface WatchedApproval extends KnownApproval {
+	/** Polls so far with unclear evidence. */
+	polls: number;
+}
+
+/** What the trigger remembers between polls (n8n static data of the node). */
 export interface ApprovalState {
 	/** False until the first poll has taken the baseline. */
 	baselineTaken: boolean;
+	/** Approvals known as pending. */
 	pending: Record<string, KnownApproval>;
+	/** Approvals that left pending, whose decision the bank's answers do not tell yet. */
+	watched: Record<string, WatchedApproval>;
+	/**
+	 * Digests of decided approvals the bank lists that need no report: in the baseline, or reported. An
+	 * entry missing from one poll's list is kept one more poll (`settledMissing`), then forgotten.
+	 */
+	settled: string[];
+	settledMissing: string[];
+	/**
+	 * False for state saved before `settled` existed: the decided approvals the bank lists then are taken
+	 * as a baseline, not reported as new.
+	 */
+	settledTaken: boolean;
+	/** The bank listed more decided approvals than MAX_SETTLED: approvals never seen pending are not reported. */
+	settledOverflow: boolean;
 }
 
 const STATE = 'approvals';
@@ -34,14 +71,34 @@ function objectOf(value: unknown): IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
 }
 
+function textsOf(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
+/** Short digest of an approval's ref: what `settled` stores. */
+export function settledKey(ref: string): string {
+	return createHash('sha256').update(ref).digest('hex').slice(0, 12);
+}
+
 export function readState(staticData: IDataObject): ApprovalState {
 	const stored = objectOf(staticData[STATE]);
+	const known = (entry: unknown): KnownApproval => ({ xtid: text(objectOf(entry).xtid), account: text(objectOf(entry).account) });
 	const pending: Record<string, KnownApproval> = {};
-	for (const [ref, known] of Object.entries(objectOf(stored.pending))) {
-		const entry = objectOf(known);
-		pending[ref] = { xtid: text(entry.xtid), account: text(entry.account) };
+	for (const [ref, entry] of Object.entries(objectOf(stored.pending))) pending[ref] = known(entry);
+	const watched: Record<string, WatchedApproval> = {};
+	for (const [ref, entry] of Object.entries(objectOf(stored.watched))) {
+		const polls = Number(objectOf(entry).polls);
+		watched[ref] = { ...known(entry), polls: Number.isSafeInteger(polls) && polls > 0 ? polls : 0 };
 	}
-	return { baselineTaken: stored.baselineTaken === true, pending };
+	return {
+		baselineTaken: stored.baselineTaken === true,
+		pending,
+		watched,
+		settled: textsOf(stored.settled),
+		settledTaken: Array.isArray(stored.settled),
+		settledMissing: textsOf(stored.settledMissing),
+		settledOverflow: stored.settledOverflow === true,
+	};
 }
 
 /**
@@ -49,12 +106,19 @@ export function readState(staticData: IDataObject): ApprovalState {
  * set, not when an object assigned later is edited in place (n8n-workflow's observable object).
  */
 export function writeState(staticData: IDataObject, state: ApprovalState): void {
-	staticData[STATE] = { baselineTaken: state.baselineTaken, pending: { ...state.pending } };
+	staticData[STATE] = {
+		baselineTaken: state.baselineTaken,
+		pending: { ...state.pending },
+		watched: { ...state.watched },
+		settled: [...state.settled],
+		settledMissing: [...state.settledMissing],
+		settledOverflow: state.settledOverflow,
+	};
 }
 
-// spec §Approval: "the value pending occurs"; other names are not shown.
+// spec §Approval: "the value pending occurs"; other names are not shown (approvalStatus.ts)
 export function isPending(approval: IDataObject): boolean {
-	return typeof approval.status === 'string' && approval.status.toLowerCase() === 'pending';
+	return isPendingApproval(approval.status);
 }
 
 /** The payment an approval is about: its `transaction` (DECISIONS.md §Approvals) or the record itself. */
@@ -102,27 +166,65 @@ async function readOrMissing(this: IPollFunctions, path: string): Promise<IDataO
 	);
 }
 
-export type DecidedApproval =
-	| { stillPending: true }
-	| { stillPending: false; decision: Decision; approval?: IDataObject; transaction?: IDataObject };
+export type Judgement =
+	| { kind: 'pending' }
+	| { kind: 'decided'; decision: Exclude<Decision, 'undetermined'> }
+	| { kind: 'unclear'; note: string };
 
 /**
- * An approval that left the pending list, read again: still pending (a list that moved while it was
- * read), or decided. Approved when its xtid is a transaction (spec §States and transitions); a status
- * that says approved while no transaction is visible yet is treated as still pending, to be read again.
+ * What an approval that is no longer pending and its transaction record (if the bank shows one) say
+ * together. The approval's own status decides when it names a decision, unless the record contradicts
+ * it; a record is evidence of "approved" (spec §States and transitions) only when its own status does
+ * not say otherwise. Anything else is unclear.
  */
-export async function readDecision(this: IPollFunctions, ref: string, known: KnownApproval): Promise<DecidedApproval> {
-	const approval = await readOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`);
-	if (approval && isPending(approval)) return { stillPending: true };
+export function judgeDecision(approval: IDataObject | undefined, transaction: IDataObject | undefined): Judgement {
+	const said = approval ? approvalStatusMeaning(approval.status) : 'unknown';
+	const record = transaction ? transactionStatusMeaning(transaction.status) : 'absent';
+	if (said === 'pending') return { kind: 'pending' };
+	const approvalSays = approval ? `the approval's status is ${String(approval.status ?? 'missing')}` : 'the bank no longer shows the approval';
+	const recordSays = transaction ? `its transaction's status is ${String(transaction.status ?? 'missing')}` : 'no transaction of its payment is shown';
+	const unclear = (): Judgement => ({ kind: 'unclear', note: `Not known whether the payment was sent: ${approvalSays}, and ${recordSays}` });
+	if (said === 'approved') return record === 'sent' ? { kind: 'decided', decision: 'approved' } : unclear();
+	if (said === 'declined' || said === 'expired' || said === 'notApproved') {
+		if (record === 'sent') return unclear();
+		return { kind: 'decided', decision: said === 'notApproved' ? 'not_sent' : said };
+	}
+	if (record === 'sent') return { kind: 'decided', decision: 'approved' };
+	if (record === 'notSent') {
+		const recordSaid = approvalStatusMeaning(transaction?.status);
+		return { kind: 'decided', decision: recordSaid === 'declined' || recordSaid === 'expired' ? recordSaid : 'not_sent' };
+	}
+	return unclear();
+}
+
+export interface ReadDecision {
+	judgement: Judgement;
+	approval?: IDataObject;
+	transaction?: IDataObject;
+}
+
+/**
+ * An approval that left the pending list (or is listed decided), with its transaction. `listed`: the
+ * record as the list showed it, which saves reading it again.
+ */
+export async function readDecision(this: IPollFunctions, ref: string, known: KnownApproval, listed?: IDataObject): Promise<ReadDecision> {
+	const approval = listed ?? (await readOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`));
+	if (approval && isPending(approval)) return { judgement: { kind: 'pending' }, approval };
 	const xtid = (approval && (text(approval.xtid) ?? text(paymentOf(approval).xtid))) ?? known.xtid;
 	const transaction = xtid ? await readOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`) : undefined;
-	if (transaction) return { stillPending: false, decision: 'approved', approval, transaction };
-	const status = text(approval?.status) ?? '';
-	if (/approv|authori[sz]/i.test(status)) return { stillPending: true };
-	const decision: Decision = /declin|reject|refus|deny|denied/i.test(status)
-		? 'declined'
-		: /expir|laps|time/i.test(status)
-			? 'expired'
-			: 'not_sent';
-	return { stillPending: false, decision, approval };
+	return { judgement: judgeDecision(approval, transaction), approval, transaction };
+}
+
+/** The Approval Decided event for a decision, with everything the bank said. */
+export function decidedEvent(ref: string, known: KnownApproval, read: ReadDecision, decision: Decision, note?: string): IDataObject {
+	const { approval, transaction } = read;
+	return {
+		event: 'approvalDecided',
+		decision,
+		...(approval ? describeApproval(approval) : { ref, xtid: known.xtid, account: known.account, bankStatus: null }),
+		transactionStatus: transaction ? (text(transaction.status) ?? null) : null,
+		...(note !== undefined && { note }),
+		...(approval && { approval }),
+		...(transaction && { transaction }),
+	};
 }

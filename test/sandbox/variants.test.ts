@@ -211,6 +211,63 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		});
 	});
 
+	describe("approvalStatusNames: 'negations'", () => {
+		it('decided approvals are APPROVED, DISAPPROVED (declined), NOT_APPROVED (expired); pending stays pending', async () => {
+			const bank = await open({ approvalStatusNames: 'negations' });
+			const [approved, declined, expired, pending] = await approvals(bank, 4);
+			await bank.control.approve(approved);
+			await bank.control.decline(declined);
+			await bank.control.expire(expired);
+			const expected = [
+				[approved, 'APPROVED'],
+				[declined, 'DISAPPROVED'],
+				[expired, 'NOT_APPROVED'],
+				[pending, 'pending'],
+			];
+			for (const [ref, status] of expected) {
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+			}
+			const list = await api.get<List<Approval>>('/approvals');
+			expect(list.body.results.map((a) => [a.ref, a.status])).toEqual(expected);
+			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual(['approved', 'declined', 'expired', 'pending']);
+		});
+	});
+
+	describe('heldPaymentRecords', () => {
+		it('a held payment has a transaction record PENDING_APPROVAL, then DECLINED or EXPIRED; approved → the sent transaction', async () => {
+			const bank = await open({ heldPaymentRecords: true });
+			const refs = await approvals(bank, 4);
+			const xtids = await Promise.all(refs.map(async (ref) => (await api.get<Approval>(`/approval/${ref}`)).body.xtid));
+			const statusOf = async (xtid: string) => (await api.get<Transaction>(`/transaction/${xtid}`)).body.status;
+			for (const xtid of xtids) expect(await statusOf(xtid)).toBe('PENDING_APPROVAL');
+			const gbp = bank.seeded.accounts.gbp;
+			const listed = async (path: string) =>
+				(await api.get<List<Transaction>>(`${path}?limit=500`)).body.results.filter((t) => xtids.includes(t.xtid)).map((t) => t.status);
+			expect(await listed(`/account/${gbp}/transactions`)).toEqual(Array(4).fill('PENDING_APPROVAL'));
+
+			const [approved, declined, expired] = refs;
+			await bank.control.approve(approved);
+			await bank.control.decline(declined);
+			await bank.control.expire(expired);
+			expect(await Promise.all(xtids.map(statusOf))).toEqual(['sent', 'DECLINED', 'EXPIRED', 'PENDING_APPROVAL']);
+			for (const path of ['/transactions', `/account/${gbp}/transactions`]) {
+				expect(await listed(path)).toEqual(['sent', 'DECLINED', 'EXPIRED', 'PENDING_APPROVAL']);
+			}
+			// the approved one settles as any sent payment; nothing moved for the others
+			expect((await bank.control.settle(xtids[0])).status).toBe('settled');
+			await expect(bank.control.settle(xtids[1])).rejects.toThrow(/not an outgoing transaction in flight/);
+		});
+
+		it('off (the default, and in spec-minimal mode): no record until the payment is sent', async () => {
+			expect(DEFAULT_VARIANTS.heldPaymentRecords).toBe(false);
+			expect(SPEC_MINIMAL.heldPaymentRecords).toBe(false);
+			const bank = await open({});
+			const [ref] = await approvals(bank, 1);
+			const { xtid } = (await api.get<Approval>(`/approval/${ref}`)).body;
+			expect((await api.get<Transaction>(`/transaction/${xtid}`)).status).toBe(404);
+		});
+	});
+
 	describe('payeeListEnvelope', () => {
 		it("'bareArray': payee lists are the page alone; page and limit still work, other lists keep { total, results }", async () => {
 			const bank = await open({ payeeListEnvelope: 'bareArray' });

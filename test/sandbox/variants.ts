@@ -19,7 +19,13 @@ export interface BankVariants {
 	/** GET approvals lists (spec: "transactions pending approval"): every status, or pending ones only. */
 	approvalList: 'allStatuses' | 'pendingOnly';
 	/** Names of decided approvals (spec: "names of the other values are not shown"). */
-	approvalStatusNames: 'sandbox' | 'other';
+	approvalStatusNames: 'sandbox' | 'other' | 'negations';
+	/**
+	 * A bank that keeps a transaction record for a payment held for approval (spec §Transaction: states
+	 * "not shown"): status PENDING_APPROVAL while pending, DECLINED or EXPIRED when decided so; approved →
+	 * the normal sent transaction.
+	 */
+	heldPaymentRecords: boolean;
 	/** Paginated payee lists (spec: "the envelope … is not shown"): { total, results }, or a bare array. */
 	payeeListEnvelope: 'object' | 'bareArray';
 	/** An account that does not exist or is not the caller's: 401 (spec §Errors), or 404 as some banks answer. */
@@ -48,6 +54,7 @@ export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	paymentAnswer: 'detailed',
 	approvalList: 'allStatuses',
 	approvalStatusNames: 'sandbox',
+	heldPaymentRecords: false,
 	payeeListEnvelope: 'object',
 	unknownAccount: 401,
 	webhookPayload: 'sandbox',
@@ -63,6 +70,7 @@ export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	paymentAnswer: 'xtidOnly',
 	approvalList: 'pendingOnly',
 	approvalStatusNames: 'other',
+	heldPaymentRecords: false,
 	payeeListEnvelope: 'bareArray',
 	unknownAccount: 404,
 	webhookPayload: 'other',

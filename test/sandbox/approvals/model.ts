@@ -2,7 +2,7 @@ import { findAccount, release } from '../accounts/model';
 import { ApiError, notFound } from '../errors';
 import { toMajor, toMinor } from '../money';
 import type { Bank, Workspace } from '../state';
-import { recordSentPayment } from '../transactions/model';
+import { closeHeldPayment, recordHeldPayment, recordSentPayment } from '../transactions/model';
 
 /** spec §What the service does: amount range, approvers, scope (incl. API payments), expiry window. */
 export interface Policy {
@@ -99,7 +99,20 @@ export function createApproval(bank: Bank, workspace: Workspace, payment: Pendin
 		expiresAtMs: createdMs + payment.policy.expiresInSeconds * 1000,
 	};
 	workspace.approvals.set(approval.ref, approval);
+	if (bank.variants.heldPaymentRecords) recordHeldPayment(bank, workspace, outgoing(workspace, approval));
 	return approval;
+}
+
+function outgoing(workspace: Workspace, approval: ApprovalRecord) {
+	return {
+		xtid: approval.xtid,
+		account: findAccount(workspace, approval.parent_xaid),
+		xpid: approval.xpid,
+		payeeName: approval.payeeName,
+		amountMinor: approval.amountMinor,
+		reference: approval.reference,
+		requestId: approval.requestId,
+	};
 }
 
 function decide(bank: Bank, approval: ApprovalRecord, status: ApprovalStatus, decidedBy?: string): void {
@@ -114,26 +127,20 @@ function decide(bank: Bank, approval: ApprovalRecord, status: ApprovalStatus, de
 // spec §States and transitions row 3: approved → the payment is sent, its xtid among the transactions
 export function approve(bank: Bank, workspace: Workspace, approval: ApprovalRecord, decidedBy?: string): void {
 	decide(bank, approval, 'approved', decidedBy ?? approval.policy.approvers[0]);
-	recordSentPayment(bank, workspace, {
-		xtid: approval.xtid,
-		account: findAccount(workspace, approval.parent_xaid),
-		xpid: approval.xpid,
-		payeeName: approval.payeeName,
-		amountMinor: approval.amountMinor,
-		reference: approval.reference,
-		requestId: approval.requestId,
-	});
+	recordSentPayment(bank, workspace, outgoing(workspace, approval));
 }
 
 // spec §States and transitions row 4: declined or expired → not sent; the reservation is released
 export function decline(bank: Bank, workspace: Workspace, approval: ApprovalRecord, decidedBy?: string): void {
 	decide(bank, approval, 'declined', decidedBy ?? approval.policy.approvers[0]);
 	release(findAccount(workspace, approval.parent_xaid), approval.amountMinor);
+	closeHeldPayment(bank, workspace, approval.xtid, 'DECLINED');
 }
 
 export function expire(bank: Bank, workspace: Workspace, approval: ApprovalRecord): void {
 	decide(bank, approval, 'expired');
 	release(findAccount(workspace, approval.parent_xaid), approval.amountMinor);
+	closeHeldPayment(bank, workspace, approval.xtid, 'EXPIRED');
 }
 
 /** Expires every pending approval whose window has passed on the sandbox clock. */

@@ -16,13 +16,26 @@ const OTHER_STATUS_NAMES: Record<ApprovalStatus, string> = {
 	expired: 'LAPSED',
 };
 
+/**
+ * The `approvalStatusNames: 'negations'` variant: decided names that negate approval, which a careless
+ * reader takes for approvals (DECISIONS.md §Approvals).
+ */
+const NEGATION_STATUS_NAMES: Record<ApprovalStatus, string> = {
+	pending: 'pending',
+	approved: 'APPROVED',
+	declined: 'DISAPPROVED',
+	expired: 'NOT_APPROVED',
+};
+
+const STATUS_NAMES = { sandbox: undefined, other: OTHER_STATUS_NAMES, negations: NEGATION_STATUS_NAMES } as const;
+
 /** An approval as this bank answers it: its status names, with or without `meta.created` (variants.ts). */
 function answerView(variants: BankVariants) {
 	return (record: ApprovalRecord) => {
 		const view = approvalView(record);
 		return {
 			...view,
-			status: variants.approvalStatusNames === 'other' ? OTHER_STATUS_NAMES[record.status] : record.status,
+			status: STATUS_NAMES[variants.approvalStatusNames]?.[record.status] ?? record.status,
 			meta: variants.createdTimes ? view.meta : Object.fromEntries(Object.entries(view.meta).filter(([key]) => key !== 'created')),
 		};
 	};

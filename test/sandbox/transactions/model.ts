@@ -8,7 +8,8 @@ export interface TransactionRecord {
 	xtid: string;
 	xaid: string;
 	direction: 'outgoing' | 'incoming';
-	status: 'sent' | 'settled';
+	/** sent → settled; a held payment (variant `heldPaymentRecords`): PENDING_APPROVAL → DECLINED or EXPIRED, or replaced by the sent one. */
+	status: 'sent' | 'settled' | HeldPaymentStatus;
 	amountMinor: number;
 	currency: string;
 	reference: string;
@@ -70,6 +71,24 @@ export function recordSentPayment(bank: Bank, workspace: Workspace, payment: Out
 	};
 	workspace.transactions.set(transaction.xtid, transaction);
 	return transaction;
+}
+
+/** Statuses of a held payment's record (DECISIONS.md §Transactions, variant `heldPaymentRecords`). */
+export type HeldPaymentStatus = 'PENDING_APPROVAL' | 'DECLINED' | 'EXPIRED';
+
+/** A bank that keeps a record of a payment held for approval: same xtid, status PENDING_APPROVAL, nothing moved yet. */
+export function recordHeldPayment(bank: Bank, workspace: Workspace, payment: OutgoingPayment): TransactionRecord {
+	const transaction = recordSentPayment(bank, workspace, payment);
+	transaction.status = 'PENDING_APPROVAL';
+	return transaction;
+}
+
+/** The held payment's record after a decline or an expiry; an approval replaces it with the sent one instead. */
+export function closeHeldPayment(bank: Bank, workspace: Workspace, xtid: string, status: Exclude<HeldPaymentStatus, 'PENDING_APPROVAL'>): void {
+	const transaction = workspace.transactions.get(xtid);
+	if (transaction?.status !== 'PENDING_APPROVAL') return;
+	transaction.status = status;
+	transaction.updated = bank.clock.iso();
 }
 
 // spec §States and transitions, last row: sent → settled, TransactionConfirmed to subscribers

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { isPendingApproval } from '../../approvals/approvalStatus';
 import { apiRequestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScopedPath } from '../parameters';
@@ -32,7 +33,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const isPending = (approval: IDataObject) => String(approval.status).toLowerCase() === 'pending';
+const isPending = (approval: IDataObject) => isPendingApproval(approval.status);
 
 // spec §Approvals: GET /approvals or GET /account/{xaid}/approvals
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
