@@ -4,6 +4,7 @@ import { apiFailureOf, apiRequest } from '../transport';
 import type { IdempotencyKey } from './idempotencyKey';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
+import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
 import { approvalsOf, type LookupResult } from './paymentLookUp';
 
 /** What reading an answer needs of the payment run it belongs to. */
@@ -143,30 +144,80 @@ export async function readAnswer(
 	}
 	const stillOpen = open().map((position) => payments[position]);
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
-	await markAwaitingApproval.call(run.context, [...outcomes.values()]);
+	await confirmAcceptedStates.call(run.context, [...outcomes.values()]);
 	return payments.map(
 		(payment, position) => outcomes.get(position) ?? (resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
 	);
 }
 
-/** Whether the answer itself says if the payment awaits approval (the sandbox does; the spec does not promise it). */
+/**
+ * Whether the answer itself says if the payment awaits approval: the sandbox's words (DECISIONS.md
+ * §Payments) or an approval reference. The spec promises neither; any other word is read from the bank.
+ */
 function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
-	return typeof entry.status === 'string' || typeof entry.approvalRef === 'string';
+	return entry.status === 'submitted' || entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
 }
 
+const saysAwaitingApproval = (entry: IDataObject) => entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
+
 /**
- * spec §States and transitions: an accepted payment is an approval request (its xtid on a pending
- * approval) or sent (its xtid among the transactions). When the answer does not say which, the approvals
- * list is read (by xtid, pages of 50), then the transaction. Neither: the payment was an approval request
- * that has since been declined or expired (a replayed answer), and nothing was sent.
+ * Accepted payments whose state must be read from the bank: the answer does not say whether they await
+ * approval, or it says they do but may be a replay of an old answer (a key used before: the approval
+ * may have been decided since).
  */
-async function markAwaitingApproval(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
-	const silent = outcomes.filter(
-		(outcome): outcome is AcceptedOutcome =>
-			outcome.kind === 'accepted' && !saysWhetherAwaitingApproval(outcome.accepted) && xtidOf(outcome.accepted) !== undefined,
-	);
+function needsReading(outcome: PaymentOutcome): outcome is AcceptedOutcome {
+	if (outcome.kind !== 'accepted' || xtidOf(outcome.accepted) === undefined) return false;
+	if (!saysWhetherAwaitingApproval(outcome.accepted)) return true;
+	const mayBeOld = outcome.replayed || outcome.key.source === 'custom';
+	return mayBeOld && saysAwaitingApproval(outcome.accepted);
+}
+
+const NOT_YET_VISIBLE =
+	'The bank accepted this payment, but neither a transaction nor an approval of it can be read yet: it may be waiting for approval or on its way. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
+
+/**
+ * spec §States and transitions: an accepted payment is an approval request (its xtid on an approval)
+ * or sent (its xtid among the transactions). Each state is reported only from what the bank shows of
+ * it (approvals/approvalStatus.ts): the approval's own status (pending, approved and sent, or declined /
+ * expired and not sent); else the transaction's own status; else, when neither can be read yet, the
+ * payment stays "accepted" and is never reported as not sent.
+ */
+function stateFromApproval(approval: { ref?: string; status?: string }): IDataObject {
+	const fields = { ...(approval.ref !== undefined && { approvalRef: approval.ref }), ...(approval.status !== undefined && { approvalStatus: approval.status }) };
+	switch (approvalStatusMeaning(approval.status)) {
+		case 'pending':
+			return { status: 'pending_approval', ...fields };
+		case 'approved':
+			return { status: 'submitted', ...fields };
+		case 'declined':
+		case 'expired':
+		case 'notApproved':
+			return { status: 'not_sent', ...fields, approvalCheck: `Its approval was not given (the bank says "${String(approval.status)}"): nothing was sent.` };
+		default:
+			return { status: 'accepted', ...fields, approvalCheck: `The bank shows its approval with the status "${String(approval.status ?? '')}", which does not say whether it was approved.` };
+	}
+}
+
+function stateFromTransaction(transaction: IDataObject | undefined): IDataObject {
+	if (transaction === undefined) return { status: 'accepted', approvalCheck: NOT_YET_VISIBLE };
+	const status = typeof transaction.status === 'string' ? transaction.status : undefined;
+	const fields = status !== undefined ? { transactionStatus: status } : {};
+	switch (transactionStatusMeaning(status)) {
+		case 'sent':
+			return { status: 'submitted', ...fields };
+		case 'held':
+			return { status: 'pending_approval', ...fields };
+		case 'notSent':
+			return { status: 'not_sent', ...fields, approvalCheck: `Its transaction says "${String(status)}": nothing was sent.` };
+		default:
+			return { status: 'accepted', ...fields, approvalCheck: `Its transaction's status "${String(status)}" does not say whether it was sent.` };
+	}
+}
+
+async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
+	const toRead = outcomes.filter(needsReading);
 	const byAccount = new Map<string, AcceptedOutcome[]>();
-	for (const outcome of silent) {
+	for (const outcome of toRead) {
 		const xaid = String(outcome.payment.body.xaid);
 		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
 	}
@@ -177,17 +228,8 @@ async function markAwaitingApproval(this: IExecuteFunctions, outcomes: PaymentOu
 			for (const outcome of accepted) {
 				const xtid = xtidOf(outcome.accepted) as string;
 				const approval = approvals.get(xtid);
-				if (approval) {
-					outcome.accepted = { ...outcome.accepted, status: 'pending_approval', ...(approval.ref !== undefined && { approvalRef: approval.ref }) };
-				} else if (await transactionExists.call(this, xtid, itemIndex)) {
-					outcome.accepted = { ...outcome.accepted, status: 'submitted' };
-				} else {
-					outcome.accepted = {
-						...outcome.accepted,
-						status: 'not_sent',
-						approvalCheck: 'The bank shows neither a pending approval nor a transaction for this payment: its approval was declined or has expired, and nothing was sent.',
-					};
-				}
+				const state = approval ? stateFromApproval(approval) : stateFromTransaction(await transactionOrMissing.call(this, xtid, itemIndex));
+				outcome.accepted = { ...outcome.accepted, ...state };
 			}
 		} catch (error) {
 			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
@@ -195,10 +237,10 @@ async function markAwaitingApproval(this: IExecuteFunctions, outcomes: PaymentOu
 	}
 }
 
-async function transactionExists(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<boolean> {
+async function transactionOrMissing(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<IDataObject | undefined> {
 	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
 	return await read.then(
-		() => true,
-		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? false : read.then(() => true)),
+		(transaction) => transaction,
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
 	);
 }

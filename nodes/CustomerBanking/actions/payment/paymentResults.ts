@@ -34,9 +34,19 @@ function acceptedFields(accepted: IDataObject): IDataObject {
 	return fields;
 }
 
+/** The states an accepted payment is reported in (readAnswer.ts says which the evidence shows). */
+const ACCEPTED_STATES = ['submitted', 'pending_approval', 'accepted', 'not_sent'];
+
+function acceptedState(accepted: IDataObject): string {
+	if (typeof accepted.status === 'string' && ACCEPTED_STATES.includes(accepted.status)) return accepted.status;
+	// its state could not be read (no xtid in the answer, or the reads failed): accepted, nothing more
+	return typeof accepted.approvalRef === 'string' ? 'pending_approval' : 'accepted';
+}
+
 /**
  * One output item per payment: status submitted / pending_approval (spec §States and transitions:
- * an approval request, nothing sent yet) / rejected / found_after_error; failures become errors
+ * an approval request, nothing sent yet) / accepted (its state not visible yet) / not_sent (its
+ * approval was refused) / replayed / rejected / found_after_error; failures become errors
  * that the router turns into error items (continueOnFail) or a node error.
  */
 export function outcomeResult(
@@ -63,16 +73,9 @@ export function outcomeResult(
 		...(placement?.resubmission && { resubmission: { ...placement.resubmission } }),
 	};
 	if (outcome.kind === 'accepted') {
-		const awaitingApproval =
-			outcome.accepted.status === 'pending_approval' || typeof outcome.accepted.approvalRef === 'string';
+		const state = acceptedState(outcome.accepted);
 		// a replay: the bank answered this key with this payment before, nothing new was made now
-		const status = outcome.replayed
-			? 'replayed'
-			: outcome.accepted.status === 'not_sent'
-				? 'not_sent'
-				: awaitingApproval
-					? 'pending_approval'
-					: 'submitted';
+		const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
 		return {
 			itemIndex,
 			results: [
