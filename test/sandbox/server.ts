@@ -107,7 +107,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
 			}
 			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
-			const latencyMs = fault?.kind === 'latency' ? (fault.latencyMs ?? 0) : 0;
+			// a commitThenDrop may be slow too: its payment is then made well after the request arrived
+			const latencyMs = fault?.kind === 'latency' || fault?.kind === 'commitThenDrop' ? (fault.latencyMs ?? 0) : 0;
 			let paused = false;
 			const pause = async () => {
 				if (paused || latencyMs === 0) return;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequestOptions } from '../transport';
+import type { ApiRequestOptions, BankClock } from '../transport';
 
 /** One validated payment (validation/payment.schema.ts): its request body and the input item it came from. */
 export interface Payment {
@@ -18,8 +18,14 @@ const LOOK_PAYMENT_UP =
  * The request that sends one payment object, or a batch as an array, under one key: safe to resend
  * with the same key and body (spec §Payments rule 2, §Errors rule 2).
  */
-export function paymentRequest(key: string, body: IDataObject | IDataObject[], itemIndex?: number): ApiRequestOptions {
+export function paymentRequest(
+	key: string,
+	body: IDataObject | IDataObject[],
+	itemIndex?: number,
+	bankClock?: BankClock,
+): ApiRequestOptions {
 	return {
+		bankClock,
 		method: 'POST',
 		path: '/payments',
 		body,

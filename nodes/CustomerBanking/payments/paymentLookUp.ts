@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../transport';
+import { apiRequestAllItems, type BankClock } from '../transport';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
@@ -38,10 +38,15 @@ export type LookupResult =
 	| { found: false; candidates: string[] };
 
 /**
- * How far the bank's clock may be behind n8n's: a record created more than this before the first
- * attempt of the request predates it and cannot be its payment.
+ * When the request's first attempt left, on the bank's clock (transport/bankClock.ts): a record created
+ * before `notBefore` predates the request; one created at or after `provablyAfter` was made after it
+ * was sent. In between (the bank's `Date` has whole seconds), a record may be either, so it is never
+ * claimed. Unknown bounds prove nothing.
  */
-export const CLOCK_SKEW_ALLOWANCE_MS = 30 * 1000;
+export interface FirstAttemptOnBankClock {
+	notBefore?: number;
+	provablyAfter?: number;
+}
 
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
@@ -87,18 +92,19 @@ interface AccountRecords {
 }
 
 /** The approvals and transactions of the payments' accounts, each account read once. */
-async function readAccounts(this: IExecuteFunctions, payments: Payment[]): Promise<Map<string, AccountRecords>> {
+async function readAccounts(this: IExecuteFunctions, payments: Payment[], bankClock?: BankClock): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
 		const path = `/account/${encodeURIComponent(xaid)}`;
 		byAccount.set(xaid, {
-			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex }),
+			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex, bankClock }),
 			transactions: await apiRequestAllItems.call(this, {
 				path: `${path}/transactions`,
 				returnAll: true,
 				itemIndex,
+				bankClock,
 			}),
 		});
 	}
@@ -107,30 +113,34 @@ async function readAccounts(this: IExecuteFunctions, payments: Payment[]): Promi
 
 interface Matches {
 	found: Map<string, FoundPayment>;
-	/** xtids whose creation time shows they do not predate the request */
+	/** xtids whose creation time shows they were made after the request was first sent */
 	provable: Set<string>;
 }
 
 /** Which records may be taken for a payment. */
 interface Scope {
 	claimed: XtidClaims;
-	/** Records created before this are older payments. */
-	earliest: number;
+	firstAttempt: FirstAttemptOnBankClock;
 	/** When set, only these xtids may match, and each of them is known to be this request's. */
 	onlyXtids?: ReadonlySet<string>;
 }
 
 /** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(payment: Sought, records: AccountRecords, { claimed, earliest, onlyXtids }: Scope): Matches {
+function matchesOf(payment: Sought, records: AccountRecords, { claimed, firstAttempt, onlyXtids }: Scope): Matches {
 	const predates = (record: IDataObject) => {
 		const created = createdAt(record);
-		return created !== undefined && created < earliest;
+		return created !== undefined && firstAttempt.notBefore !== undefined && created < firstAttempt.notBefore;
 	};
 	const found = new Map<string, FoundPayment>();
 	const provable = new Set<string>();
 	const excluded = (xtid: string) => claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
 	// a record is provably this request's when the answer named it, or when its creation time shows it
-	const known = (record: IDataObject) => onlyXtids !== undefined || createdAt(record) !== undefined;
+	// was made after the request first left
+	const known = (record: IDataObject) => {
+		if (onlyXtids !== undefined) return true;
+		const created = createdAt(record);
+		return created !== undefined && firstAttempt.provablyAfter !== undefined && created >= firstAttempt.provablyAfter;
+	};
 	for (const approval of records.approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
@@ -159,22 +169,24 @@ function matchesOf(payment: Sought, records: AccountRecords, { claimed, earliest
  * the account's approvals for payments awaiting approval, its transactions for those submitted,
  * matching on reference (+ amount + payee). Each account is read once for all the payments of
  * one request. A match is claimed only when it is provably this payment: the only match that does
- * not predate the request's first attempt (`firstAttemptAt`), with a creation time that shows it
- * (the spec does not promise one: without it nothing is claimed), and not already attributed to
- * another payment (`claimed`, grown here as payments are found). Otherwise the state stays unknown
- * and the matches are listed as candidates.
+ * not predate the request's first attempt, with a creation time that shows it was made after that
+ * attempt left, on the bank's own clock (`firstAttempt`; the spec promises no creation time: without
+ * one nothing is claimed), and not already attributed to another payment (`claimed`, grown here as
+ * payments are found). Otherwise the state stays unknown and the matches are listed as candidates.
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
 	payments: Payment[],
-	firstAttemptAt: number,
+	firstAttempt: () => FirstAttemptOnBankClock,
 	claimed: XtidClaims,
+	bankClock: BankClock,
 	/** The request's answer named these xtids without saying whose: only they may match, and they are this request's. */
 	onlyXtids?: ReadonlySet<string>,
 ): Promise<Map<number, LookupResult>> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, bankClock);
 	const results = new Map<number, LookupResult>();
-	const scope: Scope = { claimed, earliest: firstAttemptAt - CLOCK_SKEW_ALLOWANCE_MS, onlyXtids };
+	// read after the records: their answers tell the bank's clock too
+	const scope: Scope = { claimed, firstAttempt: firstAttempt(), onlyXtids };
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
 		const records = byAccount.get(sought.xaid) as AccountRecords;
@@ -229,7 +241,7 @@ export async function findCandidates(
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed, earliest: -Infinity });
+		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed, firstAttempt: {} });
 		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;

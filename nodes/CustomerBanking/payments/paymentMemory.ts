@@ -10,8 +10,9 @@ export interface XtidClaims {
 export interface SentRequest {
 	/** Unix ms (n8n's clock) of the first attempt sent with this key. */
 	firstAttemptAt: number;
-	/** The bank's time at the first attempt, at the latest, when a `Date` answer showed it (bankClock.ts). */
+	/** The bank's time at the first attempt, at the latest and at the earliest, as `Date` answers showed it (transport/bankClock.ts). */
 	bankFirstAttemptBefore?: number;
+	bankFirstAttemptAfter?: number;
 	/** xtids the bank answered this key with. */
 	xtids: string[];
 	/** Digest of the request body (paymentIdentity.ts): the key is never sent with another. */
@@ -77,6 +78,7 @@ export class PaymentMemory {
 		return {
 			firstAttemptAt: stored.firstAttemptAt,
 			...(typeof stored.bankFirstAttemptBefore === 'number' && { bankFirstAttemptBefore: stored.bankFirstAttemptBefore }),
+			...(typeof stored.bankFirstAttemptAfter === 'number' && { bankFirstAttemptAfter: stored.bankFirstAttemptAfter }),
 			xtids: strings(stored.xtids),
 			...(typeof stored.body === 'string' && { body: stored.body }),
 			members: strings(stored.members),
@@ -117,12 +119,15 @@ export class PaymentMemory {
 		return now;
 	}
 
-	/** Notes the bank's latest possible time at the key's first attempt; the earliest such bound stands. */
-	noteBankTime(key: string, bankFirstAttemptBefore: number): void {
+	/** Narrows what is known of the bank's time at the key's first attempt (each run's answers may tell more). */
+	noteBankTime(key: string, bounds: { earliest: number; latest: number }): void {
 		const known = this.request(key);
 		if (!known) return;
-		if (known.bankFirstAttemptBefore !== undefined && known.bankFirstAttemptBefore <= bankFirstAttemptBefore) return;
-		this.store(key, { ...known, bankFirstAttemptBefore });
+		this.store(key, {
+			...known,
+			bankFirstAttemptBefore: Math.min(known.bankFirstAttemptBefore ?? Infinity, bounds.latest),
+			bankFirstAttemptAfter: Math.max(known.bankFirstAttemptAfter ?? -Infinity, bounds.earliest),
+		});
 	}
 
 	/** An attempt with this key may have been processed; nothing later takes that back. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest } from '../transport';
+import { apiFailureOf, apiRequest, BankClock } from '../transport';
 import {
 	batchKey,
 	type IdempotencyKey,
@@ -64,6 +64,9 @@ export class PaymentRun {
 	private remembered?: PaymentMemory;
 
 	private identities = new Map<Payment, string>();
+
+	/** The bank's clock as the answers of this run show it, for telling when a request first left. */
+	private readonly bankClock = new BankClock();
 
 	constructor(readonly context: IExecuteFunctions) {
 		this.scope = keyScopeOf(context);
@@ -271,7 +274,14 @@ export class PaymentRun {
 	 */
 	async lookUp(payments: Payment[], key: string, onlyXtids?: ReadonlySet<string>): Promise<Map<number, LookupResult>> {
 		const firstAttemptAt = this.memory.firstAttemptAt(key, Date.now());
-		return await lookUpPayments.call(this.context, payments, firstAttemptAt, this.memory.claimedXtids, onlyXtids);
+		const firstAttempt = () => {
+			const latest = this.bankClock.latestAt(firstAttemptAt);
+			const earliest = this.bankClock.earliestAt(firstAttemptAt);
+			if (latest !== undefined && earliest !== undefined) this.memory.noteBankTime(key, { earliest, latest });
+			const known = this.memory.request(key);
+			return { notBefore: known?.bankFirstAttemptAfter, provablyAfter: known?.bankFirstAttemptBefore };
+		};
+		return await lookUpPayments.call(this.context, payments, firstAttempt, this.memory.claimedXtids, this.bankClock, onlyXtids);
 	}
 
 	/**
@@ -303,7 +313,7 @@ export class PaymentRun {
 		const sent = this.memory.recordAttempt(key.key, { body: bodyDigest(body), members: identities, asBatch }, Date.now());
 		let response: IDataObject;
 		try {
-			response = await apiRequest.call(this.context, paymentRequest(key.key, body, payments[0].itemIndex));
+			response = await apiRequest.call(this.context, paymentRequest(key.key, body, payments[0].itemIndex, this.bankClock));
 		} catch (error) {
 			const failure = apiFailureOf(error);
 			if (failure?.outcomeUnknown) {

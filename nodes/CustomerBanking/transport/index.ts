@@ -11,11 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import type { BankClock } from './bankClock';
 import { describeFailure, failedRequestError, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
 import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
 import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
 
+export { BankClock } from './bankClock';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
 
@@ -32,6 +34,8 @@ export interface EndpointIntent {
 	tooManyRequests?: TooManyRequestsMeaning;
 	/** The largest page the endpoint serves (spec §Limits); 500 unless said. */
 	pageLimit?: number;
+	/** Shown the `Date` of every answer, for callers that compare the bank's creation times with n8n's clock. */
+	bankClock?: BankClock;
 }
 
 export interface ApiRequestOptions extends EndpointIntent {
@@ -172,17 +176,28 @@ export async function apiRequest<T = IDataObject>(
 		};
 		if (qs && Object.keys(qs).length) request.qs = qs;
 		if (body !== undefined) request.body = body;
+		const { bankClock } = options;
+		if (bankClock) request.returnFullResponse = true;
 
 		let answer: T;
+		const sentAt = Date.now();
 		try {
-			answer = (await this.helpers.httpRequestWithAuthentication.call(
+			const response: unknown = await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
 				request,
 				credentialsDecrypted && { credentialsDecrypted },
-			)) as T;
+			);
+			if (bankClock) {
+				const full = response as { body: T; headers?: Record<string, unknown> };
+				bankClock.observe(full.headers?.date, sentAt, Date.now());
+				answer = full.body;
+			} else {
+				answer = response as T;
+			}
 		} catch (error) {
 			const failure = readFailure(error);
+			bankClock?.observe(failure.date, sentAt, Date.now());
 			const rule = ruleFor(failure, options.tooManyRequests);
 			const delay =
 				repeatable && rule.retry === 'whenSafe'
@@ -247,7 +262,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, until, itemIndex, tooManyRequests } = options;
+	const { path, qs, returnAll, until, itemIndex, tooManyRequests, bankClock } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
@@ -268,6 +283,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 			path,
 			qs: { ...qs, page, limit: pageSize },
 			tooManyRequests,
+			bankClock,
 			itemIndex,
 		});
 		const listPage = readListPage<T>(response);

@@ -31,8 +31,10 @@ function submit(fields: IDataObject, operation: 'submit' | 'submitBatch' = 'subm
 	});
 }
 
+// the payment is made more than a second after the request arrived, so the bank's clock (whole seconds in
+// its Date header) shows it was made after the first attempt left and the look-up can prove it
 const lostThen = (refusal: Omit<FaultRule, 'method' | 'path'>): FaultRule[] => [
-	{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+	{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1, latencyMs: 1100 },
 	{ method: 'POST', path: '/payments', ...refusal },
 ];
 

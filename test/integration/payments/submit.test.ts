@@ -91,8 +91,12 @@ describe('Payment → Submit', () => {
 
 	it('no double payment when run twice in one execution after the bank committed and dropped the answer', async () => {
 		const reference = newReference();
-		// every answer to POST /payments is lost, the first attempt commits, the resends are replays
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop' }]);
+		// every answer to POST /payments is lost, the first attempt commits (more than a second after it
+		// arrived, so the bank's clock can show it was made after the request left), the resends are replays
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1, latencyMs: 1100 },
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop' },
+		]);
 		const first = await submit({ amount: 42.1, reference }, { executionId: 'exec-retry-on-fail' });
 		const made = sentWithReference(sandbox, reference);
 		expect(made).toHaveLength(1);
@@ -271,7 +275,7 @@ describe('Payment → Submit', () => {
 	it('an approval request whose answer was lost is found among the approvals', async () => {
 		const reference = newReference();
 		sandbox.control.setFaults([
-			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1, latencyMs: 1100 },
 			{ method: 'POST', path: '/payments', kind: 'status', status: 503, retryAfterSeconds: 0 },
 		]);
 		const run = await submit({ amount: 1500, reference });

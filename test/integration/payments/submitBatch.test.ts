@@ -265,7 +265,7 @@ describe('Payment → Submit Batch', () => {
 	it('after lost answers the whole batch is looked up: each item found in transactions or approvals, then replayed', async () => {
 		const [small, large] = [newReference(), newReference()];
 		sandbox.control.setFaults([
-			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1, latencyMs: 1100 },
 			{ method: 'POST', path: '/payments', kind: 'status', status: 502, retryAfterSeconds: 0 },
 		]);
 		const items = [
