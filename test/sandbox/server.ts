@@ -104,6 +104,12 @@ export function createSandboxServer(deps: ServerDeps): Server {
 					fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
 			}
+			if (fault?.kind === 'redirect') {
+				const status = fault.status ?? 302;
+				res.writeHead(status, { location: fault.location ?? '' });
+				res.end();
+				return finish(status);
+			}
 			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
 			const latencyMs = fault?.kind === 'latency' ? (fault.latencyMs ?? 0) : 0;
 			let paused = false;
