@@ -12,6 +12,10 @@ export interface RequestFailure extends AttemptFailure {
 	/** For failures without an HTTP answer or code (e.g. the token exchange): the error's own text. */
 	message?: string;
 	description?: string;
+	/** The Location header of a redirect, as received (only its origin is ever shown: credentialRules.ts). */
+	location?: string;
+	/** The origin a redirect pointed at, resolved against the request's address. */
+	redirectedTo?: string;
 }
 
 type Loose = Record<string, unknown>;
@@ -49,6 +53,7 @@ export function readFailure(error: unknown): RequestFailure {
 		const response = asObject(withResponse.response) as Loose;
 		failure.status = response.status as number;
 		failure.retryAfter = headerValue(response.headers, 'retry-after');
+		failure.location = headerValue(response.headers, 'location');
 		failure.apiMessage = apiMessageOf(response.data);
 	} else {
 		const httpCode = chain.map((link) => link.httpCode).find((code) => /^\d{3}$/.test(String(code)));
@@ -180,6 +185,10 @@ const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Om
 	network: (f, c) => ({
 		message: `Could not reach the Customer Banking API: ${networkFailureWords(f.networkCode) ?? 'the connection failed'}${afterAttempts(c)}`,
 		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
+	}),
+	redirected: (f, c) => ({
+		message: `The API answered with a redirect (HTTP ${f.status}) ${f.redirectedTo ? `to ${f.redirectedTo}` : 'without saying where'}, which is not followed`,
+		description: `The API is not expected to redirect, so the request and the access token were not sent on. Check the Base URL: the API may have moved, or a proxy or gateway in between redirects requests.${mayHaveBeenProcessed(c)}`,
 	}),
 	conflict: refusedDescription,
 	unprocessable: refusedDescription,
