@@ -281,7 +281,7 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 		const location = failure.response?.headers?.location;
 		const target = redirectTargetOf(typeof location === 'string' ? location : undefined, tokenEndpoint);
 		return tokenError(
-			`The token service answered with a redirect (HTTP ${status}) ${target ? `to ${target}` : 'without saying where'}, which is not followed`,
+			`The token service answered with a redirect (HTTP ${status})${target ? ` to ${target}` : ''}, which is not followed`,
 			'The token service is not expected to redirect, so the client secret was not sent on. Check the Token URL: it should be the address of the token service itself.',
 		);
 	}

@@ -66,6 +66,9 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 		run('pay', { xaid: stack.sandbox.seeded.accounts.gbp, xpid: stack.sandbox.seeded.payees.gbp, amount: 4.25, reference });
 	const seen = () => stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 	const clientSecret = () => credentialData(stack.sandbox).clientSecret;
+	/** n8n 1.x keeps no response headers in the error the node gets, so only 2.x can name where a redirect pointed. */
+	const apiRedirect = (status: number) =>
+		`The API answered with a redirect (HTTP ${status})${stack.n8n.major >= 2 ? ` to ${other.origin}` : ''}, which is not followed`;
 
 	/** The editor's Save after changing fields: the stored data as the editor gets it (secrets redacted), changed, sent back. */
 	async function editInEditor(id: string, changes: Record<string, string>): Promise<void> {
@@ -101,13 +104,13 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 		other.arrived.length = 0;
 	});
 
-	it('a read redirected to another host fails naming it; the token does not follow', async () => {
+	it('a read redirected to another host fails clearly; the token does not follow', async () => {
 		stack.sandbox.control.setFaults([
 			{ path: '/account/{xaid}/balance', kind: 'redirect', status: 302, location: `${other.origin}/balance?x=1` },
 		]);
 		const execution = await balance();
 		expect(execution.status).toBe('error');
-		expect(executionError(execution)).toContain(`The API answered with a redirect (HTTP 302) to ${other.origin}, which is not followed`);
+		expect(executionError(execution)).toContain(apiRedirect(302));
 		expect(seen()).toEqual(['GET /account/{xaid}/balance 302']);
 		expect(other.arrived).toHaveLength(0);
 	});
@@ -117,7 +120,7 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 		const execution = await pay('E2E-REDIRECT-1');
 		expect(execution.status).toBe('error');
 		expect(executionError(execution)).toMatch(/Payment state unknown — not resubmitted \(reference "E2E-REDIRECT-1"/);
-		expect(executionError(execution)).toContain(`redirect (HTTP 307) to ${other.origin}`);
+		expect(executionError(execution)).toContain(apiRedirect(307));
 		expect(seen().filter((line) => !line.startsWith('GET '))).toEqual(['POST /payments 307']);
 		expect(stack.sandbox.control.ledger().paymentRequests.filter((p) => p.submitted.some((s) => s.reference === 'E2E-REDIRECT-1'))).toHaveLength(0);
 		expect(other.arrived).toHaveLength(0);

@@ -187,7 +187,8 @@ const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Om
 		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
 	}),
 	redirected: (f, c) => ({
-		message: `The API answered with a redirect (HTTP ${f.status}) ${f.redirectedTo ? `to ${f.redirectedTo}` : 'without saying where'}, which is not followed`,
+		// n8n 1.x keeps no response headers in its error, so where it pointed is only known on 2.x
+		message: `The API answered with a redirect (HTTP ${f.status})${f.redirectedTo ? ` to ${f.redirectedTo}` : ''}, which is not followed`,
 		description: `The API is not expected to redirect, so the request and the access token were not sent on. Check the Base URL: the API may have moved, or a proxy or gateway in between redirects requests.${mayHaveBeenProcessed(c)}`,
 	}),
 	conflict: refusedDescription,
