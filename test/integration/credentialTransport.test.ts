@@ -316,6 +316,15 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 		expect(other.occurrences(secretsOf(credentials))).toBe(0);
 	});
 
+	it("n8n's credential test does not follow a redirect either", async () => {
+		sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` }]);
+		const credentials = credentialsFor(sandbox);
+		const result = await testCredential(credentials);
+		expect(result.status).toBe('Error');
+		expect(apiLog().map((entry) => entry.status)).toEqual([302]);
+		expect(other.arrived).toHaveLength(0);
+	});
+
 	it('a cached token is not sent to a new Base URL; back on the old one, one new token is fetched and then reused', async () => {
 		const credentials = credentialsFor(sandbox);
 		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, { method: 'GET', path: '/accounts' });
