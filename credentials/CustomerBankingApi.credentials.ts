@@ -8,6 +8,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import {
+	baseUrlOf,
+	insecureAddressMessage,
+	insecureAddressOf,
+	NO_REDIRECTS,
+	redirectTargetOf,
+	tokenBindingOf,
+	tokenEndpointOf,
+	tokenIsBound,
+} from '../nodes/CustomerBanking/transport/credentialRules';
 import { networkFailureWords } from '../nodes/CustomerBanking/transport/networkFailures';
 import { redact } from '../nodes/CustomerBanking/transport/redaction';
 
@@ -20,6 +30,10 @@ import { redact } from '../nodes/CustomerBanking/transport/redaction';
  * spec's "refresh when a couple of minutes remain" becomes "refresh on the first 401": the request
  * that meets the expired token is resent once with the new token, which is safe for payments because
  * the resend carries the same body and x-idempotent-key.
+ *
+ * Secrets never leave for another host: no request follows a redirect, production requests go over https
+ * only (the token request and every API request), and the token is stored with a binding to the API it
+ * was issued for (`tokenBinding`): a token whose binding does not match the credential is never sent.
  */
 export class CustomerBankingApi implements ICredentialType {
 	name = 'customerBankingApi';
@@ -138,23 +152,24 @@ export class CustomerBankingApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// What the access token was issued for (transport/credentialRules.ts tokenBindingOf); written with it.
+			displayName: 'Token Binding',
+			name: 'tokenBinding',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
 	// spec §Authentication rules 2-3: form-encoded client credentials grant with the audience.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const tokenEndpoint = tokenEndpointOf(credentials);
 		const clientSecret = String(credentials.clientSecret ?? '');
-		if (credentials.environment === 'production') {
-			const insecure = [
-				['Token URL', tokenEndpoint],
-				['Base URL', String(credentials.baseUrl ?? '')],
-			].find(([, url]) => !url.trim().toLowerCase().startsWith('https://'));
-			if (insecure) {
-				throw tokenError(
-					`The ${insecure[0]} of a production credential must start with https://`,
-					'The client secret and the access token are never sent over plain http to production.',
-				);
-			}
+		const insecure = insecureAddressOf(credentials);
+		if (insecure) {
+			const { message, description } = insecureAddressMessage(insecure);
+			throw tokenError(message, description);
 		}
 
 		let response: unknown;
@@ -166,6 +181,7 @@ export class CustomerBankingApi implements ICredentialType {
 					'Content-Type': 'application/x-www-form-urlencoded',
 					Accept: 'application/json',
 				},
+				...NO_REDIRECTS,
 				body: new URLSearchParams({
 					grant_type: 'client_credentials',
 					client_id: String(credentials.clientId ?? ''),
@@ -186,17 +202,36 @@ export class CustomerBankingApi implements ICredentialType {
 				'Check the Token URL: it should be the address of the token service, not of the API.',
 			);
 		}
-		return { accessToken };
+		return { accessToken, tokenBinding: tokenBindingOf(credentials) };
 	}
 
 	// spec §Authentication rule 4.
 	// A function, not n8n's declarative form: that one resolves an expression in n8n's expression sandbox
 	// for every request, a sixth of the time of a paged Return All.
+	// n8n calls it for every authenticated request (the credential test's too), so the rules on where
+	// secrets may go are applied here whatever the caller: no redirects, https in production, only the
+	// credential's own API, and only a token issued for it (otherwise none: the API's 401 makes n8n fetch
+	// one for it and resend once).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` };
+		const insecure = insecureAddressOf(credentials);
+		if (insecure) {
+			const { message, description } = insecureAddressMessage(insecure);
+			throw tokenError(message, description);
+		}
+		if (!isWithinBaseUrl(credentials, requestOptions)) {
+			throw tokenError(
+				'The request does not go to the Base URL of the credential',
+				'The access token is only sent to the API of the credential.',
+			);
+		}
+		Object.assign(requestOptions, NO_REDIRECTS);
+		const token = String(credentials.accessToken ?? '');
+		if (token !== '' && tokenIsBound(credentials)) {
+			requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
+		}
 		return requestOptions;
 	}
 
@@ -210,12 +245,22 @@ export class CustomerBankingApi implements ICredentialType {
 	};
 }
 
-/** `{auth_url}/oauth/token`, tolerating trailing slashes and an address that already names the endpoint. */
-function tokenEndpointOf(credentials: ICredentialDataDecryptedObject): string {
-	const authUrl = String(credentials.tokenUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	return authUrl.endsWith('/oauth/token') ? authUrl : `${authUrl}/oauth/token`;
+/** Whether the request goes to the credential's API: its origin, under its path. */
+function isWithinBaseUrl(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): boolean {
+	try {
+		const base = new URL(baseUrlOf(credentials));
+		// joined as n8n's HTTP client (axios) joins them: a relative url is appended to baseURL's path
+		const { url, baseURL } = requestOptions;
+		const joined =
+			baseURL && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)
+				? `${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`
+				: url;
+		const target = new URL(joined);
+		const basePath = base.pathname.replace(/\/+$/, '');
+		return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
+	} catch {
+		return false;
+	}
 }
 
 /**
@@ -232,6 +277,14 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 		response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> };
 	};
 	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
+	if (status !== undefined && status >= 300 && status < 400) {
+		const location = failure.response?.headers?.location;
+		const target = redirectTargetOf(typeof location === 'string' ? location : undefined, tokenEndpoint);
+		return tokenError(
+			`The token service answered with a redirect (HTTP ${status})${target ? ` to ${target}` : ''}, which is not followed`,
+			'The token service is not expected to redirect, so the client secret was not sent on. Check the Token URL: it should be the address of the token service itself.',
+		);
+	}
 	if (status === undefined) {
 		const code = typeof failure.code === 'string' ? failure.code : undefined;
 		const reason = networkFailureWords(code) ?? 'no answer was received';

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { tokenBindingOf } from '../../nodes/CustomerBanking/transport/credentialRules';
+
 export interface ServedRequest {
 	method: string;
 	path: string;
@@ -141,4 +143,9 @@ export function scriptedCredentials(
 		accessToken: '',
 		...overrides,
 	};
+}
+
+/** The credential with `token` cached as n8n stores it after a token request: bound to this credential. */
+export function withCachedToken(credentials: ICredentialDataDecryptedObject, token: string): ICredentialDataDecryptedObject {
+	return Object.assign(credentials, { accessToken: token, tokenBinding: tokenBindingOf(credentials) });
 }

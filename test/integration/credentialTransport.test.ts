@@ -3,13 +3,16 @@
  * token exchange outcomes, token reuse, 401 → one refresh + one resend, retries under injected faults,
  * payments resent with the same key and body, paging request counts.
  */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
 import { apiFailureOf, apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
 import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
 import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
+import { startOtherHost, type OtherHost } from '../helpers/otherHost';
 import { credentialsFor } from '../helpers/sandboxCredentials';
+import { byId, expectStateUnknown, runPayments } from './payments/paymentNode';
 import { startSandbox, type Sandbox } from '../sandbox';
 
 jest.mock('n8n-workflow', () => ({
@@ -258,5 +261,105 @@ describe('paging against the sandbox', () => {
 		sandbox.control.clearRequests();
 		await apiRequestAllItems.call(context, { path: '/payees', ...PAYEE_ENDPOINT, returnAll: true });
 		expect(apiLog()[0].query.limit).toBe('100');
+	});
+});
+
+describe('secrets never follow a redirect to another host (sandbox redirect fault)', () => {
+	let other: OtherHost;
+	beforeEach(async () => {
+		other = await startOtherHost();
+	});
+	afterEach(async () => {
+		await other.close();
+	});
+
+	/** The client secret and every token the sandbox issued to it, once the run is over. */
+	const secretsOf = (credentials: ICredentialDataDecryptedObject) =>
+		[String(credentials.clientSecret), String(credentials.accessToken)].filter((secret) => secret !== '');
+
+	it.each([301, 302, 303, 307, 308])('the token request answered %i: fails naming the host, the secret stays here', async (status) => {
+		sandbox.control.setFaults([{ path: '/oauth/token', kind: 'redirect', status, location: `${other.origin}/oauth/token` }]);
+		const credentials = credentialsFor(sandbox);
+		const { context } = createExecuteContext({ parameters: {}, credentials });
+		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+		expect(error.message).toBe(`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
+		expect(apiLog()).toHaveLength(0);
+		expect(other.arrived).toHaveLength(0);
+		expect(other.occurrences(secretsOf(credentials))).toBe(0);
+	});
+
+	it.each([301, 302, 303, 307, 308])('a read answered %i: fails naming the host, not retried, no token elsewhere', async (status) => {
+		sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status, location: `${other.origin}/accounts?page=0` }]);
+		const credentials = credentialsFor(sandbox);
+		const { context } = createExecuteContext({ parameters: {}, credentials });
+		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+		expect(error.message).toBe(`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
+		expect(apiFailureOf(error)).toMatchObject({ kind: 'redirected', status, refused: false, attempts: 1 });
+		expect(apiLog()).toHaveLength(1);
+		expect(credentials.accessToken).toMatch(/^sbx_/);
+		expect(other.arrived).toHaveLength(0);
+		expect(other.occurrences(secretsOf(credentials))).toBe(0);
+	});
+
+	it.each([302, 307, 308])('a payment answered %i: looked up, reported as state unknown, never "not sent", nothing elsewhere', async (status) => {
+		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'redirect', status, location: `${other.origin}/payments`, times: 1 }]);
+		const credentials = credentialsFor(sandbox);
+		const run = await runPayments(sandbox, credentials, {
+			parameters: { operation: 'submit', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 3.5, reference: `REDIRECT-${status}` },
+		});
+		expectStateUnknown(run.error, { reference: `REDIRECT-${status}`, xaid: sandbox.seeded.accounts.gbp, candidates: [] });
+		expect(run.error?.description).toMatch(new RegExp(`redirect \\(HTTP ${status}\\) to ${other.origin.replace(/\./g, '\\.')}`));
+		// one payment request (not resent), then only the look-up reads
+		expect(apiLog().filter((entry) => entry.method !== 'GET').map((entry) => [entry.path, entry.status])).toEqual([['/payments', status]]);
+		expect(sandbox.control.ledger().paymentRequests).toHaveLength(0);
+		expect(other.arrived).toHaveLength(0);
+		expect(other.occurrences(secretsOf(credentials))).toBe(0);
+	});
+
+	it("n8n's credential test does not follow a redirect either", async () => {
+		sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` }]);
+		const credentials = credentialsFor(sandbox);
+		const result = await testCredential(credentials);
+		expect(result.status).toBe('Error');
+		expect(apiLog().map((entry) => entry.status)).toEqual([302]);
+		expect(other.arrived).toHaveLength(0);
+	});
+
+	it('a cached token is not sent to a new Base URL; back on the old one, one new token is fetched and then reused', async () => {
+		const credentials = credentialsFor(sandbox);
+		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, { method: 'GET', path: '/accounts' });
+		const cached = String(credentials.accessToken);
+		expect(authLog()).toHaveLength(1);
+
+		credentials.baseUrl = `${other.origin}/api`;
+		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, { method: 'GET', path: '/accounts' });
+		expect(other.arrived).toHaveLength(1);
+		expect(other.occurrences([cached, String(credentials.clientSecret)])).toBe(0);
+		expect(authLog()).toHaveLength(2);
+
+		credentials.baseUrl = sandbox.baseUrl;
+		sandbox.control.clearRequests();
+		const { context } = createExecuteContext({ parameters: {}, credentials });
+		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		expect(authLog()).toHaveLength(1);
+		sandbox.control.clearRequests();
+		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		expect(authLog()).toHaveLength(0);
+	});
+
+	it('a production credential whose Base URL turned to plain http sends nothing anywhere', async () => {
+		const credentials = {
+			...credentialsFor(sandbox),
+			environment: 'production',
+			baseUrl: `${other.origin}/api`,
+			tokenUrl: 'https://auth.bank.example',
+			accessToken: 'CANARY-production-token',
+		};
+		const run = await runPayments(sandbox, credentials, {
+			parameters: { operation: 'submit', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 1, reference: 'PROD-HTTP' },
+		});
+		expect(run.error?.message).toBe('The Base URL of a production credential must start with https://');
+		expect(other.arrived).toHaveLength(0);
+		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 });

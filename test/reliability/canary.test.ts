@@ -2,13 +2,15 @@
  * Issue 11 canary: recognisable secrets (client secret, access token, signing secret) never appear in
  * any output, error or log, in any form (as is, URL/form-encoded, base64, JSON-escaped), even with a
  * bank that echoes them back (the sandbox's echoCredentials variant), and never in the sandbox's own
- * request log, whatever the Token URL path.
+ * request log, whatever the Token URL path; and never at any host but the configured ones, even when the
+ * token service or the API redirects elsewhere (a loopback "other host" records all that reaches it).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { secretForms } from '../../nodes/CustomerBanking/transport/redaction';
+import { startOtherHost } from '../helpers/otherHost';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { byId, runPayments } from '../integration/payments/paymentNode';
 import { newStaticData, trigger, webhookContext } from '../integration/triggerFixtures';
@@ -81,6 +83,36 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 		parameters: { operation: 'submit', account: byId(gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 5, reference: 'CANARY-5' },
 	});
 	record(misdirected.error);
+
+	// 5. redirects to another host: of the token request, of a read, of a payment
+	const other = await startOtherHost();
+	try {
+		const redirected = { ...credentialsFor(sandbox) };
+		const submit = (reference: string) =>
+			runPayments(sandbox, redirected, {
+				executionId: `canary-${reference}`,
+				parameters: { operation: 'submit', account: byId(gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 6, reference },
+			});
+		sandbox.control.setFaults([{ path: '/oauth/token', kind: 'redirect', status: 307, location: `${other.origin}/oauth/token`, times: 1 }]);
+		const tokenRedirected = await submit('CANARY-6');
+		expect(tokenRedirected.error?.message).toMatch(/token service answered with a redirect \(HTTP 307\)/);
+		record(tokenRedirected.error);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'redirect', status: 307, location: `${other.origin}/payments`, times: 1 },
+			{ method: 'GET', kind: 'redirect', status: 302, location: `${other.origin}/elsewhere`, times: 1 },
+		]);
+		const paymentRedirected = await submit('CANARY-7');
+		expect(paymentRedirected.error?.message).toMatch(/^Payment state unknown/);
+		record(paymentRedirected.error);
+		canaries.push(String(redirected.accessToken));
+		sandbox.control.clearFaults();
+		const atOtherHost = secretForms(canaries).reduce((count, form) => count + other.occurrences([form]), 0);
+		console.log(`canary: ${other.arrived.length} requests reached the other host, ${atOtherHost} occurrences of the secrets there`);
+		expect(other.arrived).toHaveLength(0);
+		expect(atOtherHost).toBe(0);
+	} finally {
+		await other.close();
+	}
 	record(sandbox.control.requests());
 	record(sandbox.control.deliveries().map((d) => d.attempts));
 

@@ -121,6 +121,28 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		expect(() => sandbox.control.setFaults([{ kind: 'explode' } as unknown as FaultRule])).toThrow(/fault kind/);
 	});
 
+	it('answers a redirect with its status and Location, and runs nothing', async () => {
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'redirect', status: 307, location: 'http://127.0.0.1:9/elsewhere', times: 1 },
+			{ path: '/oauth/token', kind: 'redirect', location: 'http://127.0.0.1:9/token', times: 1 },
+		]);
+		const key = randomUUID();
+		const redirected = await pay(key);
+		expect(redirected.status).toBe(307);
+		expect(redirected.headers.location).toBe('http://127.0.0.1:9/elsewhere');
+		expect(sandbox.control.requests().filter((r) => r.fault === 'redirect')).toHaveLength(1);
+		// nothing ran: the same key now makes the payment for the first time
+		expect(sandbox.control.ledger().paymentRequests).toHaveLength(0);
+		const made = await pay(key);
+		expect(made.status).toBe(202);
+		expect(made.headers['x-idempotent-replayed']).toBeUndefined();
+		const token = await requestToken(sandbox, sandbox.clients.full);
+		expect(token.status).toBe(302);
+		expect(token.headers.location).toBe('http://127.0.0.1:9/token');
+		expect(() => sandbox.control.setFaults([{ kind: 'redirect', status: 200, location: 'http://x' }])).toThrow(/redirect fault needs status/);
+		expect(() => sandbox.control.setFaults([{ kind: 'redirect' }])).toThrow('a redirect fault needs a location');
+	});
+
 	it('clears faults', async () => {
 		sandbox.control.setFaults([{ kind: 'status', status: 500 }]);
 		expect((await api.get('/accounts')).status).toBe(500);

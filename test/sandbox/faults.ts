@@ -7,16 +7,20 @@ import { SeededRandom } from './random';
  * - reset: destroy the socket without an answer, nothing is processed
  * - commitThenDrop: run the route (commit), then destroy the socket instead of answering
  * - expireToken: end the presented token now, so the request gets 401 "token expired" early
+ * - redirect: answer `status` (301, 302, 303, 307 or 308; 302 by default) with `Location: location`
+ *   without running the route, as a gateway or a compromised host might
  */
 export interface FaultRule {
 	method?: string;
 	/** A string matches the path relative to {base_url}/{auth_url} (`/payments`, `/oauth/token`)
 	 *  or the route template (`/account/{xaid}/balance`); a RegExp is tested on the relative path. */
 	path?: string | RegExp;
-	kind: 'status' | 'latency' | 'reset' | 'commitThenDrop' | 'expireToken';
+	kind: 'status' | 'latency' | 'reset' | 'commitThenDrop' | 'expireToken' | 'redirect';
 	status?: number;
 	retryAfterSeconds?: number;
 	latencyMs?: number;
+	/** Where a redirect fault points (an absolute URL, sent as it is in the Location header). */
+	location?: string;
 	/** How many requests this rule hits; unlimited when absent. */
 	times?: number;
 	/** How many matching requests go through untouched before the rule starts hitting (default 0). */
@@ -73,7 +77,7 @@ function pathMatches(path: string | RegExp, relativePath: string, template: stri
 }
 
 function validate(rule: FaultRule): FaultRule {
-	const kinds = ['status', 'latency', 'reset', 'commitThenDrop', 'expireToken'];
+	const kinds = ['status', 'latency', 'reset', 'commitThenDrop', 'expireToken', 'redirect'];
 	if (!kinds.includes(rule.kind)) throw new RangeError(`fault kind must be one of ${kinds.join(', ')}`);
 	const status = rule.status ?? 0;
 	if (rule.kind === 'status' && !(Number.isInteger(status) && status >= 400 && status <= 599)) {
@@ -82,5 +86,13 @@ function validate(rule: FaultRule): FaultRule {
 	if (rule.kind === 'latency' && !(typeof rule.latencyMs === 'number' && rule.latencyMs >= 0)) {
 		throw new RangeError('a latency fault needs latencyMs >= 0');
 	}
+	if (rule.kind === 'redirect') {
+		if (!REDIRECT_STATUSES.includes(rule.status ?? 302)) {
+			throw new RangeError(`a redirect fault needs status ${REDIRECT_STATUSES.join(', ')}`);
+		}
+		if (typeof rule.location !== 'string' || rule.location === '') throw new RangeError('a redirect fault needs a location');
+	}
 	return rule;
 }
+
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];

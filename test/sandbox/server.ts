@@ -106,6 +106,12 @@ export function createSandboxServer(deps: ServerDeps): Server {
 					fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
 			}
+			if (fault?.kind === 'redirect') {
+				const status = fault.status ?? 302;
+				res.writeHead(status, { location: fault.location ?? '' });
+				res.end();
+				return finish(status);
+			}
 			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
 			// a commitThenDrop may be slow too: its payment is then made well after the request arrived
 			const latencyMs = fault?.kind === 'latency' || fault?.kind === 'commitThenDrop' ? (fault.latencyMs ?? 0) : 0;

@@ -1,9 +1,10 @@
-import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credentials';
 import { n8nHttpRequest, type RecordedRequest } from '../helpers/n8nContext';
-import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+import { startOtherHost, type OtherHost } from '../helpers/otherHost';
+import { scriptedCredentials, startScriptedApi, withCachedToken, type ScriptedApi } from '../helpers/scriptedApi';
 
 const credential = new CustomerBankingApi();
 const node: INode = {
@@ -47,6 +48,7 @@ describe('credential description', () => {
 			'webhookSigningSecret',
 			'webhookSigningSecretPrevious',
 			'accessToken',
+			'tokenBinding',
 		]);
 	});
 
@@ -66,6 +68,7 @@ describe('credential description', () => {
 		}
 		expect(byName.accessToken.type).toBe('hidden');
 		expect(byName.accessToken.typeOptions?.expirable).toBe(true);
+		expect(byName.tokenBinding.type).toBe('hidden');
 		expect(byName.webhookSigningSecret.required).toBeFalsy();
 		expect(byName.webhookSigningSecretPrevious.required).toBeFalsy();
 	});
@@ -74,7 +77,8 @@ describe('credential description', () => {
 		// a function, so n8n resolves no expression per request
 		expect(typeof credential.authenticate).toBe('function');
 		const authenticate = credential.authenticate as (c: object, r: object) => Promise<{ headers: Record<string, string> }>;
-		const signed = await authenticate({ accessToken: 'tok_123' }, { url: '/x', headers: { Accept: 'application/json' } });
+		const credentials = withCachedToken(scriptedCredentials({ baseUrl: 'https://api.bank.example/v1', authUrl: 'https://auth.bank.example' }), 'tok_123');
+		const signed = await authenticate(credentials, { url: 'https://api.bank.example/v1/x', headers: { Accept: 'application/json' } });
 		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok_123' });
 		expect(credential.test.request).toMatchObject({ url: '/accounts', method: 'GET', qs: { limit: 1 } });
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
@@ -96,7 +100,7 @@ describe('token exchange (spec §Authentication)', () => {
 
 	it('posts a form-encoded client credentials grant with the audience to {auth_url}/oauth/token', async () => {
 		const result = await exchange(scriptedCredentials(api));
-		expect(result).toEqual({ accessToken: 'token-1' });
+		expect(result).toEqual({ accessToken: 'token-1', tokenBinding: expect.stringMatching(/^v1:[0-9a-f]{64}$/) });
 		const [request] = api.tokenRequests();
 		expect(request.method).toBe('POST');
 		expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
@@ -216,5 +220,96 @@ describe('token exchange (spec §Authentication)', () => {
 	it('keeps the unreachable message when n8n wraps it in NodeApiError', async () => {
 		const error = await exchangeError(scriptedCredentials(api, { tokenUrl: 'http://127.0.0.1:1/auth' }));
 		expect(new NodeApiError(node, error as never).message).toMatch(/^Could not reach the Token URL/);
+	});
+});
+
+describe('where the token may go (authenticate, for every request)', () => {
+	const authenticate = credential.authenticate as (c: object, r: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+	const bank = { baseUrl: 'https://api.bank.example/v1', authUrl: 'https://auth.bank.example' };
+	const bound = (overrides: ICredentialDataDecryptedObject = {}) =>
+		withCachedToken(scriptedCredentials(bank, { environment: 'production', ...overrides }), 'tok_cached');
+	const authorization = (options: IHttpRequestOptions) => (options.headers as Record<string, string> | undefined)?.Authorization;
+
+	it('turns off redirects and n8n re-adding credentials on another origin', async () => {
+		const signed = await authenticate(bound(), { url: 'https://api.bank.example/v1/accounts' });
+		expect(signed).toMatchObject({ disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false });
+		expect(authorization(signed)).toBe('Bearer tok_cached');
+	});
+
+	it("accepts the credential test's request (baseURL and a path, joined as n8n's client joins them)", async () => {
+		const signed = await authenticate(bound(), { baseURL: 'https://api.bank.example/v1', url: '/accounts' });
+		expect(authorization(signed)).toBe('Bearer tok_cached');
+	});
+
+	it.each([
+		['Base URL', { baseUrl: 'https://api.elsewhere.example/v1' }],
+		['Token URL', { tokenUrl: 'https://auth.elsewhere.example' }],
+		['audience', { audience: 'https://other-audience.example' }],
+		['client ID', { clientId: 'another-client' }],
+		['environment', { environment: 'sandbox' }],
+	])('sends no token issued before the %s changed', async (_, change) => {
+		const credentials = Object.assign(bound(), change);
+		const url = `${String(credentials.baseUrl)}/accounts`;
+		expect(authorization(await authenticate(credentials, { url }))).toBeUndefined();
+	});
+
+	it('sends no token without a binding (a token stored by an earlier version)', async () => {
+		const credentials = { ...bound(), tokenBinding: '' };
+		expect(authorization(await authenticate(credentials, { url: 'https://api.bank.example/v1/accounts' }))).toBeUndefined();
+	});
+
+	it.each([
+		['another host', 'https://api.elsewhere.example/v1/accounts'],
+		['another port', 'https://api.bank.example:8443/v1/accounts'],
+		['plain http to the same host', 'http://api.bank.example/v1/accounts'],
+		['outside the Base URL path', 'https://api.bank.example/admin'],
+		['a path that climbs out of it', 'https://api.bank.example/v1/../admin'],
+	])('refuses a request to %s', async (_, url) => {
+		await expect(authenticate(bound(), { url })).rejects.toThrow('The request does not go to the Base URL of the credential');
+	});
+
+	it('refuses any request of a production credential whose Base URL is plain http', async () => {
+		const credentials = bound({ baseUrl: 'http://api.bank.example/v1' });
+		await expect(authenticate(credentials, { url: 'http://api.bank.example/v1/accounts' })).rejects.toThrow(
+			'The Base URL of a production credential must start with https://',
+		);
+	});
+
+	it('binds the token without any field in clear', () => {
+		const binding = String(bound({ clientId: 'client-canary-id' }).tokenBinding);
+		expect(binding).toMatch(/^v1:[0-9a-f]{64}$/);
+		expect(binding).not.toMatch(/bank\.example|client-canary/);
+	});
+});
+
+describe('a redirect of the token request', () => {
+	let api: ScriptedApi;
+	let other: OtherHost;
+	beforeEach(async () => {
+		api = await startScriptedApi();
+		other = await startOtherHost();
+	});
+	afterEach(async () => {
+		await api.close();
+		await other.close();
+	});
+
+	it.each([301, 302, 303, 307, 308])('%i to another host: fails naming the status and host, the secret stays here', async (status) => {
+		api.setToken(() => ({ status, headers: { location: `${other.origin}/steal?client_secret=x#frag` } }));
+		const error = await exchange(scriptedCredentials(api)).then(
+			() => undefined,
+			(thrown: unknown) => thrown as Error & { description?: string },
+		);
+		expect(other.arrived).toHaveLength(0);
+		expect(error?.message).toBe(`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
+		expect(error?.description).toMatch(/Token URL/);
+		expect(api.tokenRequests()).toHaveLength(1);
+	});
+
+	it('a relative redirect names the token service itself', async () => {
+		api.setToken(() => ({ status: 302, headers: { location: '/elsewhere' } }));
+		const error = await exchangeError(scriptedCredentials(api));
+		expect(error.message).toBe(`The token service answered with a redirect (HTTP 302) to ${new URL(api.authUrl).origin}, which is not followed`);
+		expect(api.served).toHaveLength(1);
 	});
 });

@@ -13,6 +13,7 @@ import { createExecuteContext } from '../helpers/n8nContext';
 import {
 	scriptedCredentials,
 	startScriptedApi,
+	withCachedToken,
 	type Reply,
 	type ScriptedApi,
 	type ServedRequest,
@@ -267,7 +268,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 				? { status: 200, body: { xaid: 'a1' } }
 				: { status: 401, body: { statusCode: 401, message: 'Token expired' } },
 		);
-		const credentials = scriptedCredentials(api, { accessToken: 'token-stale' });
+		const credentials = withCachedToken(scriptedCredentials(api), 'token-stale');
 		const { context: ctx } = context(credentials);
 		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({ xaid: 'a1' });
 		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual([
@@ -281,7 +282,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 
 	it('a 401 that survives the refresh: exactly one refresh and one resend, then the account message', async () => {
 		always({ status: 401, body: { statusCode: 401, message: 'Unauthorized' } });
-		const error = await failing({ method: 'GET', path: '/account/a1/balance' }, scriptedCredentials(api, { accessToken: 'token-stale' }));
+		const error = await failing({ method: 'GET', path: '/account/a1/balance' }, withCachedToken(scriptedCredentials(api), 'token-stale'));
 		expect(api.apiRequests()).toHaveLength(2);
 		expect(api.tokenRequests()).toHaveLength(1);
 		expect(error.message).toBe(
@@ -298,7 +299,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 				? { status: 401, body: { statusCode: 401, message: 'Token expired' } }
 				: { status: 202, body: { requestId: 'r1', submitted: [], rejected: [], rejectedCount: 0 } },
 		);
-		const { context: ctx } = context(scriptedCredentials(api, { accessToken: 'token-stale' }));
+		const { context: ctx } = context(withCachedToken(scriptedCredentials(api), 'token-stale'));
 		const body = { xaid: 'a1', xpid: 'p1', amount: 5, reference: 'REF-0001' };
 		await apiRequest.call(ctx, paymentRequest('k-1', body));
 		const sent = api.apiRequests();

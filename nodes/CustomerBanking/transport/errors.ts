@@ -14,6 +14,10 @@ export interface RequestFailure extends AttemptFailure {
 	/** For failures without an HTTP answer or code (e.g. the token exchange): the error's own text. */
 	message?: string;
 	description?: string;
+	/** The Location header of a redirect, as received (only its origin is ever shown: credentialRules.ts). */
+	location?: string;
+	/** The origin a redirect pointed at, resolved against the request's address. */
+	redirectedTo?: string;
 }
 
 type Loose = Record<string, unknown>;
@@ -52,6 +56,7 @@ export function readFailure(error: unknown): RequestFailure {
 		failure.status = response.status as number;
 		failure.retryAfter = headerValue(response.headers, 'retry-after');
 		failure.date = headerValue(response.headers, 'date');
+		failure.location = headerValue(response.headers, 'location');
 		failure.apiMessage = apiMessageOf(response.data);
 	} else {
 		const httpCode = chain.map((link) => link.httpCode).find((code) => /^\d{3}$/.test(String(code)));
@@ -183,6 +188,11 @@ const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Om
 	network: (f, c) => ({
 		message: `Could not reach the Customer Banking API: ${networkFailureWords(f.networkCode) ?? 'the connection failed'}${afterAttempts(c)}`,
 		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
+	}),
+	redirected: (f, c) => ({
+		// n8n 1.x keeps no response headers in its error, so where it pointed is only known on 2.x
+		message: `The API answered with a redirect (HTTP ${f.status})${f.redirectedTo ? ` to ${f.redirectedTo}` : ''}, which is not followed`,
+		description: `The API is not expected to redirect, so the request and the access token were not sent on. Check the Base URL: the API may have moved, or a proxy or gateway in between redirects requests.${mayHaveBeenProcessed(c)}`,
 	}),
 	conflict: refusedDescription,
 	unprocessable: refusedDescription,

@@ -12,6 +12,14 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BankClock } from './bankClock';
+import {
+	baseUrlOf as normalisedBaseUrlOf,
+	insecureAddressMessage,
+	insecureAddressOf,
+	NO_REDIRECTS,
+	redirectTargetOf,
+	tokenIsBound,
+} from './credentialRules';
 import { describeFailure, failedRequestError, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
 import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
@@ -99,14 +107,18 @@ function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 		.filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
-function baseUrlOf(this: BankingContext, credentials: ICredentialDataDecryptedObject): string {
-	const baseUrl = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+/** The Base URL, once the environment's rules allow sending anything there (checked for every request). */
+function baseUrlOf(this: BankingContext, credentials: ICredentialDataDecryptedObject, itemIndex: number | undefined): string {
+	const baseUrl = normalisedBaseUrlOf(credentials);
 	if (!baseUrl) {
 		throw new NodeOperationError(this.getNode(), 'The Customer Banking credential has no Base URL', {
 			description: 'Open the credential and fill in the Base URL of the API.',
 		});
+	}
+	const insecure = insecureAddressOf(credentials);
+	if (insecure) {
+		const { message, description } = insecureAddressMessage(insecure);
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
 	return baseUrl;
 }
@@ -159,7 +171,10 @@ export async function apiRequest<T = IDataObject>(
 	const credentialsDecrypted = stored?.id
 		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
 		: undefined;
-	const url = `${baseUrlOf.call(this, credentials)}${path}`;
+	const url = `${baseUrlOf.call(this, credentials, itemIndex)}${path}`;
+	// A token issued for another API, token service, audience or client is not sent: emptied here, n8n
+	// fetches one for this credential before the request (credentialRules.ts tokenBindingOf).
+	if (credentials.accessToken && !tokenIsBound(credentials)) credentials.accessToken = '';
 	const repeatable = retryModeOf(method, options.retry) === 'safe';
 	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
 	// not make it "not processed": the earlier attempt may be the one the bank committed.
@@ -173,6 +188,7 @@ export async function apiRequest<T = IDataObject>(
 			url,
 			headers: { Accept: 'application/json', ...headers },
 			json: true,
+			...NO_REDIRECTS,
 		};
 		if (qs && Object.keys(qs).length) request.qs = qs;
 		if (body !== undefined) request.body = body;
@@ -198,6 +214,7 @@ export async function apiRequest<T = IDataObject>(
 		} catch (error) {
 			const failure = readFailure(error);
 			bankClock?.observe(failure.date, sentAt, Date.now());
+			failure.redirectedTo = redirectTargetOf(failure.location, url);
 			const rule = ruleFor(failure, options.tooManyRequests);
 			const delay =
 				repeatable && rule.retry === 'whenSafe'

@@ -21,6 +21,7 @@ export type FailureKind =
 	| 'accountNotActive'
 	| 'rateLimited'
 	| 'refused'
+	| 'redirected'
 	| 'serverError'
 	| 'network'
 	| 'other';
@@ -68,6 +69,14 @@ export const ERROR_RULES: readonly ErrorRule[] = [
 		outcomeUnknown: false,
 	},
 	{ kind: 'rateLimited', applies: (f) => f.status === 429, retry: 'whenSafe', outcomeUnknown: true },
+	// The API documents no redirect and none is followed. Not retried; for a write the body had left, so
+	// whatever a gateway did with it is unknown.
+	{
+		kind: 'redirected',
+		applies: (f) => f.status !== undefined && f.status >= 300 && f.status < 400,
+		retry: 'never',
+		outcomeUnknown: true,
+	},
 	{
 		kind: 'serverError',
 		applies: (f) => f.status !== undefined && f.status >= 500,
