@@ -142,6 +142,21 @@ export async function readAnswer(
 			else reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
 		}
 	}
+	const xtidsLeft = [...namedXtids].filter(
+		(xtid) => ![...outcomes.values()].some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
+	);
+	if (open().length > 0 && xtidsLeft.length > 0 && open().length === xtidsLeft.length + rejectionsLeft.length) {
+		if (open().length === 1) accept(open()[0], { xtid: xtidsLeft[0] });
+		else {
+			const together = open().map((position) => payments[position]);
+			const group = await accountedTogether.call(run.context, together, xtidsLeft, rejectionsLeft.map(reasonOf)).catch(() => undefined);
+			if (group) {
+				for (const position of open()) {
+					outcomes.set(position, { kind: 'undetermined', payment: payments[position], key, requestId, ...group });
+				}
+			}
+		}
+	}
 	const stillOpen = open().map((position) => payments[position]);
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
 	await confirmAcceptedStates.call(run.context, [...outcomes.values()]);
@@ -235,6 +250,45 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
 		}
 	}
+}
+
+const STATE_WORDS: Record<string, (xtid: string) => string> = {
+	pending_approval: (xtid) => `waiting for approval (transaction ID ${xtid}), not paid yet`,
+	submitted: (xtid) => `paid (transaction ID ${xtid})`,
+	not_sent: (xtid) => `not paid: its approval was refused (transaction ID ${xtid})`,
+	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not visible yet`,
+};
+
+/**
+ * Payments the answer accounts for only together: as many as its remaining xtids and rejections, with
+ * nothing to tell which is which. Each xtid's state is read (approval, else transaction), and one
+ * statement says what is known of them all.
+ */
+async function accountedTogether(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	xtids: string[],
+	reasons: string[],
+): Promise<{ statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[] }> {
+	const states = new Map<string, string>();
+	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
+		const { itemIndex } = payments[0];
+		const approvals = await approvalsOf.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
+		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
+	}
+	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
+		states.set(xtid, String(stateFromTransaction(await transactionOrMissing.call(this, xtid, payments[0].itemIndex)).status));
+	}
+	const sharedWith = payments.map((payment) => payment.itemIndex);
+	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');
+	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
+	const refusals = reasons.length === 0 ? '' : ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
+	return {
+		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
+		xtids,
+		notPaid,
+		sharedWith,
+	};
 }
 
 async function transactionOrMissing(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<IDataObject | undefined> {
