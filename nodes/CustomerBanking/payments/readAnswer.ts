@@ -177,18 +177,16 @@ const saysAwaitingApproval = (entry: IDataObject) => entry.status === 'pending_a
 
 /**
  * Accepted payments whose state must be read from the bank: the answer does not say whether they await
- * approval, or it says they do but may be a replay of an old answer (a key used before: the approval
- * may have been decided since).
+ * approval, or it says they do, which may be an old answer replayed for a key used before (the spec's
+ * rule 1 returns "the original result"): the approval may have been decided since.
  */
 function needsReading(outcome: PaymentOutcome): outcome is AcceptedOutcome {
 	if (outcome.kind !== 'accepted' || xtidOf(outcome.accepted) === undefined) return false;
-	if (!saysWhetherAwaitingApproval(outcome.accepted)) return true;
-	const mayBeOld = outcome.replayed || outcome.key.source === 'custom';
-	return mayBeOld && saysAwaitingApproval(outcome.accepted);
+	return !saysWhetherAwaitingApproval(outcome.accepted) || saysAwaitingApproval(outcome.accepted);
 }
 
 const NOT_YET_VISIBLE =
-	'The bank accepted this payment, but neither a transaction nor an approval of it can be read yet: it may be waiting for approval or on its way. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
+	'The bank accepted this payment, but shows neither an approval nor a transaction for it: it may not be visible yet, or its approval may have been declined or may have expired. Nothing shows it was paid, nor that it was not. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
 
 /**
  * spec §States and transitions: an accepted payment is an approval request (its xtid on an approval)
@@ -231,8 +229,21 @@ function stateFromTransaction(transaction: IDataObject | undefined): IDataObject
 
 async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
 	const toRead = outcomes.filter(needsReading);
+	// an answer that names its approval: that approval is read, whatever the lists show
+	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
+		const ref = outcome.accepted.approvalRef as string;
+		try {
+			const approval = await recordOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`, outcome.payment.itemIndex);
+			outcome.accepted = {
+				...outcome.accepted,
+				...(approval ? stateFromApproval({ ref, status: typeof approval.status === 'string' ? approval.status : undefined }) : { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
+			};
+		} catch (error) {
+			outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+		}
+	}
 	const byAccount = new Map<string, AcceptedOutcome[]>();
-	for (const outcome of toRead) {
+	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef !== 'string')) {
 		const xaid = String(outcome.payment.body.xaid);
 		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
 	}
@@ -243,13 +254,22 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 			for (const outcome of accepted) {
 				const xtid = xtidOf(outcome.accepted) as string;
 				const approval = approvals.get(xtid);
-				const state = approval ? stateFromApproval(approval) : stateFromTransaction(await transactionOrMissing.call(this, xtid, itemIndex));
-				outcome.accepted = { ...outcome.accepted, ...state };
+				const transaction = approval ? undefined : await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, itemIndex);
+				outcome.accepted = { ...outcome.accepted, ...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)) };
 			}
 		} catch (error) {
 			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
 		}
 	}
+}
+
+/** One record, or undefined when the bank answers that it has none (404). */
+async function recordOrMissing(this: IExecuteFunctions, path: string, itemIndex: number): Promise<IDataObject | undefined> {
+	const read = apiRequest.call(this, { method: 'GET', path, itemIndex });
+	return await read.then(
+		(record) => record,
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
+	);
 }
 
 const STATE_WORDS: Record<string, (xtid: string) => string> = {
@@ -277,7 +297,7 @@ async function accountedTogether(
 		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
 	}
 	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
-		states.set(xtid, String(stateFromTransaction(await transactionOrMissing.call(this, xtid, payments[0].itemIndex)).status));
+		states.set(xtid, String(stateFromTransaction(await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, payments[0].itemIndex)).status));
 	}
 	const sharedWith = payments.map((payment) => payment.itemIndex);
 	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');
@@ -291,10 +311,3 @@ async function accountedTogether(
 	};
 }
 
-async function transactionOrMissing(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<IDataObject | undefined> {
-	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
-	return await read.then(
-		(transaction) => transaction,
-		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
-	);
-}

@@ -212,7 +212,9 @@ describe('case 6: an accepted payment is never reported "not sent" without evide
 			expect(outputsOf(first)[0]).toMatchObject({ status: 'pending_approval' });
 			await bank.sandbox.control.decline(String(approvalsWithReference(bank.sandbox, reference)[0].ref));
 			const again = await pay(bank, 'submit', { executionId: 'exec-t6r-2', parameters, itemParameters: [{ amount: 1500, reference }] });
-			expect(outputsOf(again)[0]).toMatchObject({ status: 'not_sent', approvalStatus: 'declined' });
+			// a bank that lists only pending approvals and answers only xtids shows nothing of a decided approval
+			const decision = bank.sandbox.variants.approvalList === 'allStatuses' || bank.sandbox.variants.paymentAnswer === 'detailed';
+			expect(outputsOf(again)[0]).toMatchObject(decision ? { status: 'not_sent', approvalStatus: expect.stringMatching(/declined|REJECTED/) } : { status: 'accepted' });
 		} finally {
 			await bank.sandbox.close();
 		}
