@@ -236,6 +236,7 @@ export class CustomerBankingTrigger implements INodeType {
 
 		// Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is claimed before any
 		// await, so copies arriving while this one runs cannot start another execution.
+		const fetchTransaction = readFetchTransaction.call(this);
 		const deliveryId = optionalString(field(fields.deliveryId));
 		const key = deliveryKey(deliveryId, rawBody);
 		const retention = retentionFor(scheme);
@@ -264,19 +265,16 @@ export class CustomerBankingTrigger implements INodeType {
 		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
 		// A failure throws NodeApiError (from the transport): n8n answers 500 and the bank retries; the key
 		// is given back first, so that retry, and any copy told to wait meanwhile, is processed.
-		try {
-			if (readFetchTransaction.call(this)) {
-				output.transaction = await apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}` });
-			}
-		} catch (error) {
-			ledger.release(key);
-			throw error;
+		if (fetchTransaction) {
+			const fetched = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}` });
+			fetched.catch(() => ledger.release(key));
+			output.transaction = await fetched;
 		}
 
-		// From here nothing can fail before the execution is handed to n8n (webhook-helpers.js: the
-		// response callback, which saves the static data, then the workflow runner): only now is the key
-		// settled, and so recognised as a duplicate and written to static data.
-		ledger.settle(key, nowSeconds);
+		// Nothing of the node's can fail after this point: the execution is handed to n8n when this call
+		// returns (both lines' webhook-helpers.js: the response callback, which saves the static data, then
+		// the workflow runner). Only now is the key settled, so recognised as a duplicate and persisted.
+		ledger.settle(key, Math.floor(Date.now() / 1000));
 		persistRecentKeys(staticData, ledger);
 		// Answered here, not by n8n: only then does n8n save the static data written above (deliveryLedger.ts).
 		const response = this.getResponseObject();
