@@ -205,6 +205,28 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		expect(await executionsOf(delivery.deliveryId)).toBe(1);
 	});
 
+	it('a burst of forged deliveries: every one refused with 401, and summarised in n8n\'s log instead of a line each', async () => {
+		if (subscriptions().length < 4) await activated();
+		const template = await aDelivery();
+		const refusals = () => (stack.n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
+		const before = refusals();
+		const statuses: number[] = [];
+		for (let wave = 0; wave < 10; wave++) {
+			statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => {
+				const body = template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-forged-${wave}-${i}-${Date.now()}"`);
+				return post(body, signed(body, 'whsec_guessed_by_an_attacker'));
+			}))));
+		}
+		expect(statuses).toEqual(Array(100).fill(401));
+		await sleep(500);
+		// one summary at most once a minute per trigger (a refusal shortly before, e.g. the unsigned probe
+		// after activation, already started the minute): never a line each
+		expect(refusals() - before).toBeLessThanOrEqual(2);
+		// and the summaries do reach n8n's log
+		expect(refusals()).toBeGreaterThanOrEqual(1);
+		expect(await executionsOf(template.deliveryId)).toBe(1);
+	});
+
 	it('a delivery, n8n restarted, the same delivery again: one execution', async () => {
 		if (subscriptions().length < 4) await activated();
 		const delivery = await aDelivery();
