@@ -4,11 +4,11 @@
  * with a raw HTTP loop (the floor). Cells are interleaved run by run, so a slower moment of the machine
  * hits every cell alike; medians with min–max, and the ratios the targets are written in.
  *
- * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch]`.
+ * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged --forged 2000]`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,6 +36,7 @@ function option(name: string, fallback: number): number {
 }
 const RUNS = option('runs', 5);
 const DELIVERIES = option('deliveries', 200);
+const FORGED = option('forged', 2000);
 const AFTER = option('after', 10_000);
 const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
@@ -48,7 +49,7 @@ const N8N_ENV = Object.fromEntries(
 	process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--n8n-env' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
 ) as Record<string, string>;
 const onlyIndex = process.argv.indexOf('--only');
-const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch'] : process.argv[onlyIndex + 1].split(',');
+const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch', 'forged'] : process.argv[onlyIndex + 1].split(',');
 
 const report: string[] = [];
 function say(line = ''): void {
@@ -269,6 +270,56 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 	}
 }
 
+// ---------------------------------------------------------------- forged deliveries
+
+/** CPU seconds (user + system) the process `pid` has used so far (Linux /proc). */
+function cpuSeconds(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	// utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux)
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * What a flood of forged deliveries costs n8n (issue 21): a current timestamp and a wrong signature,
+ * which anybody who knows the webhook URL can send. Refusals per second, n8n's CPU per refusal, and how
+ * many log lines the trigger wrote for them.
+ */
+async function benchForged(stack: Stack, credentialId: string): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const xaid = sandbox.seeded.accounts.gbp;
+	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
+	await imported(n8n, workflow);
+	const url = await waitFor('the forged-bench subscription', () => sandbox.control.subscriptions().find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url, 60_000);
+	const body = JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid, xtid: randomUUID() });
+	const forged = () => {
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker').update(`${timestamp}.${body}`).digest('hex');
+		return { 'content-type': 'application/json', 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
+	};
+	const pid = n8n.process.child.pid as number;
+	const logLines = () => (n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
+	say(`### Forged deliveries (${FORGED} per concurrency, current timestamp, wrong signature)`);
+	say();
+	say('| concurrency | refused/s | n8n CPU per refusal | answers other than 401 | trigger log lines |');
+	say('|---|---|---|---|---|');
+	for (const concurrency of CONCURRENCIES) {
+		await settle();
+		const linesBefore = logLines();
+		const cpuBefore = cpuSeconds(pid);
+		const started = performance.now();
+		let other = 0;
+		await runConcurrently(FORGED, concurrency, async () => {
+			const answer = await fetch(url, { method: 'POST', headers: forged(), body });
+			await answer.text();
+			if (answer.status !== 401) other++;
+		});
+		const seconds = (performance.now() - started) / 1000;
+		const cpu = cpuSeconds(pid) - cpuBefore;
+		say(`| ${concurrency} | ${(FORGED / seconds).toFixed(0)}/s | ${((cpu * 1000) / FORGED).toFixed(2)} ms | ${other} | ${logLines() - linesBefore} |`);
+	}
+	say();
+}
+
 // ---------------------------------------------------------------- Submit Batch
 
 async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
@@ -343,6 +394,7 @@ async function main(): Promise<void> {
 		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, [50_000, 5_000]);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
 		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
+		if (ONLY.includes('forged')) await benchForged(stack, id);
 	} finally {
 		inspector?.close();
 		await stack.stop();
