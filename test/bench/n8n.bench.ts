@@ -40,7 +40,7 @@ const FORGED = option('forged', 2000);
 const AFTER = option('after', 10_000);
 const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
-/** cells to CPU-profile (its first measured run): ours, http500, submitBatch, trigger-off, trigger-on, webhook */
+/** cells to CPU-profile (its first measured run): ours, http500, submitBatch, submitBatchAuto, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
 const concurrencyIndex = process.argv.indexOf('--concurrency');
 const CONCURRENCIES = concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
@@ -134,7 +134,7 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const tokens: number[] = [];
 		// run 0 warms every workflow up (and n8n fetches its token): not counted
 		for (let run = 0; run <= RUNS; run++) {
-			for (const cell of rotated(cells, run)) {
+			for (const cell of rotated([...cells], run)) {
 				sandbox.control.clearRequests();
 				await settle();
 				const measured = await inspector.withPeakHeap(() => maybeProfiled(inspector, cell, run, async () => (cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }))));
@@ -326,14 +326,15 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 	const { n8n, sandbox } = stack;
 	const PAYMENTS = 1000;
 	const BATCH = 100;
-	const path = 'bench-submit-batch';
-	await imported(n8n, submitBatchWorkflow(path, credentialId));
-	const xaid = sandbox.seeded.accounts.gbp;
-	const xpid = sandbox.seeded.payees.gbp;
+	const paths = { expressions: 'bench-submit-batch', automatic: 'bench-submit-batch-auto' } as const;
+	await imported(n8n, submitBatchWorkflow(paths.expressions, credentialId, 'expressions'));
+	await imported(n8n, submitBatchWorkflow(paths.automatic, credentialId, 'automatic'));
+	const account = sandbox.seeded.accounts.gbp;
+	const payee = sandbox.seeded.payees.gbp;
 	const token = await bankToken(sandbox);
-	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ xaid, xpid, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
+	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ account, payee, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
 	const raw = async (run: string) => {
-		const all = invoices(run);
+		const all = invoices(run).map((invoice) => ({ xaid: invoice.account, xpid: invoice.payee, amount: invoice.amount, reference: invoice.reference }));
 		for (let start = 0; start < all.length; start += BATCH) {
 			const answer = await fetch(`${sandbox.baseUrl}/payments`, {
 				method: 'POST',
@@ -344,35 +345,38 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 			await answer.text();
 		}
 	};
-	const times: Record<'ours' | 'raw', number[]> = { ours: [], raw: [] };
-	const posts: number[] = [];
+	const cells = ['expressions', 'automatic', 'raw'] as const;
+	const times: Record<(typeof cells)[number], number[]> = { expressions: [], automatic: [], raw: [] };
+	const posts: Record<'expressions' | 'automatic', number[]> = { expressions: [], automatic: [] };
 	for (let run = 0; run <= RUNS; run++) {
-		for (const cell of rotated(['ours', 'raw'] as const, run)) {
+		for (const cell of rotated([...cells], run)) {
 			sandbox.control.clearRequests();
 			await settle();
-			const tag = `${run}${cell === 'ours' ? 'N' : 'R'}${randomUUID().slice(0, 4)}`;
+			const tag = `${run}${cell[0].toUpperCase()}${randomUUID().slice(0, 4)}`;
 			const started = performance.now();
 			if (cell === 'raw') await raw(tag);
-			else await maybeProfiled(inspector, 'submitBatch', run, () => call(n8n, path, { invoices: invoices(tag) }));
+			else await maybeProfiled(inspector, cell === 'expressions' ? 'submitBatch' : 'submitBatchAuto', run, () => call(n8n, paths[cell], { invoices: invoices(tag) }));
 			const elapsed = performance.now() - started;
 			const sent = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments').length;
 			const made = sandbox.control.ledger().transactions.filter((t) => String(t.reference).startsWith(`B${tag}`)).length;
 			if (run === 0) continue;
 			times[cell].push(elapsed);
-			if (cell === 'ours') posts.push(sent);
+			if (cell !== 'raw') posts[cell].push(sent);
 			if (made !== PAYMENTS) throw new Error(`run ${run} ${cell}: the ledger has ${made} of ${PAYMENTS} payments`);
 		}
 	}
-	const ours = summarise(times.ours);
+	const expressions = summarise(times.expressions);
+	const automatic = summarise(times.automatic);
 	const rawTimes = summarise(times.raw);
 	say(`### Submit Batch of ${PAYMENTS} payments (${RUNS} interleaved runs)`);
 	say();
 	say('| workflow | time, median (min–max) | POST /payments seen by the bank |');
 	say('|---|---|---|');
-	say(`| this package, Submit Batch (batch size ${BATCH}) | ${range(ours, ms)} | ${posts.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
+	say(`| this package, Submit Batch, Map Automatically (batch size ${BATCH}) | ${range(automatic, ms)} | ${posts.automatic.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
+	say(`| this package, Submit Batch, a field expression per item (batch size ${BATCH}) | ${range(expressions, ms)} | ${posts.expressions.join(', ')} |`);
 	say(`| raw HTTP loop outside n8n (floor) | ${range(rawTimes, ms)} | ${Math.ceil(PAYMENTS / BATCH)} |`);
 	say();
-	say(`Ratio: ${ratio(ours.median, rawTimes.median)} the raw loop.`);
+	say(`Ratios: Map Automatically ${ratio(automatic.median, expressions.median)} the expressions, ${ratio(automatic.median, rawTimes.median)} the raw loop; expressions ${ratio(expressions.median, rawTimes.median)} the raw loop.`);
 	say();
 }
 
