@@ -6,7 +6,7 @@
  * prints the editor URL and the login. Ctrl-C stops everything it started.
  */
 import { type Sandbox, startSandbox } from '../sandbox';
-import { ACTIVE_EXAMPLE, importDemoWorkflows, seedApprovals } from './lib/demo';
+import { ACTIVE_EXAMPLE, APPROVAL_EXAMPLES, importDemoWorkflows, seedApprovals, seedPendingApproval } from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { type N8n, OWNER, startN8n } from './lib/n8n';
 import { buildAndPack } from './lib/pack';
@@ -31,10 +31,14 @@ async function main(): Promise<void> {
 	const n8n = (running.n8n = await startN8n({ version: defaultVersion, tarball, port: (await portIsFree(N8N_PORT)) ? N8N_PORT : undefined }));
 
 	const credential = await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
-	const workflows = await importDemoWorkflows(n8n, sandbox, credential.id);
-	const imported = workflows.map(({ file, id, name }) => `${name}${file === ACTIVE_EXAMPLE ? ' (active)' : ''}  ${n8n.url}/workflow/${id}`);
+	const active = [ACTIVE_EXAMPLE, ...APPROVAL_EXAMPLES];
+	const workflows = await importDemoWorkflows(n8n, sandbox, credential.id, active);
+	const imported = workflows.map(({ file, id, name }) => `${name}${active.includes(file) ? ' (active)' : ''}  ${n8n.url}/workflow/${id}`);
+	// made after the approval triggers took their first look, so their next poll announces it
+	const pending = await seedPendingApproval(sandbox, 'DEMO-NEW-01', 1200);
 
-	const { accounts } = sandbox.seeded;
+	const { accounts, payees } = sandbox.seeded;
+	const control = sandbox.controlUrl;
 	console.log(
 		[
 			'',
@@ -45,13 +49,25 @@ async function main(): Promise<void> {
 			'  workflows',
 			...imported.map((line) => `    ${line}`),
 			'',
-			`Sandbox bank  ${sandbox.baseUrl}  (control API ${sandbox.controlUrl})`,
+			`Sandbox bank  ${sandbox.baseUrl}`,
 			`  accounts     GBP ${accounts.gbp}   EUR ${accounts.eur}`,
-			'  try          (the settled-payments workflow is active: each of these starts an execution)',
-			`    curl -X POST ${sandbox.controlUrl}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
-			`    curl ${sandbox.controlUrl}/ledger       # balances, transactions, approvals`,
-			`    curl -X POST ${sandbox.controlUrl}/approvals/<ref>/approve   # approve a pending payment (ref from Approvals)`,
-			`    curl -X POST ${sandbox.controlUrl}/transactions/<xtid>/settle   # settle a sent payment`,
+			`  payees       GBP ${payees.gbp}   EUR ${payees.eur}`,
+			'  approvals    payments of 1,000.00 or more (any currency) wait for approval; the others are sent at once',
+			'',
+			'What to try next',
+			'  1. Open "Pay invoices" and click Execute workflow: INV-DEMO-0001 (120.50) is sent, INV-DEMO-0002 (1,500.00)',
+			'     waits for approval. Run it again: nothing is paid twice (the invoice number is the idempotency key).',
+			'  2. The approval workflows poll the bank every minute. Within a minute "Approval requested" reports',
+			`     DEMO-NEW-01 (1,200.00). Decide it as an approver would in the bank's app, one of:`,
+			`       curl -X POST ${control}/approvals/${pending}/approve`,
+			`       curl -X POST ${control}/approvals/${pending}/decline`,
+			`       curl -X POST ${control}/approvals/${pending}/expire`,
+			'     and within a minute "Approval decided" (and, when approved, "Approved invoices") runs.',
+			'     For INV-DEMO-0002, take its approvalRef from the Pay node\'s output and do the same.',
+			'  3. Money arriving starts "Settled payments" at once:',
+			`       curl -X POST ${control}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
+			`     and a sent payment settling too: curl -X POST ${control}/transactions/<transaction ID>/settle`,
+			`  Everything the bank holds: curl ${control}/ledger   (the sandbox's control API: README, "The sandbox bank")`,
 			'',
 			'Ctrl-C stops n8n and the sandbox.',
 		].join('\n'),

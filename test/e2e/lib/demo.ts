@@ -10,6 +10,8 @@ import { activate, loadWorkflow } from './stack';
 export const DEMO_DIR = join(__dirname, '..', '..', '..', 'examples');
 /** The example with the trigger: activated on import, so sandbox events start it at once. */
 export const ACTIVE_EXAMPLE = 'settled-payments.json';
+/** What `npm run demo` activates besides: the approval examples, polled every minute. */
+export const APPROVAL_EXAMPLES = ['approval-requested.json', 'approval-decided.json', 'approved-invoices.json'];
 
 export interface DemoWorkflow {
 	file: string;
@@ -17,12 +19,22 @@ export interface DemoWorkflow {
 	name: string;
 }
 
-export async function importDemoWorkflows(n8n: N8n, sandbox: Sandbox, credentialId: string): Promise<DemoWorkflow[]> {
-	const replacements = { CREDENTIAL_ID: credentialId, ACCOUNT_GBP: sandbox.seeded.accounts.gbp, ACCOUNT_EUR: sandbox.seeded.accounts.eur };
+export async function importDemoWorkflows(
+	n8n: N8n,
+	sandbox: Sandbox,
+	credentialId: string,
+	active: readonly string[] = [ACTIVE_EXAMPLE],
+): Promise<DemoWorkflow[]> {
+	const replacements = {
+		CREDENTIAL_ID: credentialId,
+		ACCOUNT_GBP: sandbox.seeded.accounts.gbp,
+		ACCOUNT_EUR: sandbox.seeded.accounts.eur,
+		PAYEE_GBP: sandbox.seeded.payees.gbp,
+	};
 	const imported: DemoWorkflow[] = [];
 	for (const file of readdirSync(DEMO_DIR).filter((name) => name.endsWith('.json')).sort()) {
 		const created = await n8n.apiOk<{ id: string; name: string }>('POST', '/workflows', loadWorkflow(join(DEMO_DIR, file), replacements));
-		if (file === ACTIVE_EXAMPLE) await activate(n8n, created.id);
+		if (active.includes(file)) await activate(n8n, created.id);
 		imported.push({ file, id: String(created.id), name: created.name });
 	}
 	return imported;
@@ -30,16 +42,16 @@ export async function importDemoWorkflows(n8n: N8n, sandbox: Sandbox, credential
 
 /**
  * Two payments over the approval threshold, made straight at the sandbox API: one approval approved
- * (a decided one for the approval examples to show) and one left pending.
+ * (a decided one for the approval examples to show) and one left pending; returns the pending one's ref.
  */
-export async function seedApprovals(sandbox: Sandbox): Promise<void> {
+export async function seedApprovals(sandbox: Sandbox): Promise<string> {
 	const approved = await seedPendingApproval(sandbox, 'DEMO-APPROVED-01', 1800);
 	await sandbox.control.approve(approved);
-	await seedPendingApproval(sandbox, 'DEMO-APPROVE-01', 2500);
+	return await seedPendingApproval(sandbox, 'DEMO-APPROVE-01', 2500);
 }
 
 /** A payment over the approval threshold, made straight at the sandbox API; returns its approval's ref. */
-async function seedPendingApproval(sandbox: Sandbox, reference: string, amount: number): Promise<string> {
+export async function seedPendingApproval(sandbox: Sandbox, reference: string, amount: number): Promise<string> {
 	const { clientId, clientSecret } = sandbox.clients.full;
 	const tokenResponse = await fetch(sandbox.tokenUrl, {
 		method: 'POST',
