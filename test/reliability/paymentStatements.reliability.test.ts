@@ -244,7 +244,8 @@ const SCENARIOS: Array<[string, Scenario]> = [
 				timedOut
 					? [
 							{ method: 'POST', path: '/payments', kind: 'commitThenDrop', after: paidBatches, times: 1, latencyMs: 20 },
-							{ method: 'POST', path: '/payments', kind: 'reset' },
+							// each rule counts the requests it sees: the paid batches pass here too
+							{ method: 'POST', path: '/payments', kind: 'reset', after: paidBatches },
 						]
 					: [{ method: 'POST', path: '/payments', kind: 'status', status: 429, retryAfterSeconds: 0, after: paidBatches }],
 			);
