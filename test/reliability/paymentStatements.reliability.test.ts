@@ -234,44 +234,47 @@ const SCENARIOS: Array<[string, Scenario]> = [
 	[
 		'case 4: n8n\'s Retry after the workflow was edited',
 		async (world, round) => {
-			const items = world.invoices('S4', world.int(8, 16));
-			const batchSize = world.int(3, 6);
-			const contextData: Record<string, IDataObject> = {};
-			const paidBatches = world.int(1, 2);
-			const timedOut = world.rng() < 0.5;
-			// the first batches are paid; the next one is rate limited until the node gives up, or made with its answer lost
-			world.sandbox.control.setFaults(
-				timedOut
-					? [
-							{ method: 'POST', path: '/payments', kind: 'commitThenDrop', after: paidBatches, times: 1, latencyMs: 20 },
-							// each rule counts the requests it sees: the paid batches pass here too
-							{ method: 'POST', path: '/payments', kind: 'reset', after: paidBatches },
-						]
-					: [{ method: 'POST', path: '/payments', kind: 'status', status: 429, retryAfterSeconds: 0, after: paidBatches }],
-			);
-			const failed = await world.pay('submitBatch', items, {
-				executionId: `s4-a-${world.name}-${round}`,
-				contextData,
-				continueOnFail: world.rng() < 0.5,
-				parameters: { batchSize },
-			});
-			world.judge('case 4, failed run', failed, items);
-			world.sandbox.control.clearFaults();
-			const total = items.reduce((sum, item) => sum + item.amount, 0);
-			const edits: Array<[string, 'submit' | 'submitBatch', IDataObject, Item[]]> = [
-				['Batch Size changed', 'submitBatch', { batchSize: world.int(1, 8) }, items],
-				['switched to Submit', 'submit', {}, items],
-				['items reordered', 'submitBatch', { batchSize }, [...items].sort(() => world.rng() - 0.5)],
-				['items reversed', 'submitBatch', { batchSize }, [...items].reverse()],
-				['Maximum Total changed', 'submitBatch', { batchSize, options: { maxTotal: Math.round(total * (0.3 + world.rng())) } }, items],
-			];
-			const [edit, operation, parameters, retryItems] = world.pick(edits);
-			const retried = await world.pay(operation, retryItems, { executionId: `s4-b-${world.name}-${round}`, mode: 'retry', contextData, parameters });
-			world.judge(`case 4, Retry after ${edit}${timedOut ? ' (a batch timed out)' : ''}`, retried, retryItems);
-			const maxTotal = (parameters.options as IDataObject | undefined)?.maxTotal;
-			const paid = items.filter((item) => world.sandbox.control.ledger().transactions.some((t) => t.reference === item.reference)).reduce((sum, item) => sum + item.amount, 0);
-			if (typeof maxTotal === 'number' && paid > maxTotal) watched.overMaximumTotal++;
-			world.madeOnce('case 4', items);
+			// every edit in every round, each on its own invoices
+			for (let editIndex = 0; editIndex < 5; editIndex++) {
+				const items = world.invoices('S4', world.int(8, 16));
+				const batchSize = world.int(3, 6);
+				const contextData: Record<string, IDataObject> = {};
+				const paidBatches = world.int(1, 2);
+				const timedOut = world.rng() < 0.5;
+				// the first batches are paid; the next one is rate limited until the node gives up, or made with its answer lost
+				world.sandbox.control.setFaults(
+					timedOut
+						? [
+								{ method: 'POST', path: '/payments', kind: 'commitThenDrop', after: paidBatches, times: 1, latencyMs: 20 },
+								// each rule counts the requests it sees: the paid batches pass here too
+								{ method: 'POST', path: '/payments', kind: 'reset', after: paidBatches },
+							]
+						: [{ method: 'POST', path: '/payments', kind: 'status', status: 429, retryAfterSeconds: 0, after: paidBatches }],
+				);
+				const failed = await world.pay('submitBatch', items, {
+					executionId: `s4-a-${world.name}-${round}-${editIndex}`,
+					contextData,
+					continueOnFail: world.rng() < 0.5,
+					parameters: { batchSize },
+				});
+				world.judge('case 4, failed run', failed, items);
+				world.sandbox.control.clearFaults();
+				const total = items.reduce((sum, item) => sum + item.amount, 0);
+				const edits: Array<[string, 'submit' | 'submitBatch', IDataObject, Item[]]> = [
+					['Batch Size changed', 'submitBatch', { batchSize: world.int(1, 8) }, items],
+					['switched to Submit', 'submit', {}, items],
+					['items reordered', 'submitBatch', { batchSize }, [...items].sort(() => world.rng() - 0.5)],
+					['items reversed', 'submitBatch', { batchSize }, [...items].reverse()],
+					['Maximum Total changed', 'submitBatch', { batchSize, options: { maxTotal: Math.round(total * (0.3 + world.rng())) } }, items],
+				];
+				const [edit, operation, parameters, retryItems] = edits[editIndex];
+				const retried = await world.pay(operation, retryItems, { executionId: `s4-b-${world.name}-${round}-${editIndex}`, mode: 'retry', contextData, parameters });
+				world.judge(`case 4, Retry after ${edit}${timedOut ? ' (a batch timed out)' : ''}`, retried, retryItems);
+				const maxTotal = (parameters.options as IDataObject | undefined)?.maxTotal;
+				const paid = items.filter((item) => world.sandbox.control.ledger().transactions.some((t) => t.reference === item.reference)).reduce((sum, item) => sum + item.amount, 0);
+				if (typeof maxTotal === 'number' && paid > maxTotal) watched.overMaximumTotal++;
+				world.madeOnce('case 4', items);
+			}
 		},
 	],
 	[
