@@ -1,9 +1,13 @@
 /**
  * Issue 11 in a real n8n (both lines): a workflow whose payment node fails mid-way (the bank stops
  * answering) is retried with n8n's own Retry (the REST call the editor's Retry buttons make), with the
- * original and with the current workflow: every invoice is paid exactly once. And a Submit Batch with
- * custom keys, run again with the invoices in another order and one added, pays nothing twice.
+ * original and with the current workflow: every invoice is paid exactly once. The same after the saved
+ * workflow was edited before the Retry (Batch Size changed, Submit Batch switched to Submit), retried
+ * with the workflow as saved: each payment made once, each output's transaction the ledger's. And a
+ * Submit Batch with custom keys, run again with the invoices in another order and one added, pays
+ * nothing twice.
  */
+import type { FaultRule } from '../sandbox/faults';
 import { selectedVersions } from './lib/config';
 import {
 	createCredential,
@@ -24,6 +28,14 @@ import {
 interface Variant {
 	operation: 'submit' | 'submitBatch';
 	customKeys: boolean;
+	batchSize?: number;
+}
+
+interface SavedWorkflow {
+	name: string;
+	nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+	connections: unknown;
+	settings: unknown;
 }
 
 describe.each(selectedVersions())('n8n %s: n8n\'s Retry of a failed payment execution', (version) => {
@@ -54,7 +66,7 @@ describe.each(selectedVersions())('n8n %s: n8n\'s Retry of a failed payment exec
 		const pay = (workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');
 		if (!pay) throw new Error('pay-many.json has no Pay node');
 		if (!variant.customKeys) pay.parameters.options = {};
-		if (variant.operation === 'submitBatch') pay.parameters.batchSize = 5;
+		if (variant.operation === 'submitBatch') pay.parameters.batchSize = variant.batchSize ?? 5;
 		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', workflow);
 		await activate(stack.n8n, String(created.id));
 		return { id: String(created.id), path };
@@ -118,6 +130,70 @@ describe.each(selectedVersions())('n8n %s: n8n\'s Retry of a failed payment exec
 			// the retry really is a new execution of n8n's, in retry mode
 			const full = await getExecution(stack.n8n, retried.id);
 			expect(full.mode).toBe('retry');
+		});
+	});
+
+	const failures: Array<[string, FaultRule[], number]> = [
+		// the second batch is refused as rate limited until the node gives up
+		['is rate limited', [{ method: 'POST', path: '/payments', kind: 'status', status: 429, retryAfterSeconds: 0, after: 1 }], 10],
+		// the second batch is made, but its answer never comes; nothing later gets through
+		[
+			'times out',
+			[
+				{ method: 'POST', path: '/payments', kind: 'commitThenDrop', after: 1, times: 1, latencyMs: 300 },
+				// each rule counts the requests it sees: the first batch passes here too
+				{ method: 'POST', path: '/payments', kind: 'reset', after: 1 },
+			],
+			20,
+		],
+	];
+	const edits: Array<[string, (pay: { parameters: Record<string, unknown> }) => void]> = [
+		['Batch Size changed from 10 to 4', (pay) => (pay.parameters.batchSize = 4)],
+		[
+			'Submit Batch switched to Submit',
+			(pay) => {
+				pay.parameters.operation = 'submit';
+				delete pay.parameters.batchSize;
+			},
+		],
+	];
+	const retryCases = failures.flatMap(([failure, faults, paid]) => edits.map(([edit, change]) => [failure, edit, faults, paid, change] as const));
+
+	describe.each(retryCases)('the second batch of a Submit Batch %s; %s in the saved workflow; n8n\'s Retry with the currently saved workflow', (_failure, _edit, faults, paidBeforeRetry, edit) => {
+		it('pays each invoice exactly once, and every output names the transaction the ledger holds for it', async () => {
+			const workflow = await importPayMany({ operation: 'submitBatch', customKeys: false, batchSize: 10 });
+			const items = invoices(`E${++counter}`, 30);
+			stack.sandbox.control.setFaults(faults);
+			const failed = await start(workflow, { invoices: items });
+			expect(failed.status).toBe('error');
+			expect(timesPaid(items)).toEqual(items.map((_, index) => (index < paidBeforeRetry ? 1 : 0)));
+			stack.sandbox.control.clearFaults();
+
+			const saved = await stack.n8n.apiOk<SavedWorkflow>('GET', `/workflows/${workflow.id}`);
+			const payNode = saved.nodes.find((node) => node.name === 'Pay');
+			if (!payNode) throw new Error('the saved workflow has no Pay node');
+			edit(payNode);
+			await stack.n8n.apiOk('PUT', `/workflows/${workflow.id}`, { name: saved.name, nodes: saved.nodes, connections: saved.connections, settings: saved.settings });
+			const retried = await retry(workflow.id, failed.id, true);
+			expect(executionError(retried)).toBeUndefined();
+			expect(retried.status).toBe('success');
+			// the Retry ran the workflow as saved (the execution keeps the workflow it ran: GET /rest/executions/:id)
+			const ran = await stack.n8n.restOk<{ data: { workflowData: SavedWorkflow } }>('GET', `/executions/${retried.id}`);
+			const ranPay = ran.data.workflowData.nodes.find((node) => node.name === 'Pay');
+			expect({ operation: ranPay?.parameters.operation, batchSize: ranPay?.parameters.batchSize }).toEqual({
+				operation: payNode.parameters.operation,
+				batchSize: payNode.parameters.batchSize,
+			});
+
+			expect(timesPaid(items)).toEqual(items.map(() => 1));
+			const outputs = nodeOutput(retried, 'Pay');
+			expect(outputs.map((output) => output.reference)).toEqual(items.map((item) => item.reference));
+			for (const output of outputs) {
+				const [made] = stack.sandbox.control.ledger().transactions.filter((t) => t.reference === output.reference && t.direction === 'outgoing');
+				expect({ reference: output.reference, xtid: output.xtid }).toEqual({ reference: output.reference, xtid: made.xtid });
+				expect(['submitted', 'replayed', 'found_after_error', 'accepted']).toContain(output.status);
+			}
+			expect((await getExecution(stack.n8n, retried.id)).mode).toBe('retry');
 		});
 	});
 
