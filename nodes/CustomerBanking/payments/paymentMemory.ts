@@ -100,14 +100,19 @@ export class PaymentMemory {
 
 	/**
 	 * Notes an attempt about to be sent with `key`; the first one records its time, body and payments, and
-	 * binds each payment to this key. Returns the request as remembered.
+	 * binds each payment to this key unless a request that may have made it holds it. Returns the request
+	 * as remembered.
 	 */
 	recordAttempt(key: string, sent: { body: string; members: string[]; asBatch: boolean }, now: number): SentRequest {
 		const known = this.request(key);
 		if (known) return known;
 		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: false };
 		this.store(key, request);
-		for (const identity of sent.members) if (this.keyOfPayment(identity) === undefined) this.identities[identity] = key;
+		// a payment stays bound to the first request that may have made it; one that made nothing binds it no more
+		for (const identity of sent.members) {
+			const bound = this.keyOfPayment(identity);
+			if (bound === undefined || this.request(bound)?.possiblyMade !== true) this.identities[identity] = key;
+		}
 		return request;
 	}
 

@@ -88,9 +88,25 @@ export class PaymentRun {
 		return identity;
 	}
 
-	/** Whether this payment was sent before in this execution (it then goes again only under its first key). */
-	wasSent(payment: Payment): boolean {
-		return this.memory.keyOfPayment(this.identityOf(payment)) !== undefined;
+	/**
+	 * Whether this payment was sent before in this execution in a request that may have been processed:
+	 * it then goes again only under that key. A request the bank refused (and no attempt of it lost) made
+	 * nothing, so its payments are new ones again.
+	 */
+	mayHaveBeenMade(payment: Payment): boolean {
+		return this.firstRequestOf(payment)?.request.possiblyMade === true;
+	}
+
+	private firstRequestOf(payment: Payment): { key: string; request: SentRequest } | undefined {
+		const key = this.memory.keyOfPayment(this.identityOf(payment));
+		const request = key === undefined ? undefined : this.memory.request(key);
+		return key !== undefined && request !== undefined ? { key, request } : undefined;
+	}
+
+	/** What the spending limits count as already paid: payments of this execution that may have been made. */
+	mayHaveBeenMadeById(limitId: string): boolean {
+		const key = this.memory.keyOfPayment(limitId) ?? limitId;
+		return this.memory.request(key)?.possiblyMade === true;
 	}
 
 	/**
@@ -111,11 +127,11 @@ export class PaymentRun {
 			const body = bodyDigest(payment.body);
 			const earlier = this.memory.request(key.key);
 			const boundTo = bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
-			const firstKey = this.memory.keyOfPayment(this.identityOf(payment));
+			const first = this.firstRequestOf(payment);
 			if (boundTo !== undefined && boundTo !== body) {
 				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherBody', earlier?.possiblyMade === true));
-			} else if (firstKey !== undefined && firstKey !== key.key) {
-				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', this.memory.request(firstKey)?.possiblyMade === true));
+			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
+				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', true));
 			} else {
 				bodies.set(key.key, body);
 				usable.push(payment);
@@ -138,28 +154,41 @@ export class PaymentRun {
 		const conflicts: PaymentOutcome[] = [];
 		const planned = new Set<Payment>();
 		for (const payment of payments) {
-			const firstKey = payment.customKey === undefined ? this.memory.keyOfPayment(this.identityOf(payment)) : undefined;
-			if (firstKey === undefined || planned.has(payment)) continue;
-			const sent = this.memory.request(firstKey) as SentRequest;
-			const members = sent.members.map((identity) => byIdentity.get(identity));
+			const first = payment.customKey === undefined && this.mayHaveBeenMade(payment) ? this.firstRequestOf(payment) : undefined;
+			if (first === undefined || planned.has(payment)) continue;
+			const members = first.request.members.map((identity) => byIdentity.get(identity));
 			if (members.every((member): member is Payment => member !== undefined && !planned.has(member))) {
 				members.forEach((member) => planned.add(member));
-				requests.push({ members, key: { key: firstKey, source: 'derived' }, asBatch: sent.asBatch });
+				requests.push({ members, key: { key: first.key, source: 'derived' }, asBatch: first.request.asBatch });
 			} else {
 				planned.add(payment);
 				held.push(payment);
 			}
 		}
 		for (const request of planNew(payments.filter((payment) => !planned.has(payment)))) {
+			const body = bodyDigest(requestBodyOf(request.members, request.asBatch));
 			const sent = this.memory.request(request.key.key);
-			if (sent?.body !== undefined && sent.body !== bodyDigest(requestBodyOf(request.members, request.asBatch))) {
-				conflicts.push(...keyConflictOutcomes(this.context, request.members, request.key, 'otherBody', sent.possiblyMade));
-			} else {
+			if (sent?.body === undefined || sent.body === body) {
 				requests.push(request);
+			} else if (request.key.source === 'derived' && this.freesItsKey(sent, byIdentity)) {
+				// another request's key by position only (the items moved, or that request made nothing):
+				// these payments were never sent, so they get a key of their own
+				requests.push({ ...request, key: { key: uuidV4FromParts(['rekeyed', request.key.key, body]), source: 'derived' } });
+			} else {
+				conflicts.push(...keyConflictOutcomes(this.context, request.members, request.key, 'otherBody', sent.possiblyMade));
 			}
 		}
 		requests.sort((a, b) => Math.min(...a.members.map((m) => m.itemIndex)) - Math.min(...b.members.map((m) => m.itemIndex)));
 		return { requests, held, conflicts };
+	}
+
+	/**
+	 * Whether the request first sent under a derived key leaves that key to others: it made nothing, or
+	 * its payments are all in this run, under their own first key. Otherwise one of them may be the
+	 * payment now planned under the key, changed since (another amount, payee or reference).
+	 */
+	private freesItsKey(sent: SentRequest, present: ReadonlyMap<string, Payment>): boolean {
+		return !sent.possiblyMade || (sent.members.length > 0 && sent.members.every((identity) => present.has(identity)));
 	}
 
 	/**
@@ -170,9 +199,12 @@ export class PaymentRun {
 	steps(payments: Payment[], limits: SpendingLimits, planNew: (fresh: Payment[]) => PlannedRequest[]): PaymentStep[] {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
-		const { allowed, refused } = withinLimits(this.context, usable, limits, (payment) => this.limitIdOf(payment));
+		const { allowed, refused } = withinLimits(this.context, usable, limits, {
+			idOf: (payment) => this.limitIdOf(payment),
+			alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
+		});
 		const plan = this.plan(allowed, planNew);
-		const heldOverLimit = refused.filter(({ payment }) => this.wasSent(payment));
+		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
 		const steps: PaymentStep[] = [
 			...[...conflicts, ...plan.conflicts].map((outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] })),
 			...refused

@@ -50,41 +50,67 @@ export function readSpendingLimits(context: IExecuteFunctions, itemIndex: number
 const SPENT = 'spentPerAccount';
 const cents = (amount: number) => Math.round(amount * 100);
 
+/** How the limits tell payments apart, and which of them this execution may already have paid. */
+export interface LimitLedger<P> {
+	/** The same for a payment on every run that could resend it, so a resend is not counted twice. */
+	idOf(payment: P): string;
+	/** Whether an earlier run of this execution may have paid it: it counts, whatever the limits are now. */
+	alreadyPaid(id: string): boolean;
+}
+
 /**
- * Decides, in input order, which payments stay within the limits. What the node already sent in this
- * execution counts towards the total (kept in its execution context, like the keys): `paymentId`
- * names a payment the same way on every run that could resend it, so a resend is not counted twice.
+ * Decides, in input order, which payments stay within the limits. Everything this execution may
+ * already have paid from the account counts first (kept in the node's execution context, like the keys),
+ * also when it is not in this run's input: a payment that may have been paid is sent again (under its
+ * key) only while that total is within Maximum Total, since a resend pays it if the first attempt did
+ * not; a new payment only while the total with it stays within. A payment the limits allowed in an
+ * earlier run that made nothing is decided again under today's limits.
  */
 export function withinLimits<P extends { itemIndex: number; body: IDataObject }>(
 	context: IExecuteFunctions,
 	payments: P[],
 	limits: SpendingLimits,
-	paymentId: (payment: P) => string,
+	ledgerOf: LimitLedger<P>,
 ): { allowed: P[]; refused: Array<{ payment: P; reason: string }> } {
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
 	const memory = context.getContext('node');
 	const spent = ((memory[SPENT] ??= {}) as IDataObject) as Record<string, Record<string, number>>;
+	const mayBePaid = new Map<string, number>();
+	for (const payment of payments) {
+		const id = ledgerOf.idOf(payment);
+		if (ledgerOf.alreadyPaid(id)) ((spent[String(payment.body.xaid)] ??= {})[id] = Number(payment.body.amount));
+	}
+	const committedOf = (account: string) => {
+		if (!mayBePaid.has(account)) {
+			const paid = Object.entries(spent[account] ?? {}).filter(([id]) => ledgerOf.alreadyPaid(id));
+			mayBePaid.set(account, paid.reduce((sum, [, amount]) => sum + cents(amount), 0));
+		}
+		return mayBePaid.get(account) as number;
+	};
+	const overTotal = (account: string, total: number, amount: number) =>
+		`Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
+	const newTotals = new Map<string, number>();
+	const counted = new Set<string>();
 	for (const payment of payments) {
 		const amount = Number(payment.body.amount);
 		const account = String(payment.body.xaid);
-		const id = paymentId(payment);
-		const ledger = (spent[account] ??= {});
+		const id = ledgerOf.idOf(payment);
 		if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
 			refused.push({ payment, reason: `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent` });
 			continue;
 		}
-		if (limits.maxTotal !== undefined && ledger[id] === undefined) {
-			const total = Object.values(ledger).reduce((sum, value) => sum + cents(value), 0);
-			if (total + cents(amount) > cents(limits.maxTotal)) {
-				refused.push({
-					payment,
-					reason: `Paying ${amount} would bring this execution's payments from account ${account} to ${(total + cents(amount)) / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`,
-				});
-				continue;
-			}
+		const committed = committedOf(account);
+		const added = newTotals.get(account) ?? 0;
+		// a repeated key (the same payment twice in the input) counts once
+		const extra = counted.has(id) || ledgerOf.alreadyPaid(id) ? 0 : cents(amount);
+		if (limits.maxTotal !== undefined && committed + added + extra > cents(limits.maxTotal)) {
+			refused.push({ payment, reason: overTotal(account, committed + added + (extra || 0), amount) });
+			continue;
 		}
-		ledger[id] = amount;
+		newTotals.set(account, added + extra);
+		counted.add(id);
+		(spent[account] ??= {})[id] = amount;
 		allowed.push(payment);
 	}
 	return { allowed, refused };
