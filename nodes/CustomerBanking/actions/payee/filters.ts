@@ -39,8 +39,6 @@ export function readPayeeFilters(context: IExecuteFunctions, itemIndex: number):
 		throw invalidFilter(context, itemIndex, 'must be a set of filters', raw);
 	}
 	const filters = raw as IDataObject;
-	const unknown = Object.keys(filters).find((key) => key !== 'nameContains');
-	if (unknown !== undefined) throw invalidFilter(context, itemIndex, `${unknown}: not a filter of this operation`, filters[unknown]);
 	if (filters.nameContains === undefined) return undefined;
 	const text = typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
 	if (text === '') throw invalidFilter(context, itemIndex, 'Name Contains: enter some text or remove the filter', filters.nameContains);

@@ -55,22 +55,22 @@ export const transactionFilters: INodeProperties = {
 	]),
 };
 
-const LABELS: Record<string, string> = {
+const LABELS = {
 	direction: 'Direction',
 	status: 'Status',
 	createdAfter: 'Created After',
 	createdBefore: 'Created Before',
-};
+} as const;
 
-function invalidFilter(context: IExecuteFunctions, itemIndex: number, field: string, rule: string, got: unknown) {
-	return new NodeOperationError(context.getNode(), `Filters › ${LABELS[field] ?? field}: ${rule} (item ${itemIndex})`, {
+function invalidFilter(context: IExecuteFunctions, itemIndex: number, field: keyof typeof LABELS, rule: string, got: unknown) {
+	return new NodeOperationError(context.getNode(), `Filters › ${LABELS[field]}: ${rule} (item ${itemIndex})`, {
 		itemIndex,
 		description: `Got ${JSON.stringify(got) ?? String(got)}. Nothing was sent.`,
 	});
 }
 
 /** A time the user gave: text in n8n's date and time format (the workflow's time zone unless it names one), or a date object. */
-function userTime(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): number {
+function userTime(context: IExecuteFunctions, itemIndex: number, field: 'createdAfter' | 'createdBefore', value: unknown): number {
 	let time: DateTime | undefined;
 	if (DateTime.isDateTime(value)) time = value;
 	else if (value instanceof Date) time = DateTime.fromJSDate(value);
@@ -109,8 +109,6 @@ export function readTransactionFilters(
 		throw new NodeOperationError(context.getNode(), `Filters: must be a set of filters (item ${itemIndex})`, { itemIndex });
 	}
 	const filters = raw as IDataObject;
-	const unknown = Object.keys(filters).find((key) => !Object.hasOwn(LABELS, key));
-	if (unknown !== undefined) throw invalidFilter(context, itemIndex, unknown, 'not a filter of this operation', filters[unknown]);
 
 	const tests: Array<(record: IDataObject) => boolean> = [];
 	if (filters.direction !== undefined) {
