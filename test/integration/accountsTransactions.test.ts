@@ -159,8 +159,7 @@ describe('Transaction', () => {
 /** The raw record as this bank answers it (spec-minimal: without created/updated). */
 const answered = (record: IDataObject): IDataObject => {
 	if (sandbox.variants.createdTimes) return record;
-	const { created: _created, updated: _updated, ...untimed } = record;
-	return untimed;
+	return Object.fromEntries(Object.entries(record).filter(([key]) => key !== 'created' && key !== 'updated'));
 };
 
 /** The node as n8n hands it to an AI agent: its type named with "Tool" at the end (n8n's convertNodeToAiTool). */
