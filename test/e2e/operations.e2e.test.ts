@@ -3,6 +3,7 @@
  * (workflows/operations.json), checked against n8n's execution data and the sandbox's ledger; and
  * Return All over thousands of transactions with the number of page requests the sandbox saw.
  */
+import { COMPACT_FIELDS, simplifyRecord } from '../../nodes/CustomerBanking/actions/simplify';
 import { selectedVersions } from './lib/config';
 import {
 	activate,
@@ -104,6 +105,16 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		expect(transactions.map((t) => t.xtid)).toEqual(
 			after.transactions.filter((t) => t.xaid === gbp).slice(0, 3).map((t) => t.xtid),
 		);
+
+		// Simplify (on by default for Get Many) and Filters: the outgoing transactions of the last hour, compact
+		const outgoing = after.transactions.filter((t) => t.xaid === gbp && t.direction === 'outgoing');
+		expect(outgoing.map((t) => t.xtid)).toContain(paid.xtid);
+		expect(outgoing.length).toBeLessThan(after.transactions.filter((t) => t.xaid === gbp).length);
+		expect(nodeOutput(execution, 'Outgoing Transactions')).toEqual(outgoing.map((t) => simplifyRecord('transaction', t)));
+		expect(nodeOutput(execution, 'Transactions')).toEqual(
+			after.transactions.filter((t) => t.xaid === gbp).slice(0, 3).map((t) => simplifyRecord('transaction', t)),
+		);
+		expect(Object.keys(nodeOutput(execution, 'Outgoing Transactions')[0]).every((key) => COMPACT_FIELDS.transaction.some((field) => field.key === key))).toBe(true);
 
 		// Approval: Get by Payment / Get / Get Many
 		expect(nodeOutput(execution, 'Approval of Payment')).toEqual([expect.objectContaining({ ref: batched.approvalRef, xtid: batched.xtid })]);

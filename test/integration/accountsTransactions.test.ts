@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
+import { COMPACT_FIELDS, simplifyRecord } from '../../nodes/CustomerBanking/actions/simplify';
+import { createExecuteContext } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { byId, mainJson, runNode } from './actionNode';
@@ -150,5 +153,152 @@ describe('Transaction', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error?.context?.itemIndex).toBe(1);
 		expect(result.calls).toHaveLength(2);
+	});
+});
+
+/** The raw record as this bank answers it (spec-minimal: without created/updated). */
+const answered = (record: IDataObject): IDataObject => {
+	if (sandbox.variants.createdTimes) return record;
+	return Object.fromEntries(Object.entries(record).filter(([key]) => key !== 'created' && key !== 'updated'));
+};
+
+/** The node as n8n hands it to an AI agent: its type named with "Tool" at the end (n8n's convertNodeToAiTool). */
+async function runAsAiTool(parameters: Record<string, unknown>) {
+	const nodeType = new CustomerBanking();
+	nodeType.description = { ...nodeType.description, name: `${nodeType.description.name}Tool`, displayName: `${nodeType.description.displayName} Tool` };
+	const { context, requests } = createExecuteContext({ parameters, credentials, nodeType });
+	const output = await nodeType.execute.call(context);
+	return { items: output[0].map((item) => item.json), type: context.getNode().type, requests };
+}
+
+describe('Simplify', () => {
+	it('Account Get Many: simplified by default, every field with Simplify off', async () => {
+		const simplified = mainJson(await run({ resource: 'account', operation: 'getMany', returnAll: true }));
+		const raw = mainJson(await run({ resource: 'account', operation: 'getMany', returnAll: true, simplify: false }));
+		expect(raw.length).toBeGreaterThan(0);
+		expect(simplified).toEqual(raw.map((account) => simplifyRecord('account', account)));
+		expect(Object.keys(simplified[0])).toEqual(COMPACT_FIELDS.account.map((field) => field.key));
+		expect(Object.keys(raw[0]).length).toBeGreaterThan(15);
+		expect(simplified[0]).not.toHaveProperty('bic');
+	});
+
+	it('Account Get: every field by default, the simplified shape when asked', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const [raw] = mainJson(await run({ resource: 'account', operation: 'get', account: byId(xaid) }));
+		const [simplified] = mainJson(await run({ resource: 'account', operation: 'get', account: byId(xaid), simplify: true }));
+		expect(raw).toEqual(expect.objectContaining({ bic: expect.any(String), companyReg: expect.any(String) }));
+		expect(simplified).toEqual(simplifyRecord('account', raw));
+		expect(simplified).toEqual(expect.objectContaining({ xaid, currency: 'GBP', status: 'ACTIVE' }));
+	});
+
+	it('Transaction Get Many and Get: the fields this bank sends, none filled in', async () => {
+		const ledger = sandbox.control.ledger().transactions.slice(0, 13).map(answered);
+		const simplified = mainJson(await run({ resource: 'transaction', operation: 'getMany', scope: 'all', returnAll: false, limit: 13 }));
+		expect(simplified).toEqual(ledger.map((transaction) => simplifyRecord('transaction', transaction)));
+		// spec-minimal: no creation time, and none made up
+		for (const transaction of simplified) expect('created' in transaction).toBe(sandbox.variants.createdTimes);
+		expect(simplified[0]).not.toHaveProperty('updated');
+
+		const known = ledger[0];
+		const [raw] = mainJson(await run({ resource: 'transaction', operation: 'get', transactionId: known.xtid }));
+		expect(raw).toEqual(known);
+		const [one] = mainJson(await run({ resource: 'transaction', operation: 'get', transactionId: known.xtid, simplify: true }));
+		expect(one).toEqual(simplifyRecord('transaction', known));
+	});
+
+	it('an invalid Simplify fails before any request, naming the field', async () => {
+		const result = await run({ resource: 'transaction', operation: 'getMany', scope: 'all', returnAll: true, simplify: '={{ "yes" }}' });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe('Simplify: must be true or false (item 0)');
+		expect(result.requests).toEqual([]);
+	});
+
+	it('run by an AI agent (the node type ending in Tool): the simplified shape, even where Simplify is off', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const tool = await runAsAiTool({ resource: 'account', operation: 'get', account: byId(xaid), simplify: false });
+		expect(tool.type).toMatch(/\.customerBankingTool$/);
+		const [raw] = mainJson(await run({ resource: 'account', operation: 'get', account: byId(xaid) }));
+		expect(tool.items).toEqual([simplifyRecord('account', raw)]);
+		expect(Object.keys(tool.items[0]).length).toBeLessThanOrEqual(10);
+	});
+});
+
+describe('Transaction Get Many: Filters', () => {
+	const ledgerTransactions = () => sandbox.control.ledger().transactions.map(answered);
+
+	it('Direction with a Limit over several pages: the limit counts matching transactions', async () => {
+		if (ledgerTransactions().length < 1000) await sandbox.control.seedTransactions(sandbox.seeded.accounts.usd, 1100);
+		const incoming = ledgerTransactions().filter((transaction) => transaction.direction === 'incoming');
+		// the first page holds outgoing transactions too, so 600 matches take two pages
+		expect(ledgerTransactions().slice(0, 500).filter((transaction) => transaction.direction === 'outgoing').length).toBeGreaterThan(0);
+		sandbox.control.clearRequests();
+		const result = await run({
+			resource: 'transaction', operation: 'getMany', scope: 'all', returnAll: false, limit: 600, simplify: false,
+			filters: { direction: 'incoming' },
+		});
+		expect(mainJson(result)).toEqual(incoming.slice(0, 600));
+		expect(result.calls).toEqual(['GET /transactions?page=0&limit=500', 'GET /transactions?page=1&limit=500']);
+
+		const outgoing = mainJson(await run({ resource: 'transaction', operation: 'getMany', scope: 'all', returnAll: true, filters: { direction: 'outgoing' } }));
+		const expected = ledgerTransactions().filter((transaction) => transaction.direction === 'outgoing');
+		expect(expected.length).toBeGreaterThan(0);
+		expect(outgoing.map((transaction) => transaction.xtid)).toEqual(expected.map((transaction) => transaction.xtid));
+	});
+
+	it('Status: as the bank writes it, upper or lower case, several separated by commas', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const ofAccount = ledgerTransactions().filter((transaction) => transaction.xaid === xaid);
+		const settled = mainJson(await run({ resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, filters: { status: ' SETTLED ' } }));
+		expect(settled.map((t) => t.xtid)).toEqual(ofAccount.filter((t) => t.status === 'settled').map((t) => t.xtid));
+		expect(settled.length).toBeGreaterThan(0);
+		const none = mainJson(await run({ resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, filters: { status: 'no-such-status' } }));
+		expect(none).toEqual([]);
+		const both = mainJson(await run({ resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, filters: { status: 'sent, settled' } }));
+		expect(both.map((t) => t.xtid)).toEqual(ofAccount.filter((t) => ['sent', 'settled'].includes(t.status as string)).map((t) => t.xtid));
+	});
+
+	it('Created After / Created Before: at or after, and before; a bank without creation times keeps none', async () => {
+		const xaid = sandbox.seeded.accounts.cad;
+		await sandbox.control.receive(xaid, 10, 'Before the window');
+		await sandbox.control.advanceClock(60_000);
+		await sandbox.control.receive(xaid, 11, 'In the window 1');
+		await sandbox.control.receive(xaid, 12, 'In the window 2');
+		await sandbox.control.advanceClock(60_000);
+		await sandbox.control.receive(xaid, 13, 'After the window');
+		const all = sandbox.control.ledger().transactions.filter((t) => t.xaid === xaid);
+		const created = (reference: string) => Date.parse(all.find((t) => t.reference === reference)?.created as string);
+		const from = new Date(created('In the window 1')).toISOString();
+		const to = new Date(created('After the window') - 1).toISOString();
+		const inWindow = all.filter((t) => Date.parse(t.created as string) >= Date.parse(from) && Date.parse(t.created as string) < Date.parse(to));
+
+		const result = await run({
+			resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true,
+			filters: { createdAfter: from, createdBefore: to },
+		});
+		const references = mainJson(result).map((t) => t.reference);
+		if (sandbox.variants.createdTimes) {
+			expect(references).toEqual(['In the window 1', 'In the window 2']);
+			expect(references).toEqual(inWindow.map((t) => t.reference));
+		} else {
+			expect(references).toEqual([]);
+		}
+		expect(result.calls).toEqual([`GET /account/${xaid}/transactions?page=0&limit=500`]);
+	});
+
+	it.each([
+		[{ direction: 'sideways' }, 'Filters › Direction: must be one of incoming, outgoing (item 0)'],
+		[{ status: ' ' }, 'Filters › Status: enter a status or remove the filter (item 0)'],
+		[{ createdAfter: 'yesterday' }, 'Filters › Created After: must be a date and time, e.g. 2026-01-31T17:00:00 (item 0)'],
+		[{ createdBefore: '' }, 'Filters › Created Before: must be a date and time, e.g. 2026-01-31T17:00:00 (item 0)'],
+		[
+			{ createdAfter: '2026-02-01T00:00:00Z', createdBefore: '2026-01-01T00:00:00Z' },
+			'Filters › Created After: must be earlier than Created Before (item 0)',
+		],
+	])('invalid filter %j fails before any request, naming the field', async (filters, message) => {
+		const result = await run({ resource: 'transaction', operation: 'getMany', scope: 'all', returnAll: true, filters });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe(message);
+		expect(result.error?.description).toMatch(/Nothing was sent\.$/);
+		expect(result.requests).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { simplifyRecord } from '../../nodes/CustomerBanking/actions/simplify';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { byId, mainJson, runNode } from './actionNode';
@@ -118,5 +119,42 @@ describe('Approval', () => {
 		const result = await run({ operation: 'getByPayment', transactionId: 'xt-1', scope: 'all' });
 		expect(result.error?.message).toBe('Transaction ID (xtid): must be a UUID (item 0)');
 		expect(result.requests).toEqual([]);
+	});
+});
+
+describe('Approval: Simplify, and Status filtered while paging', () => {
+	it('Get Many: simplified by default, the payment details lifted where the bank has them', async () => {
+		const scope = { operation: 'getMany', scope: 'account', account: byId(sandbox.seeded.accounts.gbp), returnAll: true };
+		const raw = mainJson(await run({ ...scope, simplify: false }));
+		const simplified = mainJson(await run(scope));
+		expect(raw.length).toBeGreaterThan(0);
+		expect(simplified).toEqual(raw.map((approval) => simplifyRecord('approval', approval)));
+		for (const [index, approval] of simplified.entries()) {
+			const transaction = raw[index].transaction;
+			const detailed = typeof transaction === 'object' && transaction !== null;
+			expect(approval).toEqual(expect.objectContaining({ ref: raw[index].ref, xtid: raw[index].xtid, status: raw[index].status }));
+			expect('amount' in approval).toBe(detailed);
+			expect(approval).not.toHaveProperty('meta');
+			expect(approval).not.toHaveProperty('transaction');
+		}
+	});
+
+	it('Get and Get by Payment: every field by default, the simplified shape when asked', async () => {
+		const xtid = gbpXtids[1];
+		const [raw] = mainJson(await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all' }));
+		expect(raw).toHaveProperty('meta');
+		const [byPayment] = mainJson(await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all', simplify: true }));
+		expect(byPayment).toEqual(simplifyRecord('approval', raw));
+		const [byRef] = mainJson(await run({ operation: 'get', approvalRef: raw.ref, simplify: true }));
+		expect(byRef).toEqual(simplifyRecord('approval', raw));
+	});
+
+	it('Status with a Limit: the limit counts matching approvals, read from full pages', async () => {
+		const xaid = sandbox.seeded.accounts.gbp;
+		const refs = sandbox.control.ledger().approvals.filter((approval) => approval.parent_xaid === xaid).map((approval) => String(approval.ref));
+		for (const ref of refs.slice(0, 3)) await sandbox.control.decline(ref);
+		const result = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), status: 'pending', returnAll: false, limit: 2 });
+		expect(mainJson(result).map((approval) => approval.xtid)).toEqual([gbpXtids[3], gbpXtids[4]]);
+		expect(result.calls).toEqual([`GET /account/${xaid}/approvals?page=0&limit=500`]);
 	});
 });

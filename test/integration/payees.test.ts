@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { simplifyRecord } from '../../nodes/CustomerBanking/actions/simplify';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { byId, mainJson, type NodeRun, runNode } from './actionNode';
@@ -53,6 +54,13 @@ describe('Payee: Get and Get Many', () => {
 		const found = await run({ operation: 'get', payee: byId(xpid) });
 		expect(mainJson(found)).toEqual([expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' })]);
 		expect(found.calls).toEqual([`GET /payee/${xpid}`]);
+
+		const [simplified] = mainJson(await run({ operation: 'get', payee: byId(xpid), simplify: true }));
+		const [raw] = mainJson(found);
+		expect(simplified).toEqual(simplifyRecord('payee', raw));
+		expect(simplified).toEqual(expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }));
+		expect(raw).toHaveProperty('iban');
+		expect(simplified).not.toHaveProperty('iban');
 
 		const missing = await run({ operation: 'get', payee: byId('no-such-payee') });
 		expectApiError(missing, '404');
@@ -258,6 +266,33 @@ describe('Payee: Return All over several pages', () => {
 		const limited = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 120 });
 		expect(mainJson(limited)).toHaveLength(120);
 		expect(limited.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=60`, `GET /account/${xaid}/payees?page=1&limit=60`]);
+	});
+
+	it('Name Contains with a Limit: matches counted over both pages of 100, upper and lower case alike', async () => {
+		const xaid = sandbox.seeded.accounts.cad;
+		const raw = mainJson(await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, simplify: false }));
+		const matching = raw.filter((payee) => String(payee.name).toLowerCase().includes('spruce 0'));
+		// 99 matches on the first page, the 100th on the second
+		expect(raw.slice(0, 100).filter((payee) => matching.includes(payee))).toHaveLength(99);
+
+		sandbox.control.clearRequests();
+		const result = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 100, filters: { nameContains: 'SPRUCE 0' } });
+		const payees = mainJson(result);
+		expect(payees).toEqual(matching.map((payee) => simplifyRecord('payee', payee)));
+		expect(result.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=100`, `GET /account/${xaid}/payees?page=1&limit=100`]);
+		// simplified by default: no bank details
+		expect(payees[0]).not.toHaveProperty('institutionNumber');
+		expect(Object.keys(payees[0]).length).toBeLessThanOrEqual(10);
+
+		const none = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, filters: { nameContains: 'no such payee' } });
+		expect(mainJson(none)).toEqual([]);
+	});
+
+	it('an empty Name Contains fails before any request, naming the field', async () => {
+		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true, filters: { nameContains: '  ' } });
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe('Filters › Name Contains: enter some text or remove the filter (item 0)');
+		expect(result.requests).toEqual([]);
 	});
 });
 

@@ -77,7 +77,12 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointInte
 	limit?: number;
 	/** A fixed page size (capped at the endpoint's page limit) where the spec names one. */
 	pageSize?: number;
-	/** Stop reading pages once an item satisfies this; that item is the last one returned. */
+	/**
+	 * Only items satisfying this are returned, and the limit counts them: pages are read until it is
+	 * reached or the list ends. Given, pages are the endpoint's largest unless pageSize says otherwise.
+	 */
+	keep?: (item: T) => boolean;
+	/** Stop reading pages once a kept item satisfies this; that item is the last one returned. */
 	until?: (item: T) => boolean;
 	itemIndex?: number;
 }
@@ -279,7 +284,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, until, itemIndex, tooManyRequests, bankClock } = options;
+	const { path, qs, returnAll, keep, until, itemIndex, tooManyRequests, bankClock } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
@@ -287,9 +292,10 @@ export async function apiRequestAllItems<T = IDataObject>(
 		});
 	}
 	const maxPageSize = options.pageLimit ?? DEFAULT_PAGE_LIMIT;
+	// filtered, how many items of a page are kept is unknown: the largest pages take the fewest requests
 	const pageSize = options.pageSize
 		? Math.min(options.pageSize, maxPageSize)
-		: pageSizeFor(maxPageSize, returnAll, limit);
+		: pageSizeFor(maxPageSize, returnAll || keep !== undefined, limit);
 	const collected: T[] = [];
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 
@@ -310,9 +316,10 @@ export async function apiRequestAllItems<T = IDataObject>(
 				description: 'Expected { total, results }, an array, { data } or { items }.',
 			});
 		}
-		const matchAt = until ? listPage.items.findIndex(until) : -1;
-		if (matchAt >= 0) return [...collected, ...listPage.items.slice(0, matchAt + 1)].slice(0, limit);
-		collected.push(...listPage.items);
+		const kept = keep ? listPage.items.filter(keep) : listPage.items;
+		const matchAt = until ? kept.findIndex(until) : -1;
+		if (matchAt >= 0) return [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit);
+		collected.push(...kept);
 		if (collected.length >= limit) return collected.slice(0, limit);
 		const endOfList =
 			listPage.items.length < pageSize ||

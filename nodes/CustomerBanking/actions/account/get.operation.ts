@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [accountLocator];
+const properties: INodeProperties[] = [accountLocator, simplifyProperty('account', false)];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['get'] } },
@@ -15,5 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Accounts: GET /account/{xaid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	return await apiRequest.call(this, { method: 'GET', path: `/account/${xaid}`, itemIndex });
+	const output = readSimplify(this, itemIndex, 'account', false);
+	const account = await apiRequest.call(this, { method: 'GET', path: `/account/${xaid}`, itemIndex });
+	return output(account);
 }

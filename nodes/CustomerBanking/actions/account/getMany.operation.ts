@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import { getListOptions } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [...returnAllOrLimit()];
+const properties: INodeProperties[] = [...returnAllOrLimit(), simplifyProperty('account', true)];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['getMany'] } },
@@ -14,9 +15,11 @@ export const description = updateDisplayOptions(
 
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(this, {
+	const output = readSimplify(this, itemIndex, 'account', true);
+	const accounts = await apiRequestAllItems.call(this, {
 		path: '/accounts',
 		...getListOptions(this, itemIndex),
 		itemIndex,
 	});
+	return output(accounts);
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
 import { requireUuid } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 
 const properties: INodeProperties[] = [
 	{
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0c9d8e7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f',
 		description: 'The ref of the approval (a UUID)',
 	},
+	simplifyProperty('approval', false),
 ];
 
 export const description = updateDisplayOptions(
@@ -29,5 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Approval Reference (ref)',
 		itemIndex,
 	);
-	return await apiRequest.call(this, { method: 'GET', path: `/approval/${ref}`, itemIndex });
+	const output = readSimplify(this, itemIndex, 'approval', false);
+	const approval = await apiRequest.call(this, { method: 'GET', path: `/approval/${ref}`, itemIndex });
+	return output(approval);
 }

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { apiRequestAllItems } from '../../transport';
 import { listScope } from '../common.descriptions';
 import { getScopedPath } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
 
 // spec §Approvals: "The approvals list is also used with a page size of 50"
@@ -12,6 +13,7 @@ const PAGE_SIZE = 50;
 const properties: INodeProperties[] = [
 	transactionIdProperty('The xtid returned for the payment when it was submitted'),
 	...listScope('approvals'),
+	simplifyProperty('approval', false),
 ];
 
 export const description = updateDisplayOptions(
@@ -23,6 +25,7 @@ export const description = updateDisplayOptions(
 // the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId(this, itemIndex);
+	const output = readSimplify(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
 	const approvals = await apiRequestAllItems.call(this, {
 		path: getScopedPath(this, itemIndex, 'approvals'),
@@ -32,7 +35,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	});
 	const match = approvals.find(isThePayment);
-	if (match) return match;
+	if (match) return output(match);
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:

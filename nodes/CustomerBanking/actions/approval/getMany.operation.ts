@@ -5,6 +5,7 @@ import { isPendingApproval } from '../../approvals/approvalStatus';
 import { apiRequestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScopedPath } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 
 // spec §Approval: "the value pending occurs; names of the other values are not shown", so the filter
 // offers what every bank can answer: pending, or anything else (decided, whatever the bank calls it).
@@ -26,6 +27,7 @@ const properties: INodeProperties[] = [
 		description: 'Which approvals to return. Some banks list pending approvals only.',
 	},
 	...returnAllOrLimit(),
+	simplifyProperty('approval', true),
 ];
 
 export const description = updateDisplayOptions(
@@ -43,9 +45,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const path = getScopedPath(this, itemIndex, 'approvals');
 	const list = getListOptions(this, itemIndex);
-	if (status === 'any') return await apiRequestAllItems.call(this, { path, ...list, itemIndex });
-	const wanted = (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
-	const all = await apiRequestAllItems.call(this, { path, returnAll: true, itemIndex });
-	const matching = all.filter(wanted);
-	return list.returnAll ? matching : matching.slice(0, list.limit);
+	const output = readSimplify(this, itemIndex, 'approval', true);
+	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
+	const keep =
+		status === 'any'
+			? undefined
+			: (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
+	const approvals = await apiRequestAllItems.call(this, { path, ...list, keep, itemIndex });
+	return output(approvals);
 }

@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { getPayee } from '../../payees/existingPayee';
 import { payeeLocator } from '../common.descriptions';
 import { getPayeeId } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [payeeLocator];
+const properties: INodeProperties[] = [payeeLocator, simplifyProperty('payee', false)];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['payee'], operation: ['get'] } },
@@ -14,5 +15,8 @@ export const description = updateDisplayOptions(
 
 // spec §Payees: GET /payee/{xpid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	return await getPayee(this, getPayeeId(this, itemIndex), itemIndex);
+	const xpid = getPayeeId(this, itemIndex);
+	const output = readSimplify(this, itemIndex, 'payee', false);
+	const payee = await getPayee(this, xpid, itemIndex);
+	return output(payee);
 }

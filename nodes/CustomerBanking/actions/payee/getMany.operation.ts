@@ -5,8 +5,15 @@ import { apiRequestAllItems } from '../../transport';
 import { PAYEE_ENDPOINT } from '../../transport/endpoints';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScopedPath } from '../parameters';
+import { readSimplify, simplifyProperty } from '../simplify';
+import { payeeFilters, readPayeeFilters } from './filters';
 
-const properties: INodeProperties[] = [...listScope('payees'), ...returnAllOrLimit()];
+const properties: INodeProperties[] = [
+	...listScope('payees'),
+	...returnAllOrLimit(),
+	simplifyProperty('payee', true),
+	payeeFilters,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['payee'], operation: ['getMany'] } },
@@ -15,10 +22,10 @@ export const description = updateDisplayOptions(
 
 // spec §Payees: GET /payees or GET /account/{xaid}/payees (pages of at most 100)
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(this, {
-		path: getScopedPath(this, itemIndex, 'payees'),
-		...PAYEE_ENDPOINT,
-		...getListOptions(this, itemIndex),
-		itemIndex,
-	});
+	const path = getScopedPath(this, itemIndex, 'payees');
+	const list = getListOptions(this, itemIndex);
+	const keep = readPayeeFilters(this, itemIndex);
+	const output = readSimplify(this, itemIndex, 'payee', true);
+	const payees = await apiRequestAllItems.call(this, { path, ...PAYEE_ENDPOINT, ...list, keep, itemIndex });
+	return output(payees);
 }

@@ -2,10 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
+import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from './transactionId';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty('The xtid of the transaction (a UUID), e.g. from a payment or a trigger event'),
+	simplifyProperty('transaction', false),
 ];
 
 export const description = updateDisplayOptions(
@@ -16,5 +18,7 @@ export const description = updateDisplayOptions(
 // spec §Transactions: GET /transaction/{xtid}, the full and current record
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId(this, itemIndex);
-	return await apiRequest.call(this, { method: 'GET', path: `/transaction/${xtid}`, itemIndex });
+	const output = readSimplify(this, itemIndex, 'transaction', false);
+	const transaction = await apiRequest.call(this, { method: 'GET', path: `/transaction/${xtid}`, itemIndex });
+	return output(transaction);
 }
