@@ -66,7 +66,7 @@ export class CustomerBankingApi implements ICredentialType {
 			],
 			default: 'sandbox',
 			description:
-				'Which environment these credentials belong to. The sandbox has its own addresses and its own client ID and secret (spec §Authentication rule 5).',
+				'Which environment these credentials belong to. The sandbox has its own addresses and its own client ID and secret.',
 		},
 		{
 			displayName:
@@ -91,7 +91,7 @@ export class CustomerBankingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.bank.example.com',
-			description: 'The API base address ({base_url} in the API documentation)',
+			description: 'The address of the bank\'s API (the base URL in the API documentation)',
 		},
 		{
 			displayName: 'Token URL',
@@ -101,7 +101,7 @@ export class CustomerBankingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://auth.bank.example.com',
 			description:
-				'The token service address ({auth_url} in the API documentation). Tokens are requested from this address followed by /oauth/token; an address that already ends in /oauth/token is used as it is.',
+				'The address of the bank\'s token service (the auth URL in the API documentation). The token path is added to it, unless the address already ends with it.',
 		},
 		{
 			displayName: 'Audience',

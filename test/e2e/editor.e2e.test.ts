@@ -6,6 +6,7 @@
  * and on icons of the package that do not load.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,6 +244,38 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(values).toContain(stack.sandbox.baseUrl);
 		expect(values.filter((value) => value.includes(clientSecret) || value.includes(stack.sandbox.signingSecret))).toEqual([]);
 		await shot('00-credential');
+		await page.keyboard.press('Escape');
+	});
+
+	it("offers the credential in the HTTP Request node's Predefined Credential Type list", async () => {
+		const nodeId = randomUUID();
+		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', {
+			name: 'HTTP Request with the Customer Banking credential',
+			nodes: [
+				{
+					id: nodeId,
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [0, 0],
+					parameters: { url: `${stack.sandbox.baseUrl}/accounts`, authentication: 'predefinedCredentialType', options: {} },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${String(created.id)}/${nodeId}`);
+		await ndv().waitFor();
+		const credentialType = ndv().locator('[data-test-id="parameter-input-nodeCredentialType"] input').first();
+		await credentialType.click();
+		await credentialType.fill('Customer Banking');
+		const option = page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: /^\s*Customer Banking API\s*$/ }).filter({ visible: true });
+		await option.first().waitFor();
+		await shot('12-http-request-credential-type');
+		await option.first().click();
+		// the saved credential of that type is then offered (and picked: it is the only one)
+		await ndv().getByText('Customer Banking sandbox').first().waitFor();
+		await shot('13-http-request-credential');
 		await page.keyboard.press('Escape');
 	});
 

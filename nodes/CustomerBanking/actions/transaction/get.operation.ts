@@ -5,7 +5,7 @@ import { apiRequest } from '../../transport';
 import { readTransactionId, transactionIdProperty } from './transactionId';
 
 const properties: INodeProperties[] = [
-	transactionIdProperty('The xtid of the transaction (a UUID), e.g. from a payment or a trigger event'),
+	transactionIdProperty('The transaction ID (a UUID), e.g. from a payment or a trigger event'),
 ];
 
 export const description = updateDisplayOptions(
