@@ -273,9 +273,33 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await option.first().waitFor();
 		await shot('12-http-request-credential-type');
 		await option.first().click();
-		// the saved credential of that type is then offered (and picked: it is the only one)
-		await ndv().getByText('Customer Banking sandbox').first().waitFor();
+		// then the saved credentials of that type are offered: the sandbox one
+		const credentialSelect = ndv().locator('[data-test-id="node-credentials-select"] input').first();
+		await credentialSelect.waitFor();
+		if ((await credentialSelect.inputValue()) !== 'Customer Banking sandbox') {
+			await credentialSelect.click();
+			await page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: 'Customer Banking sandbox' }).filter({ visible: true }).first().click();
+		}
+		await waitFor('the sandbox credential picked', async () => ((await credentialSelect.inputValue()) === 'Customer Banking sandbox' ? true : undefined), 10_000);
 		await shot('13-http-request-credential');
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds the nodes in the node panel by the words people search for ("transfer", "approval")', async () => {
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		const search = page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first();
+		const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]');
+		const found = async (term: string) => {
+			await search.fill(term);
+			return await waitFor(`our nodes for "${term}"`, async () => {
+				const names = (await items.allTextContents()).map((name) => name.trim()).filter((name) => name.startsWith('Customer Banking'));
+				return names.length > 0 ? names : undefined;
+			}, 15_000);
+		};
+		expect(await found('transfer')).toEqual(expect.arrayContaining(['Customer Banking', 'Customer Banking Approval']));
+		await shot('14-node-panel-search-transfer');
+		expect(await found('approval')).toContain('Customer Banking Approval');
 		await page.keyboard.press('Escape');
 	});
 
