@@ -2,8 +2,8 @@
  * The credential in n8n's HTTP Request node (both lines): n8n serves the credential type with its
  * `authenticate`, which is what HTTP Request's "Predefined Credential Type" list asks for
  * ('has:authenticate'), and adds "Custom API Call" to the action node's lists. An HTTP Request node with
- * the credential reads the sandbox's accounts with the credential's token; pointed at another host, it
- * sends nothing there.
+ * the credential reads the sandbox's accounts with the credential's token; redirected or pointed at
+ * another host, it sends nothing there.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -124,6 +124,18 @@ describe.each(selectedVersions())('n8n %s: the credential in the HTTP Request no
 		expect(xaids).toContain(stack.sandbox.seeded.accounts.gbp);
 		expect(answer.total).toBe(xaids.length);
 		expect(seen()).toEqual(['POST /oauth/token 200', 'GET /accounts 200']);
+	});
+
+	it('follows no redirect: a read redirected to another host fails, the token does not follow', async () => {
+		stack.sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` }]);
+		try {
+			const execution = await get(`${stack.sandbox.baseUrl}/accounts`);
+			expect(execution.status).toBe('error');
+			expect(seen()).toEqual(['GET /accounts 302']);
+			expect(other.arrived).toHaveLength(0);
+		} finally {
+			stack.sandbox.control.clearFaults();
+		}
 	});
 
 	it('sends nothing to an address outside the Base URL', async () => {
