@@ -14,13 +14,20 @@ import { apiRequest } from '../CustomerBanking/transport';
 import { triggerProperties } from './description';
 import {
 	deliveryKey,
+	IN_FLIGHT_RETRY_AFTER_SECONDS,
 	ledgerFor,
 	persistedAsTaken,
 	persistRecentKeys,
-	retentionSecondsFor,
+	retentionFor,
 } from './deliveryLedger';
+import { noteRefusal } from './refusalLog';
 import { verifyDelivery } from './signature';
-import { forgetSigningSecrets, readSigningSecrets, recentSigningSecrets } from './signingSecrets';
+import {
+	forgetSigningSecrets,
+	readSigningSecrets,
+	recentSigningSecrets,
+	rereadSigningSecrets,
+} from './signingSecrets';
 import {
 	readAccounts,
 	readEvents,
@@ -68,11 +75,11 @@ function refuse(this: IWebhookFunctions, status: 400 | 401): IWebhookResponseDat
 }
 
 /** Asks the bank to deliver again later, without starting an execution. */
-function deferDelivery(this: IWebhookFunctions, retryAfterSeconds: number): IWebhookResponseData {
+function deferDelivery(this: IWebhookFunctions, retryAfterSeconds: number, reason: string): IWebhookResponseData {
 	const response = this.getResponseObject();
 	response.status(503);
 	response.setHeader('Retry-After', String(retryAfterSeconds));
-	response.end();
+	response.json({ received: false, reason });
 	return { noWebhookResponse: true };
 }
 
@@ -181,12 +188,14 @@ export class CustomerBankingTrigger implements INodeType {
 			schemeProblems(scheme).length > 0
 				? ({ valid: false, reason: 'misconfiguredScheme' } as const)
 				: verify(remembered ?? (await readSigningSecrets.call(this, nowMs)));
-		// a secret set in the credential since it was read: read it again before refusing
+		// a secret set in the credential since it was read: read it again before refusing (rate-limited,
+		// since anybody can send a delivery with a bad signature)
 		if (remembered && !verdict.valid && (verdict.reason === 'badSignature' || verdict.reason === 'noSecret')) {
-			verdict = verify(await readSigningSecrets.call(this, nowMs));
+			const reread = await rereadSigningSecrets.call(this, nowMs);
+			if (reread) verdict = verify(reread);
 		}
 		if (!verdict.valid) {
-			this.logger.warn(`Customer Banking Trigger: refused a delivery (${verdict.reason})`);
+			noteRefusal.call(this, verdict.reason, nowMs);
 			return refuse.call(this, 401);
 		}
 
@@ -225,20 +234,25 @@ export class CustomerBankingTrigger implements INodeType {
 			return acknowledge('account or event not watched by this trigger');
 		}
 
-		// Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is taken before any
-		// await, so a copy arriving while this one fetches is acknowledged, not emitted again.
+		// Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is claimed before any
+		// await, so copies arriving while this one runs cannot start another execution.
+		const fetchTransaction = readFetchTransaction.call(this);
 		const deliveryId = optionalString(field(fields.deliveryId));
 		const key = deliveryKey(deliveryId, rawBody);
-		const retentionSeconds = retentionSecondsFor(scheme.toleranceSeconds);
+		const retention = retentionFor(scheme);
 		const staticData = this.getWorkflowStaticData('node');
 		const ledger = ledgerFor(this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name);
 		// emitted before an n8n restart, or by another n8n webhook instance (queue mode)
-		if (persistedAsTaken(staticData, key, nowSeconds, retentionSeconds)) return acknowledge('duplicate delivery');
-		const claim = ledger.claim(key, nowSeconds, retentionSeconds);
+		if (persistedAsTaken(staticData, key, nowSeconds, retention.keepSeconds)) return acknowledge('duplicate delivery');
+		const claim = ledger.claim(key, nowSeconds, retention.keepSeconds, retention.mustKeepSeconds);
 		if (claim === 'duplicate') return acknowledge('duplicate delivery');
+		if (claim === 'inFlight') {
+			// not "received": the first copy may still fail, and then this one must be sent again
+			return deferDelivery.call(this, IN_FLIGHT_RETRY_AFTER_SECONDS, 'the same delivery is being processed');
+		}
 		if (claim === 'full') {
 			this.logger.warn('Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry');
-			return deferDelivery.call(this, 60);
+			return deferDelivery.call(this, 60, 'too many deliveries; send again later');
 		}
 
 		const output: IDataObject = {
@@ -249,14 +263,18 @@ export class CustomerBankingTrigger implements INodeType {
 			occurredAt: optionalString(field(fields.occurredAt)) ?? null,
 		};
 		// spec §Events rule 2: a delivery is a signal; the full, current record comes from the API.
-		// A failure throws NodeApiError (from the transport): an execution error, and the bank retries.
-		if (readFetchTransaction.call(this)) {
+		// A failure throws NodeApiError (from the transport): n8n answers 500 and the bank retries; the key
+		// is given back first, so that retry, and any copy told to wait meanwhile, is processed.
+		if (fetchTransaction) {
 			const fetched = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}` });
-			// given back when the fetch fails, so the bank's retry of this delivery is processed
 			fetched.catch(() => ledger.release(key));
 			output.transaction = await fetched;
 		}
 
+		// Nothing of the node's can fail after this point: the execution is handed to n8n when this call
+		// returns (both lines' webhook-helpers.js: the response callback, which saves the static data, then
+		// the workflow runner). Only now is the key settled, so recognised as a duplicate and persisted.
+		ledger.settle(key, Math.floor(Date.now() / 1000));
 		persistRecentKeys(staticData, ledger);
 		// Answered here, not by n8n: only then does n8n save the static data written above (deliveryLedger.ts).
 		const response = this.getResponseObject();

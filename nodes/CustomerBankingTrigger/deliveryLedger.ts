@@ -1,23 +1,31 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { SignatureScheme } from './signature';
+
 /**
- * Which deliveries were taken, per trigger node, so one delivery starts at most one execution.
+ * Which deliveries were taken, per trigger node, so one delivery starts exactly one execution, or gets an
+ * answer that makes the bank send it again.
  *
  * In memory, per n8n instance: every webhook call gets its own copy of the static data, read from the
  * database (n8n 2.41.1 `live-webhooks.js`), so concurrent copies of a delivery cannot see each other
- * there. A key is taken synchronously, before any `await`, so they cannot both see it as new; a delivery
- * that then fails gives its key back, so the bank's retry is processed. Keys are kept in the order they
- * were taken, which is also the order they expire in: pruning looks at the oldest entries only, so a
- * delivery costs the same whatever the ledger holds.
+ * there. A key is claimed synchronously, before any `await`, so two copies cannot both see it as new.
+ * A claimed key is "in flight" until its delivery either hands its execution to n8n (`settle`) or
+ * fails (`release`): a copy arriving meanwhile is asked to come back later, since nobody knows yet
+ * whether the event will run. Keys are kept in the order they were claimed, which is also the order
+ * they expire in: pruning looks at the oldest entries only, so a delivery costs the same whatever the
+ * ledger holds.
  *
- * In static data, the most recent keys (`PERSISTED_KEYS`), for what memory cannot cover: an n8n restart,
- * another webhook instance. n8n saves static data written in `webhook()` only when the call answers the
- * HTTP request itself (`noWebhookResponse`: saved right after the call; with `onReceived` and an
- * execution, 2.41.1 saves after the runner has cleared the "changed" flag, i.e. never), so the trigger
- * answers deliveries itself.
+ * In static data, the most recent settled keys (`PERSISTED_KEYS`), for what memory cannot cover: an n8n
+ * restart, another webhook instance. Only settled keys: a key written there while its delivery is still
+ * in flight would be saved by any other delivery answered meanwhile, and a failure after that would
+ * leave the bank's retry recognised as a duplicate of an event that never ran. n8n saves static data
+ * written in `webhook()` only when the call answers the HTTP request itself (`noWebhookResponse`: saved
+ * by the response callback, called right after `webhook()` returns and before n8n starts the execution
+ * with the data returned, `webhook-helpers.js`; with `onReceived` and an execution, 2.41.1 saves after the
+ * runner has cleared the "changed" flag, i.e. never), so the trigger answers deliveries itself.
  */
-export type ClaimResult = 'claimed' | 'duplicate' | 'full';
+export type ClaimResult = 'claimed' | 'inFlight' | 'duplicate' | 'full';
 
 /** Per node; at ~100 bytes a key, about 5 MB at the limit. */
 export const LEDGER_CAPACITY = 50_000;
@@ -25,52 +33,78 @@ export const LEDGER_CAPACITY = 50_000;
 /** How many of the most recent keys are kept in static data, rewritten on every emitted delivery. */
 export const PERSISTED_KEYS = 500;
 
-/** [key, Unix seconds taken], oldest first. */
+/** How long a copy of a delivery still being processed is asked to wait before the bank sends it again. */
+export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
+
+/** [key, Unix seconds its execution was handed to n8n], oldest first. */
 export type TakenKey = [string, number];
 
+interface Entry {
+	/** Unix seconds it was claimed. */
+	at: number;
+	settled: boolean;
+}
+
 export class DeliveryLedger {
-	/** key → Unix seconds it was taken; Map iteration order is insertion order. */
-	private readonly takenAt = new Map<string, number>();
-	/** The last keys taken, oldest first, between PERSISTED_KEYS and twice that many. */
+	/** key → when it was claimed and whether it ran; Map iteration order is insertion order. */
+	private readonly entries = new Map<string, Entry>();
+	/** The last keys settled, oldest first, between PERSISTED_KEYS and twice that many. */
 	private recentKeys: TakenKey[] = [];
 
 	constructor(private readonly capacity = LEDGER_CAPACITY) {}
 
 	get size(): number {
-		return this.takenAt.size;
+		return this.entries.size;
 	}
 
-	/** The most recent keys taken, oldest first, at most PERSISTED_KEYS. */
+	/** The most recent keys settled, oldest first, at most PERSISTED_KEYS. */
 	recent(): TakenKey[] {
 		return this.recentKeys.slice(-PERSISTED_KEYS);
 	}
 
 	/**
-	 * Takes `key` unless it was taken within `retentionSeconds`. When the ledger is full of keys that
-	 * are all still inside their retention, nothing is dropped (a dropped key could be emitted twice):
-	 * the answer is 'full' and the caller asks the bank to deliver again later.
+	 * Claims `key` unless it was claimed within `keepSeconds`. When the ledger is full, the oldest key
+	 * is forgotten only if it ran more than `mustKeepSeconds` ago (a key kept beyond that is kept while
+	 * there is room); otherwise nothing is dropped (a dropped key could be emitted twice): the answer is
+	 * 'full' and the caller asks the bank to deliver again later.
 	 */
-	claim(key: string, nowSeconds: number, retentionSeconds: number): ClaimResult {
-		this.prune(nowSeconds - retentionSeconds);
-		if (this.takenAt.has(key)) return 'duplicate';
-		if (this.takenAt.size >= this.capacity) return 'full';
-		this.takenAt.set(key, nowSeconds);
+	claim(key: string, nowSeconds: number, keepSeconds: number, mustKeepSeconds = keepSeconds): ClaimResult {
+		this.prune(nowSeconds - keepSeconds);
+		const entry = this.entries.get(key);
+		if (entry) return entry.settled ? 'duplicate' : 'inFlight';
+		if (this.entries.size >= this.capacity && !this.forgetOldest(nowSeconds - mustKeepSeconds)) return 'full';
+		this.entries.set(key, { at: nowSeconds, settled: false });
+		return 'claimed';
+	}
+
+	/** The key's execution was handed to n8n: copies are duplicates from now on, and it may be persisted. */
+	settle(key: string, nowSeconds: number): void {
+		const entry = this.entries.get(key);
+		if (entry) entry.settled = true;
 		this.recentKeys.push([key, nowSeconds]);
 		if (this.recentKeys.length >= 2 * PERSISTED_KEYS) this.recentKeys = this.recent();
-		return 'claimed';
 	}
 
 	/** Gives a key back after its delivery failed, so a retry of it is processed. */
 	release(key: string): void {
-		this.takenAt.delete(key);
-		this.recentKeys = this.recentKeys.filter(([taken]) => taken !== key);
+		const entry = this.entries.get(key);
+		if (entry && !entry.settled) this.entries.delete(key);
 	}
 
 	private prune(oldestKept: number): void {
-		for (const [key, takenAt] of this.takenAt) {
-			if (takenAt >= oldestKept) return;
-			this.takenAt.delete(key);
+		for (const [key, entry] of this.entries) {
+			if (entry.at >= oldestKept) return;
+			this.entries.delete(key);
 		}
+	}
+
+	private forgetOldest(oldestThatMustStay: number): boolean {
+		const oldest = this.entries.entries().next();
+		if (oldest.done) return true;
+		const [key, entry] = oldest.value;
+		if (!entry.settled || entry.at >= oldestThatMustStay) return false;
+		this.entries.delete(key);
+		return true;
 	}
 }
 
@@ -148,4 +182,25 @@ export function persistRecentKeys(staticData: IDataObject, ledger: DeliveryLedge
  */
 export function retentionSecondsFor(toleranceSeconds: number): number {
 	return Math.max(toleranceSeconds * 2, 15 * 60);
+}
+
+/**
+ * How long a key is kept when the raw body alone is signed: nothing signed says when such a delivery
+ * was sent, so a captured one can be sent again at any time with a fresh timestamp, and only the ledger
+ * recognises it. Kept this long while the ledger has room (beyond `retentionSecondsFor`, the oldest go
+ * first when it is full, so a busy trigger is never refused for it).
+ */
+export const REPLAYABLE_KEEP_SECONDS = 24 * 60 * 60;
+
+export interface Retention {
+	/** How long a key is recognised while the ledger has room. */
+	keepSeconds: number;
+	/** How long a key is recognised whatever the ledger holds. */
+	mustKeepSeconds: number;
+}
+
+export function retentionFor(scheme: Pick<SignatureScheme, 'signedContent' | 'toleranceSeconds'>): Retention {
+	const mustKeepSeconds = retentionSecondsFor(scheme.toleranceSeconds);
+	const keepSeconds = scheme.signedContent === 'body' ? Math.max(REPLAYABLE_KEEP_SECONDS, mustKeepSeconds) : mustKeepSeconds;
+	return { keepSeconds, mustKeepSeconds };
 }

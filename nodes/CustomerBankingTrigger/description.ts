@@ -94,6 +94,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'signedContent',
 				type: 'options',
 				default: 'timestampAndBody',
+				description:
+					'What the signature covers. Only a signed timestamp protects against replays: with the raw body alone, anyone who captured a delivery can send it again later, and it is recognised as a copy only for about a day.',
 				options: [
 					{
 						name: 'Timestamp + "." + Raw Body',
@@ -108,16 +110,16 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'x-cb-timestamp',
 				description:
-					'Header carrying the Unix time of the delivery attempt. Leave empty only when the raw body alone is signed and the sender sends no timestamp.',
+					'Header carrying the Unix time of the delivery attempt. Leave empty only when the raw body alone is signed and the sender sends no timestamp. A timestamp that is not signed is still checked against the tolerance, but it is not a defence against replays: anyone can change it.',
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',
 				name: 'toleranceSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 1, maxValue: 900 },
 				default: 300,
 				description:
-					'Deliveries whose timestamp is further than this from now are refused, against replays',
+					'Deliveries whose timestamp is further than this from now are refused (at most 900). This protects against replays only when the timestamp is part of the signed content.',
 			},
 		],
 	},

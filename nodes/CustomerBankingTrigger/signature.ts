@@ -21,6 +21,14 @@ export interface SignatureScheme {
 	toleranceSeconds: number;
 }
 
+/**
+ * The largest replay window allowed. A signed timestamp only needs to cover clock differences and
+ * transit; a larger window lengthens how long keys must be kept (twice the window), and with it how
+ * few deliveries a trigger can take before the ledger is full (deliveryLedger.ts: 50,000 keys kept
+ * 30 minutes at this maximum, about 27 deliveries a second).
+ */
+export const MAX_TOLERANCE_SECONDS = 900;
+
 export const DEFAULT_SIGNATURE_SCHEME: Readonly<SignatureScheme> = {
 	signatureHeader: 'x-cb-signature',
 	signaturePrefix: 'v1=',

@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { textList } from '../CustomerBanking/validation/text';
-import { DEFAULT_SIGNATURE_SCHEME } from './signature';
+import { DEFAULT_SIGNATURE_SCHEME, MAX_TOLERANCE_SECONDS } from './signature';
 import type { SignatureScheme } from './signature';
 import { BANKING_EVENTS, isBankingEvent } from './subscriptions';
 import type { BankingEvent } from './subscriptions';
@@ -99,8 +99,12 @@ export function schemeProblems(scheme: SignatureScheme): string[] {
 	if (!['timestampAndBody', 'body'].includes(scheme.signedContent)) {
 		problems.push('Signed Content must be "Timestamp + "." + Raw Body" or "Raw Body"');
 	}
-	if (!Number.isInteger(scheme.toleranceSeconds) || scheme.toleranceSeconds < 1) {
-		problems.push('Timestamp Tolerance (Seconds) must be a whole number of at least 1');
+	if (
+		!Number.isInteger(scheme.toleranceSeconds) ||
+		scheme.toleranceSeconds < 1 ||
+		scheme.toleranceSeconds > MAX_TOLERANCE_SECONDS
+	) {
+		problems.push(`Timestamp Tolerance (Seconds) must be a whole number from 1 to ${MAX_TOLERANCE_SECONDS}`);
 	}
 	return problems;
 }

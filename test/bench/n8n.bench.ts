@@ -4,11 +4,11 @@
  * with a raw HTTP loop (the floor). Cells are interleaved run by run, so a slower moment of the machine
  * hits every cell alike; medians with min–max, and the ratios the targets are written in.
  *
- * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch]`.
+ * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged --forged 2000]`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,10 +36,11 @@ function option(name: string, fallback: number): number {
 }
 const RUNS = option('runs', 5);
 const DELIVERIES = option('deliveries', 200);
+const FORGED = option('forged', 2000);
 const AFTER = option('after', 10_000);
 const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
-/** cells to CPU-profile (its first measured run): ours, http500, submitBatch, trigger-off, trigger-on, webhook */
+/** cells to CPU-profile (its first measured run): ours, http500, submitBatch, submitBatchAuto, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
 const concurrencyIndex = process.argv.indexOf('--concurrency');
 const CONCURRENCIES = concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
@@ -48,7 +49,7 @@ const N8N_ENV = Object.fromEntries(
 	process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--n8n-env' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
 ) as Record<string, string>;
 const onlyIndex = process.argv.indexOf('--only');
-const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch'] : process.argv[onlyIndex + 1].split(',');
+const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch', 'forged'] : process.argv[onlyIndex + 1].split(',');
 
 const report: string[] = [];
 function say(line = ''): void {
@@ -133,7 +134,7 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const tokens: number[] = [];
 		// run 0 warms every workflow up (and n8n fetches its token): not counted
 		for (let run = 0; run <= RUNS; run++) {
-			for (const cell of rotated(cells, run)) {
+			for (const cell of rotated([...cells], run)) {
 				sandbox.control.clearRequests();
 				await settle();
 				const measured = await inspector.withPeakHeap(() => maybeProfiled(inspector, cell, run, async () => (cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }))));
@@ -269,20 +270,71 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 	}
 }
 
+// ---------------------------------------------------------------- forged deliveries
+
+/** CPU seconds (user + system) the process `pid` has used so far (Linux /proc). */
+function cpuSeconds(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	// utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux)
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * What a flood of forged deliveries costs n8n (issue 21): a current timestamp and a wrong signature,
+ * which anybody who knows the webhook URL can send. Refusals per second, n8n's CPU per refusal, and how
+ * many log lines the trigger wrote for them.
+ */
+async function benchForged(stack: Stack, credentialId: string): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const xaid = sandbox.seeded.accounts.gbp;
+	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
+	await imported(n8n, workflow);
+	const url = await waitFor('the forged-bench subscription', () => sandbox.control.subscriptions().find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url, 60_000);
+	const body = JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid, xtid: randomUUID() });
+	const forged = () => {
+		const timestamp = Math.floor(Date.now() / 1000);
+		const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker').update(`${timestamp}.${body}`).digest('hex');
+		return { 'content-type': 'application/json', 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
+	};
+	const pid = n8n.process.child.pid as number;
+	const logLines = () => (n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
+	say(`### Forged deliveries (${FORGED} per concurrency, current timestamp, wrong signature)`);
+	say();
+	say('| concurrency | refused/s | n8n CPU per refusal | answers other than 401 | trigger log lines |');
+	say('|---|---|---|---|---|');
+	for (const concurrency of CONCURRENCIES) {
+		await settle();
+		const linesBefore = logLines();
+		const cpuBefore = cpuSeconds(pid);
+		const started = performance.now();
+		let other = 0;
+		await runConcurrently(FORGED, concurrency, async () => {
+			const answer = await fetch(url, { method: 'POST', headers: forged(), body });
+			await answer.text();
+			if (answer.status !== 401) other++;
+		});
+		const seconds = (performance.now() - started) / 1000;
+		const cpu = cpuSeconds(pid) - cpuBefore;
+		say(`| ${concurrency} | ${(FORGED / seconds).toFixed(0)}/s | ${((cpu * 1000) / FORGED).toFixed(2)} ms | ${other} | ${logLines() - linesBefore} |`);
+	}
+	say();
+}
+
 // ---------------------------------------------------------------- Submit Batch
 
 async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const PAYMENTS = 1000;
 	const BATCH = 100;
-	const path = 'bench-submit-batch';
-	await imported(n8n, submitBatchWorkflow(path, credentialId));
-	const xaid = sandbox.seeded.accounts.gbp;
-	const xpid = sandbox.seeded.payees.gbp;
+	const paths = { expressions: 'bench-submit-batch', automatic: 'bench-submit-batch-auto' } as const;
+	await imported(n8n, submitBatchWorkflow(paths.expressions, credentialId, 'expressions'));
+	await imported(n8n, submitBatchWorkflow(paths.automatic, credentialId, 'automatic'));
+	const account = sandbox.seeded.accounts.gbp;
+	const payee = sandbox.seeded.payees.gbp;
 	const token = await bankToken(sandbox);
-	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ xaid, xpid, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
+	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ account, payee, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
 	const raw = async (run: string) => {
-		const all = invoices(run);
+		const all = invoices(run).map((invoice) => ({ xaid: invoice.account, xpid: invoice.payee, amount: invoice.amount, reference: invoice.reference }));
 		for (let start = 0; start < all.length; start += BATCH) {
 			const answer = await fetch(`${sandbox.baseUrl}/payments`, {
 				method: 'POST',
@@ -293,35 +345,38 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 			await answer.text();
 		}
 	};
-	const times: Record<'ours' | 'raw', number[]> = { ours: [], raw: [] };
-	const posts: number[] = [];
+	const cells = ['expressions', 'automatic', 'raw'] as const;
+	const times: Record<(typeof cells)[number], number[]> = { expressions: [], automatic: [], raw: [] };
+	const posts: Record<'expressions' | 'automatic', number[]> = { expressions: [], automatic: [] };
 	for (let run = 0; run <= RUNS; run++) {
-		for (const cell of rotated(['ours', 'raw'] as const, run)) {
+		for (const cell of rotated([...cells], run)) {
 			sandbox.control.clearRequests();
 			await settle();
-			const tag = `${run}${cell === 'ours' ? 'N' : 'R'}${randomUUID().slice(0, 4)}`;
+			const tag = `${run}${cell[0].toUpperCase()}${randomUUID().slice(0, 4)}`;
 			const started = performance.now();
 			if (cell === 'raw') await raw(tag);
-			else await maybeProfiled(inspector, 'submitBatch', run, () => call(n8n, path, { invoices: invoices(tag) }));
+			else await maybeProfiled(inspector, cell === 'expressions' ? 'submitBatch' : 'submitBatchAuto', run, () => call(n8n, paths[cell], { invoices: invoices(tag) }));
 			const elapsed = performance.now() - started;
 			const sent = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments').length;
 			const made = sandbox.control.ledger().transactions.filter((t) => String(t.reference).startsWith(`B${tag}`)).length;
 			if (run === 0) continue;
 			times[cell].push(elapsed);
-			if (cell === 'ours') posts.push(sent);
+			if (cell !== 'raw') posts[cell].push(sent);
 			if (made !== PAYMENTS) throw new Error(`run ${run} ${cell}: the ledger has ${made} of ${PAYMENTS} payments`);
 		}
 	}
-	const ours = summarise(times.ours);
+	const expressions = summarise(times.expressions);
+	const automatic = summarise(times.automatic);
 	const rawTimes = summarise(times.raw);
 	say(`### Submit Batch of ${PAYMENTS} payments (${RUNS} interleaved runs)`);
 	say();
 	say('| workflow | time, median (min–max) | POST /payments seen by the bank |');
 	say('|---|---|---|');
-	say(`| this package, Submit Batch (batch size ${BATCH}) | ${range(ours, ms)} | ${posts.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
+	say(`| this package, Submit Batch, Map Automatically (batch size ${BATCH}) | ${range(automatic, ms)} | ${posts.automatic.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
+	say(`| this package, Submit Batch, a field expression per item (batch size ${BATCH}) | ${range(expressions, ms)} | ${posts.expressions.join(', ')} |`);
 	say(`| raw HTTP loop outside n8n (floor) | ${range(rawTimes, ms)} | ${Math.ceil(PAYMENTS / BATCH)} |`);
 	say();
-	say(`Ratio: ${ratio(ours.median, rawTimes.median)} the raw loop.`);
+	say(`Ratios: Map Automatically ${ratio(automatic.median, expressions.median)} the expressions, ${ratio(automatic.median, rawTimes.median)} the raw loop; expressions ${ratio(expressions.median, rawTimes.median)} the raw loop.`);
 	say();
 }
 
@@ -343,6 +398,7 @@ async function main(): Promise<void> {
 		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, [50_000, 5_000]);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
 		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
+		if (ONLY.includes('forged')) await benchForged(stack, id);
 	} finally {
 		inspector?.close();
 		await stack.stop();

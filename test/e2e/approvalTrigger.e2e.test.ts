@@ -5,74 +5,21 @@
  * emit nothing. n8n polls at every activation, so each poll here is a deactivation and an activation,
  * which also reloads the node's state from the database as a restart would.
  */
+import { type ApprovalStack, emittedEvents as events, startApprovalStack } from './lib/approvalPolls';
 import { selectedVersions } from './lib/config';
-import {
-	activate,
-	createCredential,
-	credentialData,
-	deactivate,
-	type Execution,
-	executionError,
-	executionIds,
-	getExecution,
-	importWorkflow,
-	nodeOutput,
-	runWebhookWorkflow,
-	sleep,
-	type Stack,
-	startStack,
-	waitFor,
-} from './lib/stack';
-
-const TRIGGER = 'Customer Banking Approval Trigger';
 
 describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (version) => {
-	let stack: Stack;
-	let payWorkflowId: string;
-	let triggerWorkflowId: string;
-	let seen: string[] = [];
+	let approvals: ApprovalStack;
+	const poll = () => approvals.poll();
+	const payNeedingApproval = (reference: string) => approvals.payNeedingApproval(reference);
 
 	beforeAll(async () => {
-		stack = await startStack(version);
-		const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
-		payWorkflowId = (await importWorkflow(stack.n8n, 'pay.json', { CREDENTIAL_ID: id })).id;
-		await activate(stack.n8n, payWorkflowId);
-		triggerWorkflowId = (await importWorkflow(stack.n8n, 'approval-trigger.json', { CREDENTIAL_ID: id })).id;
+		approvals = await startApprovalStack(version);
 	});
 
 	afterAll(async () => {
-		await stack?.stop();
+		await approvals?.stack.stop();
 	});
-
-	/** One poll: n8n polls when it activates the workflow. Returns the executions it started. */
-	async function poll(): Promise<Execution[]> {
-		await activate(stack.n8n, triggerWorkflowId);
-		// n8n 2.x may finish activating after the API call answered; give the poll time to start its execution
-		await sleep(3000);
-		const fresh = await waitFor('executions to finish', async () => {
-			const ids = (await executionIds(stack.n8n, triggerWorkflowId)).filter((id) => !seen.includes(id));
-			const executions = await Promise.all(ids.map((id) => getExecution(stack.n8n, id)));
-			return executions.some((e) => ['new', 'running', 'waiting'].includes(e.status)) ? undefined : executions;
-		});
-		seen = [...seen, ...fresh.map((e) => e.id)];
-		await deactivate(stack.n8n, triggerWorkflowId);
-		return fresh;
-	}
-
-	const events = (executions: Execution[]) =>
-		executions.flatMap((execution) => {
-			expect(executionError(execution)).toBeUndefined();
-			return nodeOutput(execution, TRIGGER);
-		});
-
-	async function payNeedingApproval(reference: string): Promise<{ ref: string; xtid: string }> {
-		const { sandbox } = stack;
-		const paid = await runWebhookWorkflow(stack.n8n, payWorkflowId, 'e2e-pay', { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 1500, reference });
-		expect(executionError(paid.execution)).toBeUndefined();
-		const [result] = nodeOutput(paid.execution, 'Pay');
-		expect(result).toMatchObject({ status: 'pending_approval', approvalRef: expect.any(String) });
-		return { ref: String(result.approvalRef), xtid: String(result.xtid) };
-	}
 
 	it('the first poll takes a baseline and emits nothing', async () => {
 		await payNeedingApproval('E2E-APPR-OLD');
@@ -80,7 +27,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (
 	});
 
 	it('a payment of 1,500 → one "requested" execution; approve, decline, expire → one "decided" execution each; ten more polls emit nothing', async () => {
-		const { sandbox } = stack;
+		const { sandbox } = approvals.stack;
 		const approved = await payNeedingApproval('E2E-APPR-1');
 		const declined = await payNeedingApproval('E2E-APPR-2');
 		const expired = await payNeedingApproval('E2E-APPR-3');

@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
+import { IN_FLIGHT_RETRY_AFTER_SECONDS } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
@@ -15,12 +16,14 @@ import { deliveryBody, newStaticData, trigger, webhookContext, withPayloadFields
 let sandbox: Sandbox;
 let gbp: string;
 let xtid: string;
+let otherXtid: string;
 let nodeCounter = 0;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ seed: 12 });
 	gbp = sandbox.seeded.accounts.gbp;
 	xtid = String((await sandbox.control.receive(gbp, 10, 'Adversarial')).xtid);
+	otherXtid = String((await sandbox.control.receive(gbp, 11, 'Adversarial other')).xtid);
 	await sandbox.control.waitForDeliveries();
 });
 
@@ -50,13 +53,13 @@ function triggerNode(fetchTransaction: boolean) {
 	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
 	const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction });
-	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; body?: unknown; error?: unknown }> => {
+	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; body?: unknown; headers?: Record<string, string>; error?: unknown }> => {
 		// n8n builds the workflow, and so the static data, anew from the database for every call
 		const { context, response } = webhookContext(credentials, parameters, { ...delivery, path: '/webhook' }, { node, staticData: newStaticData() });
 		try {
 			const result = await trigger.webhook.call(context);
 			return result.noWebhookResponse
-				? { result, status: response.statusCode, body: response.body }
+				? { result, status: response.statusCode, body: response.body, headers: response.headers }
 				: { result, status: 200, body: result.webhookResponse };
 		} catch (error) {
 			return { status: 500, error };
@@ -67,17 +70,20 @@ function triggerNode(fetchTransaction: boolean) {
 const emitted = (outcome: { result?: IWebhookResponseData }) => outcome.result?.workflowData !== undefined;
 
 describe('adversarial deliveries', () => {
-	it('10 concurrent copies of one delivery, with the transaction fetched, start one execution', async () => {
+	it('10 concurrent copies of one delivery, with the transaction fetched, start one execution; the others are asked to retry', async () => {
 		const receive = triggerNode(true);
 		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300 }]);
 		const delivery = sign(body({ deliveryId: randomUUID() }));
 		const outcomes = await Promise.all(Array.from({ length: 10 }, () => receive(delivery)));
 		sandbox.control.clearFaults();
 		expect(outcomes.filter(emitted)).toHaveLength(1);
-		expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill(200));
 		// a small JSON acknowledgement, not n8n's default text
-		expect(outcomes.find(emitted)?.body).toEqual({ received: true, emitted: true });
-		expect(outcomes.filter((o) => !emitted(o)).map((o) => o.body)).toEqual(Array(9).fill({ received: true, emitted: false, reason: 'duplicate delivery' }));
+		expect(outcomes.find(emitted)).toMatchObject({ status: 200, body: { received: true, emitted: true } });
+		// while the first one runs, nobody knows yet whether it will: the copies are not told "received"
+		const copies = outcomes.filter((o) => !emitted(o));
+		expect(copies.map((o) => [o.status, o.headers?.['retry-after']])).toEqual(Array(9).fill([503, String(IN_FLIGHT_RETRY_AFTER_SECONDS)]));
+		// once it ran, a copy is a duplicate
+		expect(await receive(delivery)).toMatchObject({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
 	});
 
 	it('the bank\'s retry arriving while the first copy still fetches, re-signed with a later timestamp, is not emitted again', async () => {
@@ -88,7 +94,51 @@ describe('adversarial deliveries', () => {
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		const retry = await receive(sign(raw));
 		expect(emitted(retry)).toBe(false);
+		expect(retry.status).toBe(503);
 		expect(emitted(await first)).toBe(true);
+		expect(await receive(sign(raw))).toMatchObject({ status: 200, body: { reason: 'duplicate delivery' } });
+	});
+
+	it('a copy arriving while the first one fetches is not answered 200; the first one\'s fetch fails; the bank\'s retry is processed once', async () => {
+		const receive = triggerNode(true);
+		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, latencyMs: 400, times: 1 }]);
+		const raw = body({ deliveryId: randomUUID() });
+		const first = receive(sign(raw));
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const copy = await receive(sign(raw));
+		// answered before the first one's outcome is known: never "received" for an event that has not run
+		expect(copy.status).toBeGreaterThanOrEqual(300);
+		expect(emitted(copy)).toBe(false);
+		expect((await first).status).toBe(500);
+		const retry = await receive(sign(raw));
+		expect(emitted(retry)).toBe(true);
+		expect(emitted(await receive(sign(raw)))).toBe(false);
+	});
+
+	it('another delivery completes while the first one fetches, the first one\'s fetch fails: the bank\'s retry is processed (static data as n8n saves it)', async () => {
+		const node = { name: 'Customer Banking Trigger', id: `lost-node-${++nodeCounter}` };
+		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: true });
+		let database: IDataObject = {};
+		/** One webhook call as n8n makes it: static data read from the database, saved after a call that answered itself (not after one that threw). */
+		const call = async (delivery: Delivery) => {
+			const staticData = { node: structuredClone(database), global: {} };
+			const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...delivery, path: '/webhook' }, { node, staticData });
+			try {
+				const result = await trigger.webhook.call(context);
+				if (result.noWebhookResponse || result.workflowData === undefined) database = staticData.node;
+				return result.workflowData !== undefined ? 'emitted' : 'not emitted';
+			} catch {
+				return 'failed';
+			}
+		};
+		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, latencyMs: 400, times: 1 }]);
+		const raw = body({ deliveryId: randomUUID() });
+		const first = call(sign(raw));
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(await call(sign(body({ deliveryId: randomUUID(), transaction: otherXtid })))).toBe('emitted');
+		expect(await first).toBe('failed');
+		expect(await call(sign(raw))).toBe('emitted');
+		expect(await call(sign(raw))).toBe('not emitted');
 	});
 
 	it('an exact replay after another delivery arrived during the fetch is not emitted again', async () => {

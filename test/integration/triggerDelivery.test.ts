@@ -8,7 +8,8 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/CustomerBanking/transport';
-import { SECRET_REUSE_MS } from '../../nodes/CustomerBankingTrigger/signingSecrets';
+import { REFUSAL_LOG_INTERVAL_MS } from '../../nodes/CustomerBankingTrigger/refusalLog';
+import { REREAD_INTERVAL_MS, SECRET_REUSE_MS } from '../../nodes/CustomerBankingTrigger/signingSecrets';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
@@ -238,7 +239,8 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 		return { ...delivery, rawBody: Buffer.from(body) };
 	}
 
-	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox), nodeId = 'trigger-node-1') {
+	// a node of its own by default: refusals are logged in summary per node (refusalLog.ts)
+	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox), nodeId = `refusals-${randomUUID()}`) {
 		const { context, response, requests, logs } = webhookContext(credentials, parameters, input, {
 			node: { name: 'Customer Banking Trigger', id: nodeId },
 		});
@@ -259,7 +261,7 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 
 	it('missing signature', async () => {
 		const logs = await expectRefused(withoutHeader('x-cb-signature'));
-		expect(logs.map((l) => l.message)).toContain('Customer Banking Trigger: refused a delivery (missingSignature)');
+		expect(logs.map((l) => l.message)).toEqual(['Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (missingSignature: 1)']);
 	});
 
 	it('missing timestamp', async () => {
@@ -285,7 +287,7 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(sentAt + 301_000);
 		try {
 			const logs = await expectRefused(delivery);
-			expect(logs.map((l) => l.message)).toContain('Customer Banking Trigger: refused a delivery (staleTimestamp)');
+			expect(logs.map((l) => l.message)).toEqual(['Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (staleTimestamp: 1)']);
 		} finally {
 			clock.mockRestore();
 		}
@@ -311,6 +313,34 @@ describe('replays and retries', () => {
 		expect(result.webhookResponse).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
 		expect(replay.response.statusCode).toBe(200);
 		expect(replay.requests).toEqual([]);
+	});
+
+	it('raw body signing with an unsigned timestamp header: a captured delivery sent again later with a fresh timestamp is not emitted again', async () => {
+		const { delivery } = await receiveMoney(5.67, 'Raw body replay');
+		// a bank that signs the raw body alone and sends the time of the attempt in a header it does not sign
+		const signature = `v1=${createHmac('sha256', sandbox.signingSecret).update(delivery.rawBody).digest('hex')}`;
+		const rawBodyParameters = { ...parameters, fetchTransaction: false, signature: { signedContent: 'body' } };
+		const node = { name: 'Customer Banking Trigger', id: `raw-body-replay-${randomUUID()}` };
+		const at = (nowMs: number) => ({
+			...delivery,
+			headers: { 'x-cb-timestamp': String(Math.floor(nowMs / 1000)), 'x-cb-signature': signature },
+		});
+		const started = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
+		try {
+			const first = webhookContext(credentialsFor(sandbox), rawBodyParameters, at(started), { node });
+			expect((await trigger.webhook.call(first.context)).workflowData).toHaveLength(1);
+			// the attacker's copy, hours after any window a timestamp could give, with the header set to now
+			for (const laterMs of [16 * 60_000, 3 * 3600_000, 23 * 3600_000]) {
+				clock.mockReturnValue(started + laterMs);
+				const replay = webhookContext(credentialsFor(sandbox), rawBodyParameters, at(started + laterMs), { node });
+				const result = await trigger.webhook.call(replay.context);
+				expect(result.workflowData).toBeUndefined();
+				expect(result.webhookResponse).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
+			}
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('the sandbox\'s own retry (same delivery id and body, signed again) is emitted once', async () => {
@@ -339,11 +369,9 @@ describe('end to end: the receiver answers with what webhook() decides', () => {
 		const staticData = newStaticData();
 		let credentials = credentialsWith({ current: 'whsec_not_the_right_one' });
 		let executions = 0;
+		let node = { name: 'Customer Banking Trigger', id: 'trigger-wrong-secret-e2e' };
 		receiver.answer = async (captured) => {
-			const { context, response } = webhookContext(credentials, parameters, captured, {
-				staticData,
-				node: { name: 'Customer Banking Trigger', id: 'trigger-wrong-then-right' },
-			});
+			const { context, response } = webhookContext(credentials, parameters, captured, { staticData, node });
 			const result = await trigger.webhook.call(context);
 			if (result.workflowData) executions++;
 			return { status: result.noWebhookResponse ? response.statusCode : 200 };
@@ -355,7 +383,10 @@ describe('end to end: the receiver answers with what webhook() decides', () => {
 		expect(refused?.attempts.map((a) => a.statusCode)).toEqual([401, 401, 401]);
 		expect(executions).toBe(0);
 
+		// the right secret, on a node that has not just read the credential again (a re-read after a bad
+		// signature happens at most once per REREAD_INTERVAL_MS: see the forged flood below)
 		credentials = credentialsFor(sandbox);
+		node = { name: 'Customer Banking Trigger', id: 'trigger-right-secret' };
 		await receiveMoney(2.22, 'Accepted E2E');
 		const accepted = sandbox.control.deliveries().at(-1);
 		expect(accepted?.status).toBe('delivered');
@@ -453,6 +484,87 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		} finally {
 			clock.mockRestore();
 		}
+	});
+
+	it('a flood of forged deliveries with current timestamps: credential reads and log lines stay bounded', async () => {
+		const nodeId = `flood-${++node}`;
+		const credentials = credentialsFor(sandbox);
+		const started = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
+		try {
+			expect((await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			let reads = 0;
+			let warnings = 0;
+			// 2,000 forged deliveries over 60 s of clock, 50 at a time as concurrent requests
+			for (let wave = 0; wave < 40; wave++) {
+				const nowMs = started + wave * 1500;
+				clock.mockReturnValue(nowMs);
+				const outcomes = await Promise.all(
+					Array.from({ length: 50 }, async () => {
+						const { context, response, logs } = webhookContext(credentials, { ...parameters, fetchTransaction: false }, signedWith('whsec_forged_by_attacker', nowMs), {
+							node: { name: 'Customer Banking Trigger', id: nodeId },
+						});
+						const spy = jest.spyOn(context, 'getCredentials');
+						const result = await trigger.webhook.call(context);
+						return { status: response.statusCode, emitted: result.workflowData !== undefined, reads: spy.mock.calls.length, warnings: logs.filter((l) => l.level === 'warn').length };
+					}),
+				);
+				expect(outcomes.every((o) => o.status === 401 && !o.emitted)).toBe(true);
+				reads += outcomes.reduce((sum, o) => sum + o.reads, 0);
+				warnings += outcomes.reduce((sum, o) => sum + o.warnings, 0);
+			}
+			// 60 s: at most one read per REREAD_INTERVAL_MS and one per SECRET_REUSE_MS, each shared by concurrent requests
+			expect(reads).toBeLessThanOrEqual(Math.ceil(60_000 / REREAD_INTERVAL_MS) + Math.ceil(60_000 / SECRET_REUSE_MS) + 2);
+			// a summary at most once per REFUSAL_LOG_INTERVAL_MS, not a line per delivery
+			expect(warnings).toBeLessThanOrEqual(Math.ceil(60_000 / REFUSAL_LOG_INTERVAL_MS) + 1);
+			expect(warnings).toBeGreaterThanOrEqual(1);
+			// and the real bank's deliveries still go through
+			expect((await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started + 60_000))).emitted).toBe(true);
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('a secret saved just after a refused delivery made the trigger read the credential is used once REREAD_INTERVAL_MS has passed', async () => {
+		const nodeId = `reread-${++node}`;
+		const started = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
+		try {
+			expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			// a forged delivery: read again at once
+			expect(await deliver(nodeId, credentialsFor(sandbox), signedWith('whsec_forged_0004', started + 10))).toMatchObject({ status: 401, credentialReads: 1 });
+			const rotated = credentialsWith({ current: 'whsec_new_secret_0005' });
+			clock.mockReturnValue(started + REREAD_INTERVAL_MS - 1);
+			expect(await deliver(nodeId, rotated, signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS - 1))).toMatchObject({ status: 401, credentialReads: 0 });
+			clock.mockReturnValue(started + REREAD_INTERVAL_MS + 10);
+			expect(await deliver(nodeId, rotated, signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS + 10))).toMatchObject({ emitted: true, credentialReads: 1 });
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('the refusal summary counts what it summarises and names no secret', async () => {
+		const nodeId = `flood-${++node}`;
+		const started = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
+		const lines: string[] = [];
+		try {
+			for (const offsetMs of [0, 1000, 2000, REFUSAL_LOG_INTERVAL_MS + 1000]) {
+				clock.mockReturnValue(started + offsetMs);
+				const { context, logs } = webhookContext(credentialsFor(sandbox), { ...parameters, fetchTransaction: false }, signedWith('whsec_forged_by_attacker', started + offsetMs), {
+					node: { name: 'Customer Banking Trigger', id: nodeId },
+				});
+				await trigger.webhook.call(context);
+				lines.push(...logs.filter((l) => l.level === 'warn').map((l) => l.message));
+			}
+		} finally {
+			clock.mockRestore();
+		}
+		expect(lines).toEqual([
+			'Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (badSignature: 1)',
+			'Customer Banking Trigger: refused 3 deliveries in the last 61 s without a valid signature or timestamp (badSignature: 3)',
+		]);
+		expect(lines.join(' ')).not.toContain(sandbox.signingSecret);
 	});
 
 	it('secrets are remembered per trigger node: another node reads its own credential', async () => {

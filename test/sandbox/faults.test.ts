@@ -49,6 +49,14 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(110);
 	});
 
+	it('a status fault with latencyMs fails after that long (a slow failure)', async () => {
+		sandbox.control.setFaults([{ method: 'GET', path: '/accounts', kind: 'status', status: 404, latencyMs: 150, times: 1 }]);
+		const started = Date.now();
+		expect((await api.get('/accounts')).status).toBe(404);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+		expect((await api.get('/accounts')).status).toBe(200);
+	});
+
 	it('resets the connection without processing the request', async () => {
 		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'reset', times: 1 }]);
 		const key = randomUUID();

@@ -2,7 +2,8 @@ import { SeededRandom } from './random';
 
 /**
  * A rule that makes matching requests fail in one precise way (issue 2 item 11).
- * - status: answer `status` (e.g. 500, or 429 with `retryAfterSeconds`) without running the route
+ * - status: answer `status` (e.g. 500, or 429 with `retryAfterSeconds`) without running the route,
+ *   after `latencyMs` when given
  * - latency: wait `latencyMs`, then run the route normally
  * - reset: destroy the socket without an answer, nothing is processed
  * - commitThenDrop: run the route (commit), then destroy the socket instead of answering

@@ -102,6 +102,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			entry.fault = fault?.kind;
 			if (fault?.kind === 'reset') return drop();
 			if (fault?.kind === 'status') {
+				// a slow failure: what a client sees when the bank fails after a while
+				if (fault.latencyMs) await sleep(fault.latencyMs);
 				const headers: Record<string, string> =
 					fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);

@@ -41,6 +41,12 @@ export interface BankVariants {
 	 */
 	keyInUse: 'wait' | 'conflict';
 	/**
+	 * Approval records (spec §Approval: "types and contents … not shown"): with the payment's details
+	 * (`transaction: { xtid, xpid, amount, currency, reference }`, meta with policy and approvers), or only
+	 * what the spec states (`transaction` is the xtid, meta holds at most `created`).
+	 */
+	approvalRecord: 'detailed' | 'bare';
+	/**
 	 * How long a new payment's transaction or approval stays invisible to reads (lists and GET by id) after
 	 * the bank accepted it (spec: not shown): 0, or the lag of a bank that processes asynchronously.
 	 */
@@ -60,6 +66,7 @@ export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	webhookPayload: 'sandbox',
 	createdTimes: true,
 	keyInUse: 'wait',
+	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,
 };
 
@@ -76,6 +83,7 @@ export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	webhookPayload: 'other',
 	createdTimes: false,
 	keyInUse: 'wait',
+	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,
 };
 

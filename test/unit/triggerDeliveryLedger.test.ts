@@ -5,24 +5,81 @@ import {
 	PERSISTED_KEYS,
 	persistedAsTaken,
 	persistRecentKeys,
+	REPLAYABLE_KEEP_SECONDS,
+	retentionFor,
 	retentionSecondsFor,
 } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 
 const NOW = 1_800_000_000;
 const RAW = Buffer.from('{"deliveryId":"d-1"}');
 
+/** Claims a key and, when claimed, settles it at once (its execution handed to n8n). */
+function take(ledger: DeliveryLedger, key: string, nowSeconds: number, keepSeconds: number) {
+	const result = ledger.claim(key, nowSeconds, keepSeconds);
+	if (result === 'claimed') ledger.settle(key, nowSeconds);
+	return result;
+}
+
 describe('delivery ledger', () => {
 	it('takes a key once: a second claim inside the retention is a duplicate', () => {
 		const ledger = new DeliveryLedger();
-		expect(ledger.claim('id:d-1', NOW, 900)).toBe('claimed');
-		expect(ledger.claim('id:d-1', NOW + 1, 900)).toBe('duplicate');
-		expect(ledger.claim('id:d-1', NOW + 900, 900)).toBe('duplicate');
+		expect(take(ledger, 'id:d-1', NOW, 900)).toBe('claimed');
+		expect(take(ledger, 'id:d-1', NOW + 1, 900)).toBe('duplicate');
+		expect(take(ledger, 'id:d-1', NOW + 900, 900)).toBe('duplicate');
 	});
 
 	it('forgets a key once its retention has passed', () => {
 		const ledger = new DeliveryLedger();
 		ledger.claim('id:d-1', NOW, 900);
 		expect(ledger.claim('id:d-1', NOW + 901, 900)).toBe('claimed');
+	});
+
+	it('a key whose delivery is still in flight is neither a duplicate nor new: its copies wait for the outcome', () => {
+		const ledger = new DeliveryLedger();
+		expect(ledger.claim('id:d-1', NOW, 900)).toBe('claimed');
+		expect(ledger.claim('id:d-1', NOW + 1, 900)).toBe('inFlight');
+		ledger.settle('id:d-1', NOW + 2);
+		expect(ledger.claim('id:d-1', NOW + 3, 900)).toBe('duplicate');
+	});
+
+	it('a copy that waited for a failed delivery is processed once the key is given back', () => {
+		const ledger = new DeliveryLedger();
+		ledger.claim('id:d-1', NOW, 900);
+		expect(ledger.claim('id:d-1', NOW + 1, 900)).toBe('inFlight');
+		ledger.release('id:d-1');
+		expect(ledger.claim('id:d-1', NOW + 2, 900)).toBe('claimed');
+	});
+
+	it('a key still in flight is not persisted when another delivery completes meanwhile (its fetch may yet fail)', () => {
+		const ledger = new DeliveryLedger();
+		ledger.claim('in-flight', NOW, 900);
+		ledger.claim('other', NOW, 900);
+		ledger.settle('other', NOW + 1);
+		const staticData = {};
+		persistRecentKeys(staticData, ledger);
+		expect(persistedAsTaken(staticData, 'other', NOW + 1, 900)).toBe(true);
+		expect(persistedAsTaken(staticData, 'in-flight', NOW + 1, 900)).toBe(false);
+		// the first one fails and is given back: the bank's retry finds nothing in static data either
+		ledger.release('in-flight');
+		persistRecentKeys(staticData, ledger);
+		expect(persistedAsTaken(staticData, 'in-flight', NOW + 2, 900)).toBe(false);
+	});
+
+	it('when full, makes room by forgetting the oldest key kept beyond what must be kept, never one that must be', () => {
+		const ledger = new DeliveryLedger(2);
+		for (const id of ['a', 'b']) {
+			ledger.claim(id, NOW, 86_400, 900);
+			ledger.settle(id, NOW);
+		}
+		// both ran less than 900 s ago: neither may go
+		expect(ledger.claim('c', NOW + 10, 86_400, 900)).toBe('full');
+		// later, the oldest goes to make room; the other is still recognised
+		expect(ledger.claim('c', NOW + 901, 86_400, 900)).toBe('claimed');
+		expect(ledger.claim('b', NOW + 901, 86_400, 900)).toBe('duplicate');
+		expect(ledger.claim('d', NOW + 901, 86_400, 900)).toBe('claimed');
+		// the oldest now is 'c', still in flight: never forgotten
+		expect(ledger.claim('e', NOW + 901, 86_400, 900)).toBe('full');
+		expect(ledger.claim('c', NOW + 901, 86_400, 900)).toBe('inFlight');
 	});
 
 	it('gives a released key back, so a retry after a failed delivery is processed', () => {
@@ -34,20 +91,20 @@ describe('delivery ledger', () => {
 
 	it('when full of keys still inside their retention, refuses new keys instead of forgetting one', () => {
 		const ledger = new DeliveryLedger(3);
-		for (const id of ['a', 'b', 'c']) expect(ledger.claim(id, NOW, 900)).toBe('claimed');
-		expect(ledger.claim('d', NOW + 1, 900)).toBe('full');
+		for (const id of ['a', 'b', 'c']) expect(take(ledger, id, NOW, 900)).toBe('claimed');
+		expect(take(ledger, 'd', NOW + 1, 900)).toBe('full');
 		// every remembered key is still a duplicate: nothing was dropped to make room
-		for (const id of ['a', 'b', 'c']) expect(ledger.claim(id, NOW + 1, 900)).toBe('duplicate');
+		for (const id of ['a', 'b', 'c']) expect(take(ledger, id, NOW + 1, 900)).toBe('duplicate');
 		// once the oldest expire, there is room again
-		expect(ledger.claim('d', NOW + 901, 900)).toBe('claimed');
+		expect(take(ledger, 'd', NOW + 901, 900)).toBe('claimed');
 		expect(ledger.size).toBe(1);
 	});
 
 	it('remembers more than 5,000 distinct ids inside the window, and prunes as it goes', () => {
 		const ledger = new DeliveryLedger();
-		for (let i = 0; i < 20_000; i++) expect(ledger.claim(`id:${i}`, NOW + Math.floor(i / 100), 900)).toBe('claimed');
-		expect(ledger.claim('id:0', NOW + 199, 900)).toBe('duplicate');
-		expect(ledger.claim('id:19999', NOW + 199, 900)).toBe('duplicate');
+		for (let i = 0; i < 20_000; i++) expect(take(ledger, `id:${i}`, NOW + Math.floor(i / 100), 900)).toBe('claimed');
+		expect(take(ledger, 'id:0', NOW + 199, 900)).toBe('duplicate');
+		expect(take(ledger, 'id:19999', NOW + 199, 900)).toBe('duplicate');
 		// 20,000 ids taken over 200 s; 1,000 s later every one has expired and was pruned
 		expect(ledger.claim('late', NOW + 1200, 900)).toBe('claimed');
 		expect(ledger.size).toBe(1);
@@ -71,7 +128,10 @@ describe('delivery ledger', () => {
 
 	it('persists the most recent keys in static data, merged with what another process saved there', () => {
 		const mine = new DeliveryLedger();
-		for (let i = 0; i < PERSISTED_KEYS + 50; i++) mine.claim(`mine-${i}`, NOW + i, 900);
+		for (let i = 0; i < PERSISTED_KEYS + 50; i++) {
+			mine.claim(`mine-${i}`, NOW + i, 900);
+			mine.settle(`mine-${i}`, NOW + i);
+		}
 		const staticData = { recentDeliveries: [['other-early', NOW - 10], ['other-late', NOW + PERSISTED_KEYS + 100]] };
 		persistRecentKeys(staticData, mine);
 		const kept = staticData.recentDeliveries as Array<[string, number]>;
@@ -89,6 +149,7 @@ describe('delivery ledger', () => {
 	it('a released key is not persisted, so a retry after an n8n restart is processed', () => {
 		const ledger = new DeliveryLedger();
 		ledger.claim('kept', NOW, 900);
+		ledger.settle('kept', NOW);
 		ledger.claim('failed', NOW, 900);
 		ledger.release('failed');
 		const staticData = {};
@@ -106,6 +167,12 @@ describe('delivery ledger', () => {
 	it('keeps ids for twice the replay window, at least 15 minutes (the bank retries with a fresh timestamp)', () => {
 		expect(retentionSecondsFor(300)).toBe(900);
 		expect(retentionSecondsFor(5)).toBe(900);
-		expect(retentionSecondsFor(3600)).toBe(7200);
+		expect(retentionSecondsFor(900)).toBe(1800);
+	});
+
+	it('with the raw body alone signed, nothing bounds a replay: ids are kept a day, the guaranteed part as with timestamps', () => {
+		expect(retentionFor({ signedContent: 'timestampAndBody', toleranceSeconds: 300 })).toEqual({ keepSeconds: 900, mustKeepSeconds: 900 });
+		expect(retentionFor({ signedContent: 'body', toleranceSeconds: 300 })).toEqual({ keepSeconds: REPLAYABLE_KEEP_SECONDS, mustKeepSeconds: 900 });
+		expect(REPLAYABLE_KEEP_SECONDS).toBe(86_400);
 	});
 });

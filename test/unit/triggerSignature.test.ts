@@ -1,7 +1,12 @@
 import crypto, { createHmac } from 'crypto';
 
+import type { INodeProperties } from 'n8n-workflow';
+
+import { triggerProperties } from '../../nodes/CustomerBankingTrigger/description';
+import { schemeProblems } from '../../nodes/CustomerBankingTrigger/triggerParameters';
 import {
 	DEFAULT_SIGNATURE_SCHEME,
+	MAX_TOLERANCE_SECONDS,
 	parseSignatures,
 	parseTimestamp,
 	verifyDelivery,
@@ -121,6 +126,36 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 		} finally {
 			spy.mockRestore();
 		}
+	});
+});
+
+describe('timestamp tolerance maximum', () => {
+	const option = (name: string) =>
+		((triggerProperties.find((p) => p.name === 'signature')?.options ?? []) as INodeProperties[]).find((o) => o.name === name);
+
+	it('is 15 minutes: enough for clock differences, and keys of a day at most 30 minutes old fit the ledger', () => {
+		expect(MAX_TOLERANCE_SECONDS).toBe(900);
+	});
+
+	it.each([
+		[900, []],
+		[901, ['Timestamp Tolerance (Seconds) must be a whole number from 1 to 900']],
+		[7 * 24 * 3600, ['Timestamp Tolerance (Seconds) must be a whole number from 1 to 900']],
+		[0.5, ['Timestamp Tolerance (Seconds) must be a whole number from 1 to 900']],
+	])('tolerance %d → %j', (toleranceSeconds, problems) => {
+		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, toleranceSeconds })).toEqual(problems);
+	});
+
+	it('the form offers no more than the maximum and says so', () => {
+		const tolerance = option('toleranceSeconds');
+		expect(tolerance?.typeOptions).toMatchObject({ minValue: 1, maxValue: MAX_TOLERANCE_SECONDS });
+		expect(tolerance?.description).toContain('900');
+	});
+
+	it('the form does not call an unsigned timestamp a replay defence', () => {
+		expect(option('toleranceSeconds')?.description).toMatch(/only when .*signed/i);
+		expect(option('signedContent')?.description).toMatch(/replay/i);
+		expect(option('timestampHeader')?.description).toMatch(/not .*replay/i);
 	});
 });
 

@@ -109,7 +109,7 @@ describe('parameter validation', () => {
 		).toEqual([
 			'Signature Header must be a valid HTTP header name',
 			'Timestamp Header is required when the timestamp is part of the signed content',
-			'Timestamp Tolerance (Seconds) must be a whole number of at least 1',
+			'Timestamp Tolerance (Seconds) must be a whole number from 1 to 900',
 		]);
 		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, signedContent: 'body', timestampHeader: '' })).toEqual([]);
 	});

@@ -26,6 +26,12 @@ export type PaymentOutcome =
 	| AcceptedOutcome
 	/** `reasonUncertain`: the answer did not say which of its rejections is this payment's. */
 	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string; reasonUncertain?: boolean })
+	/**
+	 * The answer accounts for these payments together but not for each one (an xtid-only batch answer): one
+	 * of them is each of `xtids`, the others were rejected. `statement` says so; `notPaid` when none of them
+	 * can have been paid. Never sent again automatically.
+	 */
+	| (OutcomeBase & { kind: 'undetermined'; statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[]; requestId?: string })
 	/** The request failed in a way that may have processed it, and the lookup found the payment. */
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
 	/** `candidates`: for `unknown`, the account's payments that may be this one. */

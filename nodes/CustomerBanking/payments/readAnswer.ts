@@ -142,6 +142,21 @@ export async function readAnswer(
 			else reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
 		}
 	}
+	const xtidsLeft = [...namedXtids].filter(
+		(xtid) => ![...outcomes.values()].some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
+	);
+	if (open().length > 0 && xtidsLeft.length > 0 && open().length === xtidsLeft.length + rejectionsLeft.length) {
+		if (open().length === 1) accept(open()[0], { xtid: xtidsLeft[0] });
+		else {
+			const together = open().map((position) => payments[position]);
+			const group = await accountedTogether.call(run.context, together, xtidsLeft, rejectionsLeft.map(reasonOf)).catch(() => undefined);
+			if (group) {
+				for (const position of open()) {
+					outcomes.set(position, { kind: 'undetermined', payment: payments[position], key, requestId, ...group });
+				}
+			}
+		}
+	}
 	const stillOpen = open().map((position) => payments[position]);
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
 	await confirmAcceptedStates.call(run.context, [...outcomes.values()]);
@@ -162,18 +177,16 @@ const saysAwaitingApproval = (entry: IDataObject) => entry.status === 'pending_a
 
 /**
  * Accepted payments whose state must be read from the bank: the answer does not say whether they await
- * approval, or it says they do but may be a replay of an old answer (a key used before: the approval
- * may have been decided since).
+ * approval, or it says they do, which may be an old answer replayed for a key used before (the spec's
+ * rule 1 returns "the original result"): the approval may have been decided since.
  */
 function needsReading(outcome: PaymentOutcome): outcome is AcceptedOutcome {
 	if (outcome.kind !== 'accepted' || xtidOf(outcome.accepted) === undefined) return false;
-	if (!saysWhetherAwaitingApproval(outcome.accepted)) return true;
-	const mayBeOld = outcome.replayed || outcome.key.source === 'custom';
-	return mayBeOld && saysAwaitingApproval(outcome.accepted);
+	return !saysWhetherAwaitingApproval(outcome.accepted) || saysAwaitingApproval(outcome.accepted);
 }
 
 const NOT_YET_VISIBLE =
-	'The bank accepted this payment, but neither a transaction nor an approval of it can be read yet: it may be waiting for approval or on its way. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
+	'The bank accepted this payment, but shows neither an approval nor a transaction for it: it may not be visible yet, or its approval may have been declined or may have expired. Nothing shows it was paid, nor that it was not. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
 
 /**
  * spec §States and transitions: an accepted payment is an approval request (its xtid on an approval)
@@ -216,8 +229,21 @@ function stateFromTransaction(transaction: IDataObject | undefined): IDataObject
 
 async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
 	const toRead = outcomes.filter(needsReading);
+	// an answer that names its approval: that approval is read, whatever the lists show
+	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
+		const ref = outcome.accepted.approvalRef as string;
+		try {
+			const approval = await recordOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`, outcome.payment.itemIndex);
+			outcome.accepted = {
+				...outcome.accepted,
+				...(approval ? stateFromApproval({ ref, status: typeof approval.status === 'string' ? approval.status : undefined }) : { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
+			};
+		} catch (error) {
+			outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+		}
+	}
 	const byAccount = new Map<string, AcceptedOutcome[]>();
-	for (const outcome of toRead) {
+	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef !== 'string')) {
 		const xaid = String(outcome.payment.body.xaid);
 		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
 	}
@@ -228,8 +254,8 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 			for (const outcome of accepted) {
 				const xtid = xtidOf(outcome.accepted) as string;
 				const approval = approvals.get(xtid);
-				const state = approval ? stateFromApproval(approval) : stateFromTransaction(await transactionOrMissing.call(this, xtid, itemIndex));
-				outcome.accepted = { ...outcome.accepted, ...state };
+				const transaction = approval ? undefined : await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, itemIndex);
+				outcome.accepted = { ...outcome.accepted, ...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)) };
 			}
 		} catch (error) {
 			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
@@ -237,10 +263,51 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 	}
 }
 
-async function transactionOrMissing(this: IExecuteFunctions, xtid: string, itemIndex: number): Promise<IDataObject | undefined> {
-	const read = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(xtid)}`, itemIndex });
+/** One record, or undefined when the bank answers that it has none (404). */
+async function recordOrMissing(this: IExecuteFunctions, path: string, itemIndex: number): Promise<IDataObject | undefined> {
+	const read = apiRequest.call(this, { method: 'GET', path, itemIndex });
 	return await read.then(
-		(transaction) => transaction,
+		(record) => record,
 		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
 	);
 }
+
+const STATE_WORDS: Record<string, (xtid: string) => string> = {
+	pending_approval: (xtid) => `waiting for approval (transaction ID ${xtid}), not paid yet`,
+	submitted: (xtid) => `paid (transaction ID ${xtid})`,
+	not_sent: (xtid) => `not paid: its approval was refused (transaction ID ${xtid})`,
+	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not visible yet`,
+};
+
+/**
+ * Payments the answer accounts for only together: as many as its remaining xtids and rejections, with
+ * nothing to tell which is which. Each xtid's state is read (approval, else transaction), and one
+ * statement says what is known of them all.
+ */
+async function accountedTogether(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	xtids: string[],
+	reasons: string[],
+): Promise<{ statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[] }> {
+	const states = new Map<string, string>();
+	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
+		const { itemIndex } = payments[0];
+		const approvals = await approvalsOf.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
+		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
+	}
+	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
+		states.set(xtid, String(stateFromTransaction(await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, payments[0].itemIndex)).status));
+	}
+	const sharedWith = payments.map((payment) => payment.itemIndex);
+	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');
+	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
+	const refusals = reasons.length === 0 ? '' : ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
+	return {
+		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
+		xtids,
+		notPaid,
+		sharedWith,
+	};
+}
+

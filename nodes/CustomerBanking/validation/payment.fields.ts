@@ -100,5 +100,20 @@ export function paymentField(field: PaymentField): PaymentFieldDefinition {
 	return PAYMENT_FIELDS[field];
 }
 
+/**
+ * "Map Automatically": the input field each payment field is read from, named as a spreadsheet of
+ * invoices would name its columns. Additional Body Fields are not mapped automatically.
+ */
+export const INPUT_FIELD_NAMES = {
+	xaid: 'account',
+	xpid: 'payee',
+	amount: 'amount',
+	currency: 'currency',
+	reference: 'reference',
+	description: 'description',
+} as const satisfies Partial<Record<PaymentField, string>>;
+
+export const MAPPING = { parameter: 'mappingMode', automatic: 'autoMapInputData', perField: 'defineBelow' } as const;
+
 /** Body fields the node sets itself; "Additional Body Fields" may not override them. */
 export const FIELDS_THE_NODE_SETS = PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).rule.kind !== 'bodyFields');

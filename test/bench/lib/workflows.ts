@@ -110,7 +110,21 @@ export function triggerWorkflow(credentialId: string, xaid: string, fetchTransac
 	]);
 }
 
-export function submitBatchWorkflow(path: string, credentialId: string): BenchWorkflow {
+/**
+ * Webhook → Split Out → Submit Batch. `mapping`: 'expressions' maps each field with an expression per
+ * item; 'automatic' takes the fields of the items as they are (Map Automatically), whose names are then
+ * the invoices' own (account, payee, amount, reference).
+ */
+export function submitBatchWorkflow(path: string, credentialId: string, mapping: 'expressions' | 'automatic' = 'expressions'): BenchWorkflow {
+	const fields =
+		mapping === 'automatic'
+			? { mappingMode: 'autoMapInputData' }
+			: {
+					account: { __rl: true, mode: 'id', value: '={{ $json.account }}' },
+					payee: { __rl: true, mode: 'id', value: '={{ $json.payee }}' },
+					amount: '={{ $json.amount }}',
+					reference: '={{ $json.reference }}',
+				};
 	return chain(`bench: Submit Batch (${path})`, [
 		webhookAnsweringAtEnd(path),
 		{ name: 'Invoices', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.invoices', options: {} } },
@@ -122,10 +136,7 @@ export function submitBatchWorkflow(path: string, credentialId: string): BenchWo
 			parameters: {
 				resource: 'payment',
 				operation: 'submitBatch',
-				account: { __rl: true, mode: 'id', value: '={{ $json.xaid }}' },
-				payee: { __rl: true, mode: 'id', value: '={{ $json.xpid }}' },
-				amount: '={{ $json.amount }}',
-				reference: '={{ $json.reference }}',
+				...fields,
 				options: {},
 			},
 		},

@@ -29,14 +29,20 @@ const NEGATION_STATUS_NAMES: Record<ApprovalStatus, string> = {
 
 const STATUS_NAMES = { sandbox: undefined, other: OTHER_STATUS_NAMES, negations: NEGATION_STATUS_NAMES } as const;
 
-/** An approval as this bank answers it: its status names, with or without `meta.created` (variants.ts). */
+/**
+ * An approval as this bank answers it: its status names, with or without `meta.created`, with the
+ * payment's details or (`approvalRecord: 'bare'`) only what spec §Approval states: ref, xtid,
+ * parent_xaid, status, the transaction it relates to (its xtid) and a meta object (variants.ts).
+ */
 function answerView(variants: BankVariants) {
 	return (record: ApprovalRecord) => {
 		const view = approvalView(record);
+		const meta = variants.approvalRecord === 'bare' ? { created: view.meta.created } : view.meta;
 		return {
 			...view,
 			status: STATUS_NAMES[variants.approvalStatusNames]?.[record.status] ?? record.status,
-			meta: variants.createdTimes ? view.meta : Object.fromEntries(Object.entries(view.meta).filter(([key]) => key !== 'created')),
+			...(variants.approvalRecord === 'bare' && { transaction: view.xtid }),
+			meta: variants.createdTimes ? meta : Object.fromEntries(Object.entries(meta).filter(([key]) => key !== 'created')),
 		};
 	};
 }

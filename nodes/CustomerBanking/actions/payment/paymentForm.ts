@@ -1,6 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { AMOUNT_DECIMALS, PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField, type PaymentField } from '../../validation/payment.fields';
+import {
+	AMOUNT_DECIMALS,
+	INPUT_FIELD_NAMES,
+	MAPPING,
+	PAYMENT_FIELD_NAMES,
+	PAYMENT_GROUP,
+	paymentField,
+	type PaymentField,
+} from '../../validation/payment.fields';
 import { accountLocator, byDisplayName, payeeLocator } from '../common.descriptions';
 
 /** The parameters that pick a resource from a list. */
@@ -30,18 +38,56 @@ function property(field: PaymentField): INodeProperties {
 }
 
 
+const inputNames = (required: boolean) =>
+	PAYMENT_FIELD_NAMES.filter((field) => field in INPUT_FIELD_NAMES && !paymentField(field).inGroup === required)
+		.map((field) => `'${INPUT_FIELD_NAMES[field as keyof typeof INPUT_FIELD_NAMES]}'`)
+		.join(', ');
+
+/** The input fields "Map Automatically" reads, as the form and the errors list them. */
+export const AUTO_MAPPED_FIELDS = `${inputNames(true)}, and optionally ${inputNames(false)}`;
+
+const perField = { show: { [MAPPING.parameter]: [MAPPING.perField] } };
+
 /**
  * The payment object's fields, generated from the field table (validation/payment.fields.ts) and
- * shared by Submit and Submit Batch (one payment per input item).
+ * shared by Submit and Submit Batch (one payment per input item): mapped automatically from the input
+ * item's fields of the same names, or each set below (with an expression where it differs per item).
  */
 export const paymentFields: INodeProperties[] = [
-	...PAYMENT_FIELD_NAMES.filter((field) => !paymentField(field).inGroup).map(property),
+	{
+		displayName: 'Mapping',
+		name: MAPPING.parameter,
+		type: 'options',
+		default: 'defineBelow',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Map Automatically',
+				value: MAPPING.automatic,
+				description: `Take each payment from the input item's fields ${AUTO_MAPPED_FIELDS}`,
+			},
+			{
+				name: 'Map Each Field Below',
+				value: MAPPING.perField,
+				description: 'Set each payment field, with an expression where it differs per item',
+			},
+		],
+	},
+	{
+		displayName: `Each input item must have the fields ${AUTO_MAPPED_FIELDS}, and no others`,
+		name: 'autoMapNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { [MAPPING.parameter]: [MAPPING.automatic] } },
+	},
+	...PAYMENT_FIELD_NAMES.filter((field) => !paymentField(field).inGroup).map((field) => ({ ...property(field), displayOptions: perField })),
 	{
 		displayName: PAYMENT_GROUP.label,
 		name: PAYMENT_GROUP.name,
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		displayOptions: perField,
 		options: byDisplayName(PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).inGroup).map(property)),
 	},
 ];

@@ -109,6 +109,25 @@ export function outcomeResult(
 			],
 		};
 	}
+	if (outcome.kind === 'undetermined') {
+		return {
+			itemIndex,
+			results: [
+				{
+					json: {
+						status: 'undetermined',
+						statement: outcome.statement,
+						notPaid: outcome.notPaid,
+						xtids: outcome.xtids,
+						sharedWith: outcome.sharedWith,
+						...payment.body,
+						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
+						...context,
+					},
+				},
+			],
+		};
+	}
 	const { found } = outcome;
 	return {
 		itemIndex,

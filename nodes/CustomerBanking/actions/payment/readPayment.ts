@@ -3,10 +3,10 @@ import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { Payment } from '../../payments/payment';
 import { ownValue, readGroup } from '../../validation/objects';
-import { PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField } from '../../validation/payment.fields';
+import { INPUT_FIELD_NAMES, MAPPING, PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField, type PaymentField } from '../../validation/payment.fields';
 import { formatIssues, type PaymentInput, type PaymentIssue, validatePayment } from '../../validation/payment.schema';
 import { textProblem } from '../../validation/text';
-import { validateOnlyOption } from './paymentForm';
+import { AUTO_MAPPED_FIELDS, validateOnlyOption } from './paymentForm';
 
 export type ReadResult =
 	| { valid: true; payment: Payment }
@@ -36,27 +36,66 @@ const BOOLEAN_OPTIONS: ReadonlyArray<[string, string]> = [
 	['resubmitRejected', 'Resubmit Rejected Items'],
 ];
 
+const AUTO_MAPPED = Object.entries(INPUT_FIELD_NAMES) as Array<[PaymentField, string]>;
+
+/**
+ * "Map Automatically": the payment fields from the input item's fields of the same names; a missing
+ * required one is reported by the schema, an input field that is not a payment field here.
+ */
+function autoMappedFields(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): PaymentInput {
+	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const fields: PaymentInput = {};
+	// a missing required field comes as null, as from the form, so the schema names it
+	for (const [field, name] of AUTO_MAPPED) fields[field] = ownValue(json, name) ?? (paymentField(field).inGroup ? undefined : null);
+	const known = new Set<string>(AUTO_MAPPED.map(([, name]) => name));
+	const extra = Object.keys(json).filter((name) => !known.has(name));
+	if (extra.length > 0) {
+		issues.push({
+			field: `Input field${extra.length > 1 ? 's' : ''} ${extra.map((name) => `'${name}'`).join(', ')}`,
+			rule: `${extra.length > 1 ? 'are' : 'is'} not a payment field: with Map Automatically each item has ${AUTO_MAPPED_FIELDS} (remove the others before this node, e.g. with an Edit Fields node, or use Map Each Field Below)`,
+		});
+	}
+	return fields;
+}
+
+/** The payment fields as set in the form, per item (Map Each Field Below). */
+function formFields(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): PaymentInput {
+	// a collection that resolves to null is an empty one; one that is not a collection, or has a
+	// key like "__proto__", is refused by name
+	const additionalFields = readGroup(parameter(context, PAYMENT_GROUP.name, itemIndex));
+	if (!additionalFields.ok) issues.push({ field: PAYMENT_GROUP.label, rule: additionalFields.rule });
+	const additional = additionalFields.ok ? additionalFields.values : {};
+	const fields: PaymentInput = {};
+	for (const field of PAYMENT_FIELD_NAMES) {
+		const { inGroup, parameter: name, rule } = paymentField(field);
+		const value = inGroup ? ownValue(additional, name) : parameter(context, name, itemIndex, rule.kind === 'id');
+		// an unparsable string stays a string and is reported as "must be a JSON object"
+		fields[field] =
+			rule.kind === 'bodyFields' && typeof value === 'string' ? jsonParse(value, { fallbackValue: value }) : value;
+	}
+	return fields;
+}
+
+/** With Map Automatically, issues name the input field (e.g. 'amount') the user put in the item. */
+function namedAsInput(issues: PaymentIssue[]): PaymentIssue[] {
+	const byLabel = new Map(AUTO_MAPPED.map(([field, name]) => [paymentField(field).label, name]));
+	return issues.map((issue) => {
+		const name = byLabel.get(issue.field);
+		return name === undefined ? issue : { ...issue, field: `Input field '${name}'` };
+	});
+}
+
 /** Reads and checks one item's payment; bad input is reported before any request is sent. */
 export function readPayment(context: IExecuteFunctions, itemIndex: number): ReadResult {
 	let fields: PaymentInput;
 	let customKey: unknown;
+	let automatic = false;
 	const groupIssues: PaymentIssue[] = [];
 	try {
-		// a collection that resolves to null is an empty one; one that is not a collection, or has a
-		// key like "__proto__", is refused by name
-		const additionalFields = readGroup(parameter(context, PAYMENT_GROUP.name, itemIndex));
+		automatic = context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
 		const options = readGroup(parameter(context, 'options', itemIndex));
-		if (!additionalFields.ok) groupIssues.push({ field: PAYMENT_GROUP.label, rule: additionalFields.rule });
 		if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
-		const additional = additionalFields.ok ? additionalFields.values : {};
-		fields = {};
-		for (const field of PAYMENT_FIELD_NAMES) {
-			const { inGroup, parameter: name, rule } = paymentField(field);
-			const value = inGroup ? ownValue(additional, name) : parameter(context, name, itemIndex, rule.kind === 'id');
-			// an unparsable string stays a string and is reported as "must be a JSON object"
-			fields[field] =
-				rule.kind === 'bodyFields' && typeof value === 'string' ? jsonParse(value, { fallbackValue: value }) : value;
-		}
+		fields = automatic ? autoMappedFields(context, itemIndex, groupIssues) : formFields(context, itemIndex, groupIssues);
 		customKey = options.ok ? (ownValue(options.values, 'idempotencyKey') ?? undefined) : undefined;
 		if (typeof customKey === 'number') customKey = String(customKey);
 		for (const [name, label] of BOOLEAN_OPTIONS) {
@@ -72,7 +111,8 @@ export function readPayment(context: IExecuteFunctions, itemIndex: number): Read
 	}
 
 	const checked = validatePayment(fields);
-	const issues = [...groupIssues, ...(checked.valid ? [] : checked.issues)];
+	const fieldIssues = checked.valid ? [] : automatic ? namedAsInput(checked.issues) : checked.issues;
+	const issues = [...groupIssues, ...fieldIssues];
 	if (customKey !== undefined) {
 		// silently falling back to a derived key would lose the protection the user asked for; the key
 		// is shown in the output and the user's records, so it must be text like every other value
