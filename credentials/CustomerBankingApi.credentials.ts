@@ -66,7 +66,7 @@ export class CustomerBankingApi implements ICredentialType {
 			],
 			default: 'sandbox',
 			description:
-				'Which environment these credentials belong to. The sandbox has its own addresses and its own client ID and secret (spec §Authentication rule 5).',
+				'Which environment these credentials belong to. The sandbox has its own addresses and its own client ID and secret.',
 		},
 		{
 			displayName:
@@ -91,7 +91,7 @@ export class CustomerBankingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.bank.example.com',
-			description: 'The API base address ({base_url} in the API documentation)',
+			description: 'The address of the bank\'s API (the base URL in the API documentation)',
 		},
 		{
 			displayName: 'Token URL',
@@ -101,7 +101,7 @@ export class CustomerBankingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://auth.bank.example.com',
 			description:
-				'The token service address ({auth_url} in the API documentation). Tokens are requested from this address followed by /oauth/token; an address that already ends in /oauth/token is used as it is.',
+				'The address of the bank\'s token service (the auth URL in the API documentation). The token path is added to it, unless the address already ends with it.',
 		},
 		{
 			displayName: 'Audience',
@@ -208,32 +208,10 @@ export class CustomerBankingApi implements ICredentialType {
 	// spec §Authentication rule 4.
 	// A function, not n8n's declarative form: that one resolves an expression in n8n's expression sandbox
 	// for every request, a sixth of the time of a paged Return All.
-	// n8n calls it for every authenticated request (the credential test's too), so the rules on where
-	// secrets may go are applied here whatever the caller: no redirects, https in production, only the
-	// credential's own API, and only a token issued for it (otherwise none: the API's 401 makes n8n fetch
-	// one for it and resend once).
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const insecure = insecureAddressOf(credentials);
-		if (insecure) {
-			const { message, description } = insecureAddressMessage(insecure);
-			throw tokenError(message, description);
-		}
-		if (!isWithinBaseUrl(credentials, requestOptions)) {
-			throw tokenError(
-				'The request does not go to the Base URL of the credential',
-				'The access token is only sent to the API of the credential.',
-			);
-		}
-		Object.assign(requestOptions, NO_REDIRECTS);
-		const token = String(credentials.accessToken ?? '');
-		if (token !== '' && tokenIsBound(credentials)) {
-			requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
-		}
-		return requestOptions;
-	}
+	// A field, not a method: n8n serves the credential type as a copy of the object's own fields, and only
+	// a type whose `authenticate` is among them is offered in the HTTP Request node (and gets "Custom API
+	// Call" in the node).
+	authenticate = authenticateRequest;
 
 	test: ICredentialTestRequest = {
 		request: {
@@ -245,12 +223,44 @@ export class CustomerBankingApi implements ICredentialType {
 	};
 }
 
+/**
+ * n8n calls it for every authenticated request (the credential test's and the HTTP Request node's too),
+ * so the rules on where secrets may go are applied here whatever the caller: no redirects, https in
+ * production, only the credential's own API, and only a token issued for it (otherwise none: the API's
+ * 401 makes n8n fetch one for it and resend once).
+ */
+async function authenticateRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const insecure = insecureAddressOf(credentials);
+	if (insecure) {
+		const { message, description } = insecureAddressMessage(insecure);
+		throw tokenError(message, description);
+	}
+	if (!isWithinBaseUrl(credentials, requestOptions)) {
+		throw tokenError(
+			'The request does not go to the Base URL of the credential',
+			'The access token is only sent to the API of the credential.',
+		);
+	}
+	// the HTTP Request node sends n8n's older request options, whose redirects follow other switches
+	Object.assign(requestOptions, NO_REDIRECTS, { followRedirect: false, followAllRedirects: false });
+	const token = String(credentials.accessToken ?? '');
+	if (token !== '' && tokenIsBound(credentials)) {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${token}` };
+	}
+	return requestOptions;
+}
+
 /** Whether the request goes to the credential's API: its origin, under its path. */
 function isWithinBaseUrl(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): boolean {
 	try {
 		const base = new URL(baseUrlOf(credentials));
 		// joined as n8n's HTTP client (axios) joins them: a relative url is appended to baseURL's path
-		const { url, baseURL } = requestOptions;
+		// n8n's older request options (the HTTP Request node's) name the address `uri`; n8n sends to `url` first
+		const { baseURL } = requestOptions;
+		const url = String(requestOptions.url ?? (requestOptions as { uri?: unknown }).uri ?? '');
 		const joined =
 			baseURL && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)
 				? `${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`

@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Deliveries are verified with the "Webhook Signing Secret" of the credential; a delivery without a valid signature is refused with 401 and starts nothing.',
+			'Deliveries are verified with the "Webhook Signing Secret" of the credential; a delivery without a valid signature is refused and starts nothing.',
 		name: 'signingNotice',
 		type: 'notice',
 		default: '',
@@ -44,7 +44,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to fetch the full, current transaction (GET /transaction/{xtid}) for each delivery; a delivery itself only signals that something happened',
+			'Whether to fetch the full, current transaction for each delivery; a delivery itself only signals that something happened',
 	},
 	{
 		displayName: 'Signature Verification',

@@ -6,6 +6,7 @@
  * and on icons of the package that do not load.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,6 +244,62 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(values).toContain(stack.sandbox.baseUrl);
 		expect(values.filter((value) => value.includes(clientSecret) || value.includes(stack.sandbox.signingSecret))).toEqual([]);
 		await shot('00-credential');
+		await page.keyboard.press('Escape');
+	});
+
+	it("offers the credential in the HTTP Request node's Predefined Credential Type list", async () => {
+		const nodeId = randomUUID();
+		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', {
+			name: 'HTTP Request with the Customer Banking credential',
+			nodes: [
+				{
+					id: nodeId,
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [0, 0],
+					parameters: { url: `${stack.sandbox.baseUrl}/accounts`, authentication: 'predefinedCredentialType', options: {} },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await page.goto(`${stack.n8n.url}/workflow/${String(created.id)}/${nodeId}`);
+		await ndv().waitFor();
+		const credentialType = ndv().locator('[data-test-id="parameter-input-nodeCredentialType"] input').first();
+		await credentialType.click();
+		await credentialType.fill('Customer Banking');
+		const option = page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: /^\s*Customer Banking API\s*$/ }).filter({ visible: true });
+		await option.first().waitFor();
+		await shot('12-http-request-credential-type');
+		await option.first().click();
+		// then the saved credentials of that type are offered: the sandbox one
+		const credentialSelect = ndv().locator('[data-test-id="node-credentials-select"] input').first();
+		await credentialSelect.waitFor();
+		if ((await credentialSelect.inputValue()) !== 'Customer Banking sandbox') {
+			await credentialSelect.click();
+			await page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: 'Customer Banking sandbox' }).filter({ visible: true }).first().click();
+		}
+		await waitFor('the sandbox credential picked', async () => ((await credentialSelect.inputValue()) === 'Customer Banking sandbox' ? true : undefined), 10_000);
+		await shot('13-http-request-credential');
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds the nodes in the node panel by the words people search for ("transfer", "approval")', async () => {
+		await page.goto(`${stack.n8n.url}/workflow/new`);
+		await page.locator('[data-test-id="canvas-plus-button"]').click();
+		const search = page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first();
+		const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]');
+		const found = async (term: string) => {
+			await search.fill(term);
+			return await waitFor(`our nodes for "${term}"`, async () => {
+				const names = (await items.allTextContents()).map((name) => name.trim()).filter((name) => name.startsWith('Customer Banking'));
+				return names.length > 0 ? names : undefined;
+			}, 15_000);
+		};
+		expect(await found('transfer')).toEqual(expect.arrayContaining(['Customer Banking', 'Customer Banking Approval']));
+		await shot('14-node-panel-search-transfer');
+		expect(await found('approval')).toContain('Customer Banking Approval');
 		await page.keyboard.press('Escape');
 	});
 

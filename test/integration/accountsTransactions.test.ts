@@ -80,7 +80,7 @@ describe('Account', () => {
 	it('an account ID that is not a UUID fails before any request', async () => {
 		const result = await run({ resource: 'account', operation: 'getBalance', account: byId('not-a-uuid') });
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('Account (xaid): must be a UUID (item 0)');
+		expect(result.error?.message).toBe('Account: must be a UUID (item 0)');
 		expect(result.requests).toEqual([]);
 	});
 });
@@ -138,7 +138,7 @@ describe('Transaction', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.xtid).toBe(known);
 		expect(items[1].json).toEqual({ error: expect.any(String) });
-		expect(items[2].json).toEqual({ error: 'Transaction ID (xtid): must be a UUID (item 2)' });
+		expect(items[2].json).toEqual({ error: 'Transaction ID: must be a UUID (item 2)' });
 		expect(items[3].json.xtid).toBe(known);
 		// the invalid item sent nothing: two GETs of the known one and one of the unknown one
 		expect(result.calls).toHaveLength(3);

@@ -117,7 +117,7 @@ describe('Approval', () => {
 
 	it('Get by Payment: an xtid that is not a UUID sends nothing', async () => {
 		const result = await run({ operation: 'getByPayment', transactionId: 'xt-1', scope: 'all' });
-		expect(result.error?.message).toBe('Transaction ID (xtid): must be a UUID (item 0)');
+		expect(result.error?.message).toBe('Transaction ID: must be a UUID (item 0)');
 		expect(result.requests).toEqual([]);
 	});
 });

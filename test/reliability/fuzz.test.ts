@@ -312,13 +312,13 @@ function payeeTargets(description: INodeProperties[], operation: 'create' | 'upd
 			targets.push(fieldTarget(property.name, property.name));
 		}
 	}
-	targets.push({ kind: 'uuidId', names: ['Account (xaid)'], at: 'account' });
-	if (operation === 'update') targets.push({ kind: 'textId', names: ['Payee (xpid)'], at: 'payee' });
+	targets.push({ kind: 'uuidId', names: ['Account'], at: 'account' });
+	if (operation === 'update') targets.push({ kind: 'textId', names: ['Payee'], at: 'payee' });
 	if (operation !== 'update') {
 		targets.push({ kind: 'option', names: ['Bank Details Format'], at: 'bankDetailsFormat', allowed: ['cad', 'gbp', 'iban', 'usd'] });
 	}
 	if (operation === 'upsert') {
-		targets.push({ kind: 'optionalId', names: ['Payee ID (xpid)'], at: 'payeeId' });
+		targets.push({ kind: 'optionalId', names: ['Payee ID'], at: 'payeeId' });
 		targets.push({ kind: 'boolean', names: ['Look Up Existing Payee First'], at: 'lookUpExisting' });
 	}
 	return targets;

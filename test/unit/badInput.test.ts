@@ -100,19 +100,19 @@ const NOT_TEXT = 'contains characters that are not valid text';
 
 describe('1. lone UTF-16 surrogates in IDs', () => {
 	const cases: Array<[string, (id: string) => Record<string, unknown>, string]> = [
-		['Account → Get', (id) => ({ resource: 'account', operation: 'get', account: byId(id) }), 'Account (xaid)'],
-		['Account → Get Balance', (id) => ({ resource: 'account', operation: 'getBalance', account: byId(id) }), 'Account (xaid)'],
-		['Transaction → Get', (id) => ({ resource: 'transaction', operation: 'get', transactionId: id }), 'Transaction ID (xtid)'],
-		['Transaction → Get Many of one account', (id) => ({ resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account (xaid)'],
+		['Account → Get', (id) => ({ resource: 'account', operation: 'get', account: byId(id) }), 'Account'],
+		['Account → Get Balance', (id) => ({ resource: 'account', operation: 'getBalance', account: byId(id) }), 'Account'],
+		['Transaction → Get', (id) => ({ resource: 'transaction', operation: 'get', transactionId: id }), 'Transaction ID'],
+		['Transaction → Get Many of one account', (id) => ({ resource: 'transaction', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account'],
 		['Approval → Get', (id) => ({ resource: 'approval', operation: 'get', approvalRef: id }), 'Approval Reference (ref)'],
-		['Approval → Get by Payment', (id) => ({ resource: 'approval', operation: 'getByPayment', transactionId: id, scope: 'all' }), 'Transaction ID (xtid)'],
-		['Approval → Get Many of one account', (id) => ({ resource: 'approval', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account (xaid)'],
-		['Payee → Get', (id) => ({ resource: 'payee', operation: 'get', payee: byId(id) }), 'Payee (xpid)'],
-		['Payee → Get Many of one account', (id) => ({ resource: 'payee', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account (xaid)'],
-		['Payee → Create', (id) => gbpPayee({ account: byId(id) }), 'Account (xaid)'],
+		['Approval → Get by Payment', (id) => ({ resource: 'approval', operation: 'getByPayment', transactionId: id, scope: 'all' }), 'Transaction ID'],
+		['Approval → Get Many of one account', (id) => ({ resource: 'approval', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account'],
+		['Payee → Get', (id) => ({ resource: 'payee', operation: 'get', payee: byId(id) }), 'Payee'],
+		['Payee → Get Many of one account', (id) => ({ resource: 'payee', operation: 'getMany', scope: 'account', account: byId(id), returnAll: true }), 'Account'],
+		['Payee → Create', (id) => gbpPayee({ account: byId(id) }), 'Account'],
 		// the payee ID used to reach encodeURIComponent only after GET /account/{xaid} had been sent
-		['Payee → Update', (id) => ({ resource: 'payee', operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(id), bankDetails: { sortCode: '040004' } }), 'Payee (xpid)'],
-		['Payee → Create or Update (Payee ID)', (id) => gbpPayee({ operation: 'upsert', payeeId: id }), 'Payee ID (xpid)'],
+		['Payee → Update', (id) => ({ resource: 'payee', operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(id), bankDetails: { sortCode: '040004' } }), 'Payee'],
+		['Payee → Create or Update (Payee ID)', (id) => gbpPayee({ operation: 'upsert', payeeId: id }), 'Payee ID'],
 	];
 	for (const [operation, parameters, field] of cases) {
 		it.each(LONE_SURROGATES.map((id) => [JSON.stringify(id), id]))(`${operation}: %s is refused, naming ${field}`, async (_shown, id) => {
@@ -202,8 +202,8 @@ describe('2. prototype keys and option values', () => {
 	});
 
 	it('an ID of the wrong type is refused instead of being sent as "[object Object]"', async () => {
-		expectRefused(await node(gbpPayee({ operation: 'upsert', payeeId: { id: 'x' } })), 'Payee ID (xpid): must be text');
-		expectRefused(await node({ resource: 'payee', operation: 'get', payee: byId(12345 as never) }), 'Payee (xpid): must be text');
+		expectRefused(await node(gbpPayee({ operation: 'upsert', payeeId: { id: 'x' } })), 'Payee ID: must be text');
+		expectRefused(await node({ resource: 'payee', operation: 'get', payee: byId(12345 as never) }), 'Payee: must be text');
 	});
 });
 
@@ -267,8 +267,8 @@ describe('4. blank values', () => {
 		);
 	});
 
-	it('a blank Payee (xpid) or Account is refused as missing', async () => {
-		expectRefused(await node({ resource: 'payee', operation: 'get', payee: byId('   ') }), 'Payee (xpid): is required (item 0)');
+	it('a blank Payee or Account is refused as missing', async () => {
+		expectRefused(await node({ resource: 'payee', operation: 'get', payee: byId('   ') }), 'Payee: is required (item 0)');
 		expectRefused(await pay({ payee: byId('   ') }), 'Payee is required');
 	});
 });

@@ -282,6 +282,60 @@ describe('where the token may go (authenticate, for every request)', () => {
 	});
 });
 
+describe('what n8n keeps of the credential type (HTTP Request, Custom API Call)', () => {
+	// n8n-core's directory loader gives the loaded credential this toJSON, and n8n's
+	// load-nodes-and-credentials spreads it ({ ...credential }) into the types it serves
+	// (/types/credentials.json); HTTP Request lists credential types whose `authenticate` survives that
+	// ('has:authenticate'), and n8n adds "Custom API Call" to nodes whose credential has one.
+	function toJSON(this: Record<string, unknown>) {
+		return { ...this, authenticate: typeof this.authenticate === 'function' ? {} : this.authenticate };
+	}
+	const served = () => {
+		const loaded = Object.assign(new CustomerBankingApi(), { toJSON });
+		return JSON.parse(JSON.stringify({ ...loaded })) as Record<string, unknown>;
+	};
+
+	it('keeps authenticate in the served type, so HTTP Request offers the credential', () => {
+		expect(Object.hasOwn(new CustomerBankingApi(), 'authenticate')).toBe(true);
+		expect(served().authenticate).toEqual({});
+	});
+});
+
+describe("HTTP Request's requests (n8n's older request options: uri, followRedirect)", () => {
+	const authenticate = credential.authenticate as unknown as (c: object, r: object) => Promise<Record<string, unknown>>;
+	const bound = () =>
+		withCachedToken(
+			scriptedCredentials({ baseUrl: 'https://api.bank.example/v1', authUrl: 'https://auth.bank.example' }, { environment: 'production' }),
+			'tok_cached',
+		);
+
+	it('signs a request to the Base URL and turns off its redirects', async () => {
+		const signed = await authenticate(bound(), {
+			method: 'GET',
+			uri: 'https://api.bank.example/v1/accounts',
+			followRedirect: true,
+			followAllRedirects: true,
+		});
+		expect(signed).toMatchObject({ followRedirect: false, followAllRedirects: false, disableFollowRedirect: true });
+		expect((signed.headers as Record<string, string>).Authorization).toBe('Bearer tok_cached');
+	});
+
+	it.each([
+		['another host', 'https://api.elsewhere.example/v1/accounts'],
+		['outside the Base URL path', 'https://api.bank.example/admin'],
+	])('refuses a request to %s', async (_, uri) => {
+		await expect(authenticate(bound(), { method: 'GET', uri })).rejects.toThrow(
+			'The request does not go to the Base URL of the credential',
+		);
+	});
+
+	it('judges the address n8n sends to (url before uri)', async () => {
+		await expect(
+			authenticate(bound(), { url: 'https://api.elsewhere.example/v1/accounts', uri: 'https://api.bank.example/v1/accounts' }),
+		).rejects.toThrow('The request does not go to the Base URL of the credential');
+	});
+});
+
 describe('a redirect of the token request', () => {
 	let api: ScriptedApi;
 	let other: OtherHost;

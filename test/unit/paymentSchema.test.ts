@@ -91,7 +91,7 @@ describe('payment schema: rules', () => {
 
 	it('account must be a UUID, payee is required', () => {
 		expect(issuesOf({ ...valid, xaid: 'acc-1', xpid: ' ' })).toEqual([
-			{ field: 'Source Account', rule: 'must be an account ID (xaid, a UUID)' },
+			{ field: 'Source Account', rule: 'must be an account ID (a UUID)' },
 			{ field: 'Payee', rule: 'is required' },
 		]);
 	});

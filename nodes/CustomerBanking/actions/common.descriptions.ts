@@ -26,7 +26,7 @@ export const accountLocator = locator(
 	{
 		placeholder: 'e.g. 3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
 		validation: [
-			{ type: 'regex', properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid account ID (xaid is a UUID)' } },
+			{ type: 'regex', properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid account ID (account IDs are UUIDs)' } },
 		],
 	},
 );

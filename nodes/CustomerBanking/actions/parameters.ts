@@ -17,13 +17,13 @@ export function requireUuid(
 
 export function getAccountId(context: IExecuteFunctions, itemIndex: number): string {
 	const xaid = context.getNodeParameter('account', itemIndex, '', { extractValue: true });
-	return requireId(context, xaid, 'Account (xaid)', itemIndex, 'uuid');
+	return requireId(context, xaid, 'Account', itemIndex, 'uuid');
 }
 
 // spec §Identifiers: xpid is a string (no UUID in the spec)
 export function getPayeeId(context: IExecuteFunctions, itemIndex: number): string {
 	const xpid = context.getNodeParameter('payee', itemIndex, '', { extractValue: true });
-	return requireId(context, xpid, 'Payee (xpid)', itemIndex, 'text');
+	return requireId(context, xpid, 'Payee', itemIndex, 'text');
 }
 
 function invalidParameter(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {

@@ -45,7 +45,7 @@ const PAYMENT_FIELDS = {
 	xaid: {
 		label: 'Source Account',
 		parameter: 'account',
-		rule: { kind: 'id', format: 'uuid', uuidRule: 'must be an account ID (xaid, a UUID)' },
+		rule: { kind: 'id', format: 'uuid', uuidRule: 'must be an account ID (a UUID)' },
 		description: 'The account the payment is paid from',
 	},
 	xpid: {

@@ -11,7 +11,7 @@ import { readTransactionId, transactionIdProperty } from '../transaction/transac
 const PAGE_SIZE = 50;
 
 const properties: INodeProperties[] = [
-	transactionIdProperty('The xtid returned for the payment when it was submitted'),
+	transactionIdProperty('The transaction ID the payment was given when it was submitted'),
 	...listScope('approvals'),
 	simplifyProperty('approval', false),
 ];
@@ -39,6 +39,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:
-			'Only payments covered by an approval policy have an approval (spec §States and transitions); a payment without one was sent directly and its xtid is among the account transactions',
+			'Only payments covered by an approval policy have an approval; a payment without one was sent directly, and its transaction ID is among the transactions of the account',
 	});
 }

@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2d9f6b1e-7c4a-4f3e-9b8d-1a2b3c4d5e6f',
 		description:
-			'The xpid of the payee to update. Leave empty to create a payee, or to update the one found by the look-up below.',
+			'The ID of the payee to update. Leave empty to create a payee, or to update the one found by the look-up below.',
 	},
 	{
 		displayName: 'Look Up Existing Payee First',
@@ -43,7 +43,7 @@ function givenPayeeId(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('payeeId', itemIndex, '');
 	if (value === null || (typeof value === 'string' && value.trim() === '')) return '';
 	// it may go into GET /payee/{xpid}: checked like every ID in a path
-	return requireId(context, value, `${PAYEE_ID_LABEL} (xpid)`, itemIndex, 'text');
+	return requireId(context, value, PAYEE_ID_LABEL, itemIndex, 'text');
 }
 
 // spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it

@@ -6,7 +6,7 @@ import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from './transactionId';
 
 const properties: INodeProperties[] = [
-	transactionIdProperty('The xtid of the transaction (a UUID), e.g. from a payment or a trigger event'),
+	transactionIdProperty('The transaction ID (a UUID), e.g. from a payment or a trigger event'),
 	simplifyProperty('transaction', false),
 ];
 

@@ -1,0 +1,96 @@
+/**
+ * The example workflows (examples/*.json): every node of the package at the version n8n gives a new
+ * node, and the pinned data a newcomer sees without a bank has the shape the nodes really output
+ * (the same keys as a run against the sandbox).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
+import { CustomerBankingApprovalTrigger } from '../../nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node';
+import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../sandbox';
+import { byId, mainJson, runNode } from './actionNode';
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+}
+interface Example {
+	nodes: ExampleNode[];
+	pinData?: Record<string, Array<{ json: Record<string, unknown> }>>;
+}
+
+const folder = join(__dirname, '..', '..', 'examples');
+const examples: Array<[string, Example]> = readdirSync(folder)
+	.filter((file) => file.endsWith('.json'))
+	.sort()
+	.map((file) => [file, JSON.parse(readFileSync(join(folder, file), 'utf8')) as Example]);
+const example = (file: string) => examples.find(([name]) => name === file)?.[1] as Example;
+const pinned = (file: string, node: string) => (example(file).pinData?.[node] ?? []).map((item) => item.json);
+const keys = (objects: Array<Record<string, unknown>>) => [...new Set(objects.flatMap((object) => Object.keys(object)))].sort();
+
+const defaults: Record<string, number> = Object.fromEntries(
+	[new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger()].map(({ description }) => {
+		const { name, version, defaultVersion } = description as INodeTypeDescription;
+		return [`n8n-nodes-customer-banking.${name}`, defaultVersion ?? Math.max(...[version].flat())];
+	}),
+);
+
+describe('examples', () => {
+	it.each(examples)('%s: the nodes of the package are at the version of a new node', (_, workflow) => {
+		const ours = workflow.nodes.filter((node) => node.type in defaults);
+		expect(ours.length).toBeGreaterThan(0);
+		for (const node of ours) expect(`${node.name}@${node.typeVersion}`).toBe(`${node.name}@${defaults[node.type]}`);
+	});
+
+	it.each(examples.filter(([, workflow]) => workflow.pinData))('%s: pinned data only for nodes of the workflow', (_, workflow) => {
+		const names = workflow.nodes.map((node) => node.name);
+		for (const [node, items] of Object.entries(workflow.pinData ?? {})) {
+			expect(names).toContain(node);
+			expect(items.length).toBeGreaterThan(0);
+		}
+	});
+
+	it('show a delivery, accounts with balances and payees without a bank', () => {
+		expect(Object.keys(example('settled-payments.json').pinData ?? {})).toEqual(['Customer Banking Trigger']);
+		expect(Object.keys(example('daily-balances.json').pinData ?? {})).toEqual(['Accounts', 'Balance']);
+		expect(Object.keys(example('sync-payees.json').pinData ?? {})).toEqual(['Create or update payee']);
+	});
+});
+
+describe('pinned data has the shape of real output', () => {
+	let sandbox: Sandbox;
+	const run = async (parameters: Record<string, unknown>) => mainJson(await runNode(sandbox, credentialsFor(sandbox), { parameters }));
+
+	beforeAll(async () => {
+		// the pinned data was taken from the default sandbox, whatever mode this run gives the others
+		sandbox = await startSandbox({ port: 0, variants: {} });
+	});
+	afterAll(async () => await sandbox.close());
+
+	it('accounts and balances', async () => {
+		const accounts = await run({ resource: 'account', operation: 'getMany', returnAll: true });
+		expect(keys(pinned('daily-balances.json', 'Accounts'))).toEqual(keys(accounts));
+		const balance = await run({ resource: 'account', operation: 'getBalance', account: byId(sandbox.seeded.accounts.gbp) });
+		expect(keys(pinned('daily-balances.json', 'Balance'))).toEqual(keys(balance));
+	});
+
+	it('payees made or updated by the sync', async () => {
+		const payee = await run({ resource: 'payee', operation: 'get', payee: byId(sandbox.seeded.payees.gbp) });
+		expect(keys(pinned('sync-payees.json', 'Create or update payee'))).toEqual(keys(payee));
+	});
+
+	it("a delivery: the trigger's fields and the transaction as the bank gives it", async () => {
+		const [delivery] = pinned('settled-payments.json', 'Customer Banking Trigger');
+		expect(Object.keys(delivery).sort()).toEqual(['account', 'deliveryId', 'event', 'occurredAt', 'transaction', 'xtid']);
+		const incoming = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10, 'Pinned shape');
+		const transaction = await run({ resource: 'transaction', operation: 'get', transactionId: String((incoming as { xtid: string }).xtid) });
+		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(keys(transaction));
+		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.xtid);
+	});
+});
