@@ -303,6 +303,12 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await page.keyboard.press('Escape');
 	});
 
+	/** Opens a node of the workflow on the canvas in the node details view. */
+	async function openCanvasNode(name: string): Promise<void> {
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: name }).first().dblclick();
+		await ndv().waitFor();
+	}
+
 	/** Opens an example of `npm run demo` and runs it with the editor's "Execute workflow" button. */
 	async function runExample(file: string, screenshot: string): Promise<Execution> {
 		const example = examples.find((workflow) => workflow.file === file);
@@ -338,6 +344,23 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		// running the sync again finds every payee and updates it: no duplicates
 		const again = nodeOutput(await runExample('sync-payees.json', '11-example-payees-again'), 'Create or update payee');
 		expect(again.map((payee) => payee.xpid)).toEqual(synced.map((payee) => payee.xpid));
+
+		// after the approval examples, which show the newest pending approval: paying invoices adds one
+		const paid2 = await runExample('pay-invoices.json', '15-example-pay-invoices');
+		expect(nodeOutput(paid2, 'Pay').map((payment) => [payment.reference, payment.status])).toEqual([
+			['INV-DEMO-0001', 'submitted'],
+			['INV-DEMO-0002', 'pending_approval'],
+		]);
+		await openCanvasNode('Pay');
+		expect(await ndv().innerText()).toContain('Map Automatically');
+		await shot('16-map-automatically');
+		await page.keyboard.press('Escape');
+		const accounts = examples.find((workflow) => workflow.file === 'daily-balances.json');
+		await page.goto(`${stack.n8n.url}/workflow/${String(accounts?.id)}`);
+		await openCanvasNode('Accounts');
+		expect(await ndv().innerText()).toContain('Simplify');
+		await shot('17-simplify');
+		await page.keyboard.press('Escape');
 
 		// the active trigger example reacts to money arriving
 		const trigger = examples.find((workflow) => workflow.file === 'settled-payments.json');
