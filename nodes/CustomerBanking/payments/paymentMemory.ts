@@ -21,8 +21,9 @@ export interface SentRequest {
 	members: string[];
 	asBatch: boolean;
 	/**
-	 * Whether an attempt may have been processed: its answer was lost, or the bank accepted it. From then
-	 * on a refusal of a later attempt with the key does not mean that nothing was paid.
+	 * Whether an attempt may have been processed: true from the first attempt on, false only once the
+	 * bank refused the key's first attempt (an HTTP 4xx that no earlier attempt could have preceded). A
+	 * refusal of a later attempt never makes it false: the earlier one may be the one that was paid.
 	 */
 	possiblyMade: boolean;
 }
@@ -83,7 +84,8 @@ export class PaymentMemory {
 			...(typeof stored.body === 'string' && { body: stored.body }),
 			members: strings(stored.members),
 			asBatch: stored.asBatch === true,
-			possiblyMade: stored.possiblyMade === true,
+			// records of earlier versions carry no flag: taken as possibly made
+			possiblyMade: stored.possiblyMade !== false,
 		};
 	}
 
@@ -103,24 +105,24 @@ export class PaymentMemory {
 	 * binds each payment to this key unless a request that may have made it holds it. Returns the request
 	 * as remembered.
 	 */
-	recordAttempt(key: string, sent: { body: string; members: string[]; asBatch: boolean }, now: number): SentRequest {
+	recordAttempt(key: string, sent: { body: string; members: string[]; asBatch: boolean }, now: number): { request: SentRequest; first: boolean } {
 		const known = this.request(key);
-		if (known) return known;
-		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: false };
+		if (known) return { request: known, first: false };
+		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: true };
 		this.store(key, request);
 		// a payment stays bound to the first request that may have made it; one that made nothing binds it no more
 		for (const identity of sent.members) {
 			const bound = this.keyOfPayment(identity);
 			if (bound === undefined || this.request(bound)?.possiblyMade !== true) this.identities[identity] = key;
 		}
-		return request;
+		return { request, first: true };
 	}
 
 	/** When the first attempt with this key was sent; records `now` as that time on the first call. */
 	firstAttemptAt(key: string, now: number): number {
 		const known = this.request(key);
 		if (known) return known.firstAttemptAt;
-		this.store(key, { firstAttemptAt: now, xtids: [], members: [], asBatch: false, possiblyMade: false });
+		this.store(key, { firstAttemptAt: now, xtids: [], members: [], asBatch: false, possiblyMade: true });
 		return now;
 	}
 
@@ -135,10 +137,10 @@ export class PaymentMemory {
 		});
 	}
 
-	/** An attempt with this key may have been processed; nothing later takes that back. */
-	markPossiblyMade(key: string): void {
+	/** The bank refused the key's first attempt: nothing was made with it. */
+	markMadeNothing(key: string): void {
 		const known = this.request(key);
-		if (known && !known.possiblyMade) this.store(key, { ...known, possiblyMade: true });
+		if (known?.possiblyMade) this.store(key, { ...known, possiblyMade: false });
 	}
 
 	/** Notes the bank's answer to a key; true when it had already answered the key with this xtid. */

@@ -342,24 +342,23 @@ export class PaymentRun {
 	private async sendRequest(payments: Payment[], key: IdempotencyKey, asBatch: boolean): Promise<PaymentOutcome[]> {
 		const body = requestBodyOf(payments, asBatch);
 		const identities = this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
-		const sent = this.memory.recordAttempt(key.key, { body: bodyDigest(body), members: identities, asBatch }, Date.now());
+		const { request: sent, first } = this.memory.recordAttempt(key.key, { body: bodyDigest(body), members: identities, asBatch }, Date.now());
+		// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
+		const earlierMayHaveBeenMade = !first && sent.possiblyMade;
 		let response: IDataObject;
 		try {
 			response = await apiRequest.call(this.context, paymentRequest(key.key, body, payments[0].itemIndex, this.bankClock));
 		} catch (error) {
 			const failure = apiFailureOf(error);
-			if (failure?.outcomeUnknown) {
-				this.memory.markPossiblyMade(key.key);
-				return await this.resolveUnknown(payments, key, describeError(error));
-			}
-			// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
-			if (sent.possiblyMade && failure?.refused) {
+			if (failure?.outcomeUnknown) return await this.resolveUnknown(payments, key, describeError(error));
+			if (earlierMayHaveBeenMade) {
 				const earlier = `${describeError(error)} An earlier attempt with this idempotency key, in an earlier run of this node, may have been processed.`;
 				return await this.resolveUnknown(payments, key, earlier, sent.xtids.length > 0 ? new Set(sent.xtids) : undefined);
 			}
+			// only a refusal the bank answered proves nothing was made; any other failure keeps the key as it is
+			if (failure?.refused) this.memory.markMadeNothing(key.key);
 			return notProcessedOutcomes(this.context, payments, key, error);
 		}
-		this.memory.markPossiblyMade(key.key);
 		return await readAnswer(this, response, { key, payments });
 	}
 
