@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { networkFailureWords } from './networkFailures';
+import { networkCodeOfN8nWords, networkFailureWords } from './networkFailures';
 import { redact } from './redaction';
 import type { AttemptFailure, ErrorRule, FailureKind } from './retryPolicy';
 
@@ -68,7 +68,9 @@ export function readFailure(error: unknown): RequestFailure {
 	if (failure.status === undefined) {
 		const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
 		const message = chain.map((link) => link.message).find((value) => typeof value === 'string');
+		const fromN8nWords = chain.map((link) => networkCodeOfN8nWords(link.message)).find((value) => value !== undefined);
 		if (typeof code === 'string') failure.networkCode = code;
+		else if (fromN8nWords !== undefined) failure.networkCode = fromN8nWords;
 		else if (typeof message === 'string' && /socket hang up/i.test(message)) failure.networkCode = 'ECONNRESET';
 		// The innermost error says what actually went wrong (n8n's wrapper may rephrase it).
 		const innermost = chain[chain.length - 1];

@@ -24,3 +24,23 @@ export const NETWORK_FAILURES: Readonly<Record<string, { words: string; transien
 export function networkFailureWords(code: string | undefined): string | undefined {
 	return code !== undefined && Object.hasOwn(NETWORK_FAILURES, code) ? NETWORK_FAILURES[code].words : undefined;
 }
+
+/**
+ * n8n 1.x hands the node an error that has lost the network code, worded by n8n-workflow's own table
+ * (NodeError COMMON_ERRORS, the same words in n8n 2.x): the code those words stand for.
+ */
+const N8N_WORDS: ReadonlyArray<[string, string]> = [
+	['The connection to the server was closed unexpectedly', 'ECONNRESET'],
+	['The service refused the connection', 'ECONNREFUSED'],
+	['The connection timed out', 'ETIMEDOUT'],
+	['The connection was aborted', 'ECONNABORTED'],
+	['The host is unreachable', 'EHOSTUNREACH'],
+	['The DNS server returned an error', 'EAI_AGAIN'],
+	['The connection cannot be established', 'ENOTFOUND'],
+];
+
+/** The network code n8n's words for a failure stand for, when a message starts with them. */
+export function networkCodeOfN8nWords(message: unknown): string | undefined {
+	if (typeof message !== 'string') return undefined;
+	return N8N_WORDS.find(([words]) => message.startsWith(words))?.[1];
+}
