@@ -73,12 +73,12 @@ export class PaymentRun {
 	}
 
 	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
-	identify(payments: readonly Payment[]): void {
+	private identify(payments: readonly Payment[]): void {
 		this.identities = paymentIdentities(payments, this.scope.runIndex);
 	}
 
 	/** What the spending limits count a payment as: its custom key (the bank pays one key once), else its identity. */
-	limitIdOf(payment: Payment): string {
+	private limitIdOf(payment: Payment): string {
 		return payment.customKey !== undefined ? this.keyOf(payment).key : this.identityOf(payment);
 	}
 
@@ -93,7 +93,7 @@ export class PaymentRun {
 	 * it then goes again only under that key. A request the bank refused (and no attempt of it lost) made
 	 * nothing, so its payments are new ones again.
 	 */
-	mayHaveBeenMade(payment: Payment): boolean {
+	private mayHaveBeenMade(payment: Payment): boolean {
 		return this.firstRequestOf(payment)?.request.possiblyMade === true;
 	}
 
@@ -104,7 +104,7 @@ export class PaymentRun {
 	}
 
 	/** What the spending limits count as already paid: payments of this execution that may have been made. */
-	mayHaveBeenMadeById(limitId: string): boolean {
+	private mayHaveBeenMadeById(limitId: string): boolean {
 		const key = this.memory.keyOfPayment(limitId) ?? limitId;
 		return this.memory.request(key)?.possiblyMade === true;
 	}
@@ -114,7 +114,7 @@ export class PaymentRun {
 	 * for another body, in this run or an earlier one of this execution, is refused before anything is
 	 * sent; so is a payment sent before under another key than the one it has now.
 	 */
-	screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentOutcome[] } {
+	private screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentOutcome[] } {
 		const bodies = new Map<string, string>();
 		const usable: Payment[] = [];
 		const conflicts: PaymentOutcome[] = [];
@@ -147,7 +147,7 @@ export class PaymentRun {
 	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
 	 * refused before anything is sent.
 	 */
-	plan(payments: Payment[], planNew: (fresh: Payment[]) => PlannedRequest[]): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
+	private plan(payments: Payment[], planNew: (fresh: Payment[]) => PlannedRequest[]): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
 		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
 		const requests: PlannedRequest[] = [];
 		const held: Payment[] = [];
