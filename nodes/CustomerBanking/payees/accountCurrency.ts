@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { ENDPOINTS, request } from '../transport';
 
 // One GET /account/{xaid} per account per execution: the currency decides the payee rules
 const currencyCache = new WeakMap<IExecuteFunctions, Map<string, Promise<string>>>();
@@ -15,8 +15,8 @@ export async function getAccountCurrency(
 	currencyCache.set(context, byAccount);
 	let currency = byAccount.get(xaid);
 	if (!currency) {
-		currency = apiRequest
-			.call(context, { method: 'GET', path: `/account/${xaid}`, itemIndex })
+		currency = request
+			.call(context, ENDPOINTS.account.at({ xaid }), { itemIndex })
 			.then((account) => String(account.currency ?? '').toUpperCase());
 		byAccount.set(xaid, currency);
 		// a failed look-up is not remembered: the next item asks again and gets its own error

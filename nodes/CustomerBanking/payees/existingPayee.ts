@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../transport';
-import { PAYEE_ENDPOINT } from '../transport/endpoints';
+import { ENDPOINTS, request, requestAllItems } from '../transport';
 import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
 
 // spec §Payees: GET /payee/{xpid}
@@ -11,12 +10,7 @@ export async function getPayee(
 	xpid: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, {
-		...PAYEE_ENDPOINT,
-		method: 'GET',
-		path: `/payee/${encodeURIComponent(xpid)}`,
-		itemIndex,
-	});
+	return await request.call(context, ENDPOINTS.payee.at({ xpid }), { itemIndex });
 }
 
 const normalisedName = (value: unknown) =>
@@ -39,12 +33,7 @@ export async function findExistingPayee(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const payees = await apiRequestAllItems.call(context, {
-		...PAYEE_ENDPOINT,
-		path: `/account/${xaid}/payees`,
-		returnAll: true,
-		itemIndex,
-	});
+	const payees = await requestAllItems.call(context, ENDPOINTS.payees.at({ xaid }), { returnAll: true, itemIndex });
 	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
 	const matches = payees.filter(
 		(payee) =>

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequestAllItems, type BankClock } from '../transport';
+import { type BankClock, ENDPOINTS, requestAllItems } from '../transport';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
@@ -97,15 +97,10 @@ async function readAccounts(this: IExecuteFunctions, payments: Payment[], bankCl
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
-		const path = `/account/${encodeURIComponent(xaid)}`;
+		const list = { returnAll: true, itemIndex, bankClock };
 		byAccount.set(xaid, {
-			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex, bankClock }),
-			transactions: await apiRequestAllItems.call(this, {
-				path: `${path}/transactions`,
-				returnAll: true,
-				itemIndex,
-				bankClock,
-			}),
+			approvals: await requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), list),
+			transactions: await requestAllItems.call(this, ENDPOINTS.transactions.at({ xaid }), list),
 		});
 	}
 	return byAccount;
@@ -214,8 +209,7 @@ export async function approvalsOf(
 	itemIndex: number,
 ): Promise<Map<string, { ref?: string; status?: string }>> {
 	const found = new Map<string, { ref?: string; status?: string }>();
-	await apiRequestAllItems.call(this, {
-		path: `/account/${encodeURIComponent(xaid)}/approvals`,
+	await requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), {
 		returnAll: true,
 		pageSize: 50,
 		itemIndex,

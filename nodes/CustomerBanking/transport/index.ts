@@ -23,9 +23,11 @@ import {
 import { describeFailure, failedRequestError, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
 import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
+import type { EndpointCall } from './endpoints';
 import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
 
 export { BankClock } from './bankClock';
+export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
 
@@ -326,4 +328,56 @@ export async function apiRequestAllItems<T = IDataObject>(
 			(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
 		if (endOfList) return collected;
 	}
+}
+
+/** What one call adds to the endpoint it names. */
+export type RequestExtras = Pick<ApiRequestOptions, 'qs' | 'body' | 'idempotencyKey' | 'itemIndex' | 'bankClock'>;
+
+/** The request that calls an endpoint of the table (transport/endpoints.ts). */
+export function requestOptionsOf(endpoint: EndpointCall, extras: RequestExtras = {}): ApiRequestOptions {
+	const { method, path, tooManyRequests, retry, whenOutcomeUnknown } = endpoint;
+	return { method, path, tooManyRequests, retry, whenOutcomeUnknown, ...extras };
+}
+
+/**
+ * One call of an endpoint of the table (transport/endpoints.ts), e.g.
+ * `request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex })`; see apiRequest.
+ */
+export async function request<T>(this: BankingContext, endpoint: EndpointCall, extras?: RequestExtras): Promise<T>;
+export async function request(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	extras?: RequestExtras,
+): Promise<IDataObject>;
+export async function request<T = IDataObject>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	extras?: RequestExtras,
+): Promise<T> {
+	return await (apiRequest<T>).call(this, requestOptionsOf(endpoint, extras));
+}
+
+export type ListOptions<T> = Omit<ApiRequestAllItemsOptions<T>, 'path' | 'tooManyRequests' | 'pageLimit'>;
+
+/**
+ * The items of a list endpoint of the table, e.g.
+ * `requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true })`; see apiRequestAllItems.
+ */
+export async function requestAllItems<T>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<T>,
+): Promise<T[]>;
+export async function requestAllItems(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<IDataObject>,
+): Promise<IDataObject[]>;
+export async function requestAllItems<T = IDataObject>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<T>,
+): Promise<T[]> {
+	const { path, tooManyRequests, pageLimit } = endpoint;
+	return await (apiRequestAllItems<T>).call(this, { ...options, path, tooManyRequests, pageLimit });
 }

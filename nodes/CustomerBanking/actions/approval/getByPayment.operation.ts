@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
+import { ENDPOINTS, requestAllItems } from '../../transport';
 import { listScope } from '../common.descriptions';
-import { getScopedPath } from '../parameters';
+import { getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
 
@@ -27,8 +27,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xtid = readTransactionId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
-	const approvals = await apiRequestAllItems.call(this, {
-		path: getScopedPath(this, itemIndex, 'approvals'),
+	const approvals = await requestAllItems.call(this, ENDPOINTS.approvals.at(getScope(this, itemIndex)), {
 		returnAll: true,
 		pageSize: PAGE_SIZE,
 		until: isThePayment,

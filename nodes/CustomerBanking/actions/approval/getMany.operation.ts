@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isPendingApproval } from '../../approvals/approvalStatus';
-import { apiRequestAllItems } from '../../transport';
+import { ENDPOINTS, requestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
-import { getListOptions, getScopedPath } from '../parameters';
+import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
 // spec §Approval: "the value pending occurs; names of the other values are not shown", so the filter
@@ -43,7 +43,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!STATUS_FILTERS.some((filter) => filter.value === status)) {
 		throw new NodeOperationError(this.getNode(), `Status must be one of ${STATUS_FILTERS.map((f) => f.name).join(', ')}`, { itemIndex });
 	}
-	const path = getScopedPath(this, itemIndex, 'approvals');
+	const scope = getScope(this, itemIndex);
 	const list = getListOptions(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'approval', true);
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
@@ -51,6 +51,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		status === 'any'
 			? undefined
 			: (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
-	const approvals = await apiRequestAllItems.call(this, { path, ...list, keep, itemIndex });
+	const approvals = await requestAllItems.call(this, ENDPOINTS.approvals.at(scope), { ...list, keep, itemIndex });
 	return output(approvals);
 }
