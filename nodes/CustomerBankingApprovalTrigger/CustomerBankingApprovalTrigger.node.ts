@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isPending } from '../CustomerBanking/approvals/approvalRecords';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
 import { textList } from '../CustomerBanking/validation/text';
 import {
@@ -14,8 +15,7 @@ import {
 	type ApprovalState,
 	decidedEvent,
 	describeApproval,
-	isPending,
-	listApprovals,
+	listAllApprovals,
 	MAX_SETTLED,
 	readDecision,
 	readState,
@@ -256,7 +256,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		const includePendingAtStart = this.getNodeParameter('options.includePendingAtStart', false) === true;
 		const owner = JSON.stringify([this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name]);
 		return await oneAtATime(owner, async () => {
-			const approvals = await listApprovals.call(this, accounts);
+			const approvals = await listAllApprovals.call(this, accounts);
 
 			// n8n's "Fetch Test Event": the newest approval of a chosen event as an example; nothing is remembered.
 			if (this.getMode() === 'manual') return [[{ json: await exampleEvent.call(this, approvals, events) }]];

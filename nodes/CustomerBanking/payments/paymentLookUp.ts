@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
 import { type BankClock, ENDPOINTS, requestAllItems } from '../transport';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
@@ -78,14 +79,6 @@ function createdAt(record: IDataObject): number | undefined {
 	return Number.isNaN(time) ? undefined : time;
 }
 
-/** An approval's payment details sit in `transaction` (DECISIONS.md §Approvals) or at the top level. */
-function approvalPayment(approval: IDataObject): IDataObject {
-	const transaction = approval.transaction;
-	return typeof transaction === 'object' && transaction !== null && !Array.isArray(transaction)
-		? { ...approval, ...(transaction as IDataObject) }
-		: approval;
-}
-
 interface AccountRecords {
 	approvals: IDataObject[];
 	transactions: IDataObject[];
@@ -99,7 +92,7 @@ async function readAccounts(this: IExecuteFunctions, payments: Payment[], bankCl
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
 		const list = { returnAll: true, itemIndex, bankClock };
 		byAccount.set(xaid, {
-			approvals: await requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), list),
+			approvals: await listApprovals.call(this, { xaid }, list),
 			transactions: await requestAllItems.call(this, ENDPOINTS.transactions.at({ xaid }), list),
 		});
 	}
@@ -196,30 +189,6 @@ export async function lookUpPayments(
 		}
 	}
 	return results;
-}
-
-/**
- * spec §Approvals: "clients find the approval of a payment by matching xtid", reading the list in pages
- * of 50. The approvals of the given xtids, for payments whose answer did not say they await approval.
- */
-export async function approvalsOf(
-	this: IExecuteFunctions,
-	xaid: string,
-	xtids: ReadonlySet<string>,
-	itemIndex: number,
-): Promise<Map<string, { ref?: string; status?: string }>> {
-	const found = new Map<string, { ref?: string; status?: string }>();
-	await requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), {
-		returnAll: true,
-		pageSize: 50,
-		itemIndex,
-		until: (approval: IDataObject) => {
-			const xtid = text(approvalPayment(approval).xtid);
-			if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
-			return found.size === xtids.size;
-		},
-	});
-	return found;
 }
 
 /**

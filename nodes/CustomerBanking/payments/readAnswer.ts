@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest } from '../transport';
+import { approvalsOfPayments, readApproval, readPaymentTransaction } from '../approvals/approvalRecords';
 import type { IdempotencyKey } from './idempotencyKey';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
 import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
-import { approvalsOf, type LookupResult } from './paymentLookUp';
+import type { LookupResult } from './paymentLookUp';
 
 /** What reading an answer needs of the payment run it belongs to. */
 export interface AnswerReader {
@@ -233,7 +233,7 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
 		const ref = outcome.accepted.approvalRef as string;
 		try {
-			const approval = await recordOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`, outcome.payment.itemIndex);
+			const approval = await readApproval.call(this, ref, outcome.payment.itemIndex);
 			outcome.accepted = {
 				...outcome.accepted,
 				...(approval ? stateFromApproval({ ref, status: typeof approval.status === 'string' ? approval.status : undefined }) : { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
@@ -250,26 +250,17 @@ async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentO
 	for (const [xaid, accepted] of byAccount) {
 		try {
 			const { itemIndex } = accepted[0].payment;
-			const approvals = await approvalsOf.call(this, xaid, new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)), itemIndex);
+			const approvals = await approvalsOfPayments.call(this, xaid, new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)), itemIndex);
 			for (const outcome of accepted) {
 				const xtid = xtidOf(outcome.accepted) as string;
 				const approval = approvals.get(xtid);
-				const transaction = approval ? undefined : await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, itemIndex);
+				const transaction = approval ? undefined : await readPaymentTransaction.call(this, xtid, itemIndex);
 				outcome.accepted = { ...outcome.accepted, ...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)) };
 			}
 		} catch (error) {
 			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
 		}
 	}
-}
-
-/** One record, or undefined when the bank answers that it has none (404). */
-async function recordOrMissing(this: IExecuteFunctions, path: string, itemIndex: number): Promise<IDataObject | undefined> {
-	const read = apiRequest.call(this, { method: 'GET', path, itemIndex });
-	return await read.then(
-		(record) => record,
-		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
-	);
 }
 
 const STATE_WORDS: Record<string, (xtid: string) => string> = {
@@ -293,11 +284,11 @@ async function accountedTogether(
 	const states = new Map<string, string>();
 	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
 		const { itemIndex } = payments[0];
-		const approvals = await approvalsOf.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
+		const approvals = await approvalsOfPayments.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
 		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
 	}
 	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
-		states.set(xtid, String(stateFromTransaction(await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, payments[0].itemIndex)).status));
+		states.set(xtid, String(stateFromTransaction(await readPaymentTransaction.call(this, xtid, payments[0].itemIndex)).status));
 	}
 	const sharedWith = payments.map((payment) => payment.itemIndex);
 	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { isPendingApproval } from '../../approvals/approvalStatus';
-import { ENDPOINTS, requestAllItems } from '../../transport';
+import { isPending, listApprovals } from '../../approvals/approvalRecords';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
@@ -35,8 +34,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const isPending = (approval: IDataObject) => isPendingApproval(approval.status);
-
 // spec §Approvals: GET /approvals or GET /account/{xaid}/approvals
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const status = this.getNodeParameter('status', itemIndex, 'any') as StatusFilter;
@@ -51,6 +48,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		status === 'any'
 			? undefined
 			: (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
-	const approvals = await requestAllItems.call(this, ENDPOINTS.approvals.at(scope), { ...list, keep, itemIndex });
+	const approvals = await listApprovals.call(this, scope, { ...list, keep, itemIndex });
 	return output(approvals);
 }
