@@ -10,6 +10,7 @@ import type {
 
 import {
 	baseUrlOf,
+	CREDENTIAL_TYPE,
 	insecureAddressMessage,
 	insecureAddressOf,
 	NO_REDIRECTS,
@@ -36,7 +37,7 @@ import { redact } from '../nodes/CustomerBanking/transport/redaction';
  * was issued for (`tokenBinding`): a token whose binding does not match the credential is never sent.
  */
 export class CustomerBankingApi implements ICredentialType {
-	name = 'customerBankingApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Customer Banking API';
 

@@ -9,6 +9,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isPending } from '../CustomerBanking/approvals/approvalRecords';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { CREDENTIAL_TYPE } from '../CustomerBanking/transport';
 import { textList } from '../CustomerBanking/validation/text';
 import {
 	type ApprovalEvent,
@@ -187,7 +188,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'customerBankingApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName:

@@ -6,11 +6,11 @@ import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
 
 // spec §Payees: GET /payee/{xpid}
 export async function getPayee(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	xpid: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await request.call(context, ENDPOINTS.payee.at({ xpid }), { itemIndex });
+	return await request.call(this, ENDPOINTS.payee.at({ xpid }), { itemIndex });
 }
 
 const normalisedName = (value: unknown) =>
@@ -28,12 +28,12 @@ const normalisedCode = (value: unknown) =>
  * the bank details given; one match → that payee, none → undefined, several → error (ambiguous).
  */
 export async function findExistingPayee(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	xaid: string,
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const payees = await requestAllItems.call(context, ENDPOINTS.payees.at({ xaid }), { returnAll: true, itemIndex });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at({ xaid }), { returnAll: true, itemIndex });
 	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
 	const matches = payees.filter(
 		(payee) =>
@@ -42,7 +42,7 @@ export async function findExistingPayee(
 	);
 	if (matches.length > 1) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`${matches.length} payees of the account match the name and bank details of item ${itemIndex}`,
 			{
 				itemIndex,

@@ -14,6 +14,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { BankClock } from './bankClock';
 import {
 	baseUrlOf as normalisedBaseUrlOf,
+	CREDENTIAL_TYPE,
 	insecureAddressMessage,
 	insecureAddressOf,
 	NO_REDIRECTS,
@@ -27,6 +28,7 @@ import type { EndpointCall } from './endpoints';
 import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
 
 export { BankClock } from './bankClock';
+export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
@@ -88,8 +90,6 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointInte
 	until?: (item: T) => boolean;
 	itemIndex?: number;
 }
-
-const CREDENTIAL_TYPE = 'customerBankingApi';
 
 const IDEMPOTENCY_HEADER = 'x-idempotent-key';
 

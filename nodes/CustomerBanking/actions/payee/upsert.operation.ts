@@ -51,6 +51,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xpid = givenPayeeId(this, itemIndex);
 	const lookUp = getBoolean(this, 'lookUpExisting', itemIndex, true, 'Look Up Existing Payee First');
 	const input = readPayeeInput(this, itemIndex, 'create');
-	const body = await prepareUpsert(this, itemIndex, { xaid, xpid, lookUp }, input);
+	const body = await prepareUpsert.call(this, itemIndex, { xaid, xpid, lookUp }, input);
 	return await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });
 }
