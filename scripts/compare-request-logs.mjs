@@ -19,7 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -52,49 +52,59 @@ function record(rev, tests, mode, keep) {
 	const summary = run.stderr.toString().split('\n').filter((line) => /^Tests:/.test(line)).join(' ');
 	console.log(`${rev}: jest exit ${run.status}; ${summary}; log ${log}`);
 	if (temporary && !keep) rmSync(dir, { recursive: true, force: true });
-	return { log, root: dir };
+	return { log };
 }
 
 const ID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{16,}\b|\b[A-Za-z0-9_-]{20,}\b/gi;
 const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g;
+/** A port in an address (the sandbox and n8n's webhook listen on free ports). */
+const PORT = /(\/\/[^/:\s"]+):\d{2,5}\b/g;
+/** The test process's id (and its last three digits) as a number of its own in a text: tests put it in references. */
+const pidIn = (pid) => (pid === undefined ? undefined : new RegExp(`(?<!\\d)(?:${pid}|${pid % 1000})(?!\\d)`, 'g'));
 
 /** One test's requests, ids replaced by `<id N>` in order of first appearance, times by `<time>`. */
 function normaliseTest(entries) {
 	const ids = new Map();
-	const name = (text) =>
-		text.replace(TIME, '<time>').replace(ID, (id) => {
-			if (!ids.has(id)) ids.set(id, `<id ${ids.size + 1}>`);
-			return ids.get(id);
-		});
+	const placeholder = (id) => {
+		if (!ids.has(id)) ids.set(id, `<id ${ids.size + 1}>`);
+		return ids.get(id);
+	};
+	const pid = pidIn(entries[0]?.test?.pid);
+	const name = (text) => text.replace(TIME, '<time>').replace(PORT, '$1:<port>').replace(ID, placeholder);
+	// inside a body only strings are text: numbers (amounts) stay as they are
+	const nameBody = (value) => {
+		if (typeof value === 'string') return name(pid ? value.replace(pid, '<pid>') : value);
+		if (Array.isArray(value)) return value.map(nameBody);
+		if (typeof value !== 'object' || value === null) return value;
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, nameBody(entry)]));
+	};
 	return entries
 		.sort((a, b) => a.id - b.id)
 		.map((entry) => {
 			const key = entry.headers?.['x-idempotent-key'];
-			const body = entry.body === undefined ? '' : createHash('sha256').update(name(JSON.stringify(entry.body))).digest('hex').slice(0, 12);
+			const body = entry.body === undefined ? '' : createHash('sha256').update(JSON.stringify(nameBody(entry.body))).digest('hex').slice(0, 12);
 			const query = new URLSearchParams(entry.query ?? {}).toString();
-			return name(
-				[
-					entry.area,
-					entry.method,
-					entry.path + (query ? `?${query}` : ''),
-					body && `body ${body}`,
-					key !== undefined && `key ${key}`,
-					`→ ${entry.status}`,
-					entry.fault && `fault ${entry.fault}`,
-				]
-					.filter(Boolean)
-					.join(' '),
-			);
+			return [
+				entry.area,
+				entry.method,
+				name(entry.path + (query ? `?${query}` : '')),
+				body && `body ${body}`,
+				key !== undefined && `key ${name(key)}`,
+				`→ ${entry.status}`,
+				entry.fault && `fault ${entry.fault}`,
+			]
+				.filter(Boolean)
+				.join(' ');
 		});
 }
 
 /** test file and name → its normalised requests. Sandboxes started outside a test count under the file. */
-function readLog(log, checkoutRoot) {
+function readLog(log) {
 	const byTest = new Map();
 	for (const line of readFileSync(log, 'utf8').split('\n')) {
 		if (!line) continue;
 		const entry = JSON.parse(line);
-		const file = entry.test?.file ? relative(checkoutRoot, entry.test.file) : '(no test)';
+		const file = entry.test?.file ? entry.test.file.slice(entry.test.file.indexOf('/test/') + 1) : '(no test)';
 		const test = `${file} › ${entry.test?.name ?? '(set-up)'}`;
 		if (!byTest.has(test)) byTest.set(test, []);
 		byTest.get(test).push(entry);
@@ -131,7 +141,7 @@ function compare(before, after) {
 let logs;
 const given = process.argv.indexOf('--logs');
 if (given !== -1) {
-	logs = [process.argv[given + 1], process.argv[given + 2]].map((log) => ({ log, root }));
+	logs = [{ log: process.argv[given + 1] }, { log: process.argv[given + 2] }];
 } else {
 	const tests = option('tests', 'test/integration');
 	const mode = option('mode', undefined);
@@ -139,4 +149,4 @@ if (given !== -1) {
 	logs = [record(option('before', 'ad626cf'), tests, mode, keep), record(option('after', 'worktree'), tests, mode, keep)];
 }
 for (const { log } of logs) if (!existsSync(log)) throw new Error(`no log ${log}`);
-process.exit(compare(...logs.map(({ log, root: at }) => readLog(log, at))) ? 0 : 1);
+process.exit(compare(...logs.map(({ log }) => readLog(log))) ? 0 : 1);

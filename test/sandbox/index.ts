@@ -152,7 +152,8 @@ function recordRequests(file: string | undefined): ((entry: RequestLogEntry) => 
 		(globalThis as { expect?: { getState?: () => { testPath?: string; currentTestName?: string } } }).expect?.getState?.();
 	return (entry) => {
 		const state = jestState();
-		const test = { file: state?.testPath, name: state?.currentTestName };
+		// the tests make references unique with the process id
+		const test = { file: state?.testPath, name: state?.currentTestName, pid: process.pid };
 		appendFileSync(file, `${JSON.stringify({ test, ...entry })}\n`);
 	};
 }
