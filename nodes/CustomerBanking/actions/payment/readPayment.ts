@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { Payment } from '../../payments/payment';
-import { ownValue, readGroup } from '../../validation/objects';
+import { ownValue, readGroup } from '../../validation/inputObjects';
 import { INPUT_FIELD_NAMES, MAPPING, PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField, type PaymentField } from '../../validation/payment.fields';
 import { formatIssues, type PaymentInput, type PaymentIssue, validatePayment } from '../../validation/payment.schema';
 import { textProblem } from '../../validation/text';
