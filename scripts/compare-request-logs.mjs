@@ -60,7 +60,7 @@ const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/
 /** A port in an address (the sandbox and n8n's webhook listen on free ports). */
 const PORT = /(\/\/[^/:\s"]+):\d{2,5}\b/g;
 /** The test process's id (and its last three digits) as a number of its own in a text: tests put it in references. */
-const pidIn = (pid) => (pid === undefined ? undefined : new RegExp(`(?<!\\d)(?:${pid}|${pid % 1000})(?!\\d)`, 'g'));
+const pidIn = (pid) => (pid === undefined ? undefined : new RegExp(`(?<!\\d|<id )(?:${pid}|${pid % 1000})(?!\\d)`, 'g'));
 
 /** One test's requests, ids replaced by `<id N>` in order of first appearance, times by `<time>`. */
 function normaliseTest(entries) {
@@ -73,7 +73,7 @@ function normaliseTest(entries) {
 	const name = (text) => text.replace(TIME, '<time>').replace(PORT, '$1:<port>').replace(ID, placeholder);
 	// inside a body only strings are text: numbers (amounts) stay as they are
 	const nameBody = (value) => {
-		if (typeof value === 'string') return name(pid ? value.replace(pid, '<pid>') : value);
+		if (typeof value === 'string') return pid ? name(value).replace(pid, '<pid>') : name(value);
 		if (Array.isArray(value)) return value.map(nameBody);
 		if (typeof value !== 'object' || value === null) return value;
 		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, nameBody(entry)]));
