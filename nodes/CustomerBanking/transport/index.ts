@@ -312,7 +312,8 @@ export async function apiRequest<T = IDataObject>(
 
 /**
  * Every item of a paginated list (Return All), or the first `limit` items, using the largest page
- * the endpoint allows; stops on `total`, on a short page, or once the limit is reached.
+ * the endpoint allows; stops on `total`, on a short page, or once the limit is reached. One function
+ * of about 45 lines: its ways to stop (a match, the limit, the end of the list) are checked side by side.
  * `apiRequestAllItems.call(this, …)` resolves to IDataObject[]; `(apiRequestAllItems<T>).call` to T[].
  */
 export async function apiRequestAllItems<T>(
