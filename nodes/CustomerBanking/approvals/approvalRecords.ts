@@ -60,20 +60,12 @@ async function readOrMissing(
 }
 
 /** spec §Approvals: GET /approval/{ref}, or undefined when the bank no longer shows it. */
-export async function readApproval(
-	this: BankingContext,
-	ref: string,
-	itemIndex?: number,
-): Promise<IDataObject | undefined> {
+export async function readApproval(this: BankingContext, ref: string, itemIndex?: number) {
 	return await readOrMissing.call(this, ENDPOINTS.approval.at({ ref }), itemIndex);
 }
 
 /** spec §Transactions: the record of an approval's payment, or undefined when the bank shows none. */
-export async function readPaymentTransaction(
-	this: BankingContext,
-	xtid: string,
-	itemIndex?: number,
-): Promise<IDataObject | undefined> {
+export async function readPaymentTransaction(this: BankingContext, xtid: string, itemIndex?: number) {
 	return await readOrMissing.call(this, ENDPOINTS.transaction.at({ xtid }), itemIndex);
 }
 
