@@ -19,6 +19,7 @@ import {
 	tokenEndpointOf,
 	tokenIsBound,
 } from '../nodes/CustomerBanking/transport/credentialRules';
+import { ENDPOINTS } from '../nodes/CustomerBanking/transport/endpoints';
 import { networkFailureWords } from '../nodes/CustomerBanking/transport/networkFailures';
 import { redact } from '../nodes/CustomerBanking/transport/redaction';
 
@@ -217,8 +218,8 @@ export class CustomerBankingApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
-			url: '/accounts',
-			method: 'GET',
+			url: ENDPOINTS.accounts.at({}).path,
+			method: ENDPOINTS.accounts.method,
 			qs: { limit: 1 },
 		},
 	};
