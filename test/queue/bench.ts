@@ -6,7 +6,7 @@
  * Figures for the README's "Running at scale".
  */
 import { buildAndPack, packedTarball } from '../e2e/lib/pack';
-import { activate, createCredential, credentialData, importWorkflow, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
+import { activate, createCredential, credentialData, importWorkflow, isFinished, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
 import { postgresRss, redisRss, type QueueInstance } from './lib/cluster';
 import { post, postWhenRegistered, type QueueStack, signed, startQueueStack } from './lib/queueStack';
 import { ensureServicePackages } from './lib/services';
@@ -68,7 +68,7 @@ async function measure(stack: QueueStack, label: string, workflowId: string, sen
 		`${EXECUTIONS} executions of ${label}`,
 		async () => {
 			const fresh = (await listExecutions(stack, workflowId)).filter((e) => !before.has(String(e.id)));
-			const finished = fresh.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			const finished = fresh.filter(isFinished);
 			return finished.length >= EXECUTIONS ? finished : undefined;
 		},
 		600_000,

@@ -14,6 +14,7 @@ import {
 	executionIds,
 	getExecution,
 	importWorkflow,
+	isFinished,
 	nodeOutput,
 	runWebhookWorkflow,
 	sleep,
@@ -47,7 +48,7 @@ export async function startApprovalStack(version: string, options: Partial<Sandb
 		const fresh = await waitFor('executions to finish', async () => {
 			const ids = (await executionIds(stack.n8n, triggerWorkflowId)).filter((executionId) => !seen.includes(executionId));
 			const executions = await Promise.all(ids.map((executionId) => getExecution(stack.n8n, executionId)));
-			return executions.some((e) => ['new', 'running', 'waiting'].includes(e.status)) ? undefined : executions;
+			return executions.every(isFinished) ? executions : undefined;
 		});
 		seen = [...seen, ...fresh.map((e) => e.id)];
 		await deactivate(stack.n8n, triggerWorkflowId);
