@@ -8,7 +8,7 @@
  */
 import { TokenService } from './auth';
 import { SandboxClock } from './clock';
-import { controlRoutes, createControl, type SandboxControl } from './control';
+import { createControl, type SandboxControl } from './control';
 import { Faults, type FaultRule } from './faults';
 import { SeededRandom } from './random';
 import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
@@ -91,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const faults = new Faults(seed);
 	faults.set(options.faults ?? []);
 	const requestLog: RequestLogEntry[] = [];
-	const control = createControl({
+	const { control, routes: controlRoutes } = createControl({
 		bank,
 		tokens,
 		faults,
@@ -103,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			tokens.resetClients(Object.values(seedBank(bank).clients));
 		},
 	});
-	const server = createSandboxServer({ bank, tokens, faults, requestLog, controlRoutes: controlRoutes(control) });
+	const server = createSandboxServer({ bank, tokens, faults, requestLog, controlRoutes });
 	const port = await listen(server, options.port ?? 0, host);
 	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	const authUrl = `${origin}${AUTH_PREFIX}`;
