@@ -6,7 +6,7 @@
  * Figures for the README's "Running at scale".
  */
 import { buildAndPack, packedTarball } from '../e2e/lib/pack';
-import { activate, createCredential, credentialData, importWorkflow, isFinished, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
+import { activate, createSandboxCredential, importWorkflow, isFinished, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
 import { postgresRss, redisRss, type QueueInstance } from './lib/cluster';
 import { post, postWhenRegistered, type QueueStack, signed, startQueueStack } from './lib/queueStack';
 import { ensureServicePackages } from './lib/services';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 		const idle: Peaks = new Map();
 		await sleep(5000);
 		sampleRss(stack, idle);
-		const credentialId = (await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox))).id;
+		const credentialId = (await createSandboxCredential(n8n, sandbox)).id;
 
 		const batch = loadWorkflow('pay-many.json', { OPERATION: 'submitBatch', PATH: 'bench-batch', WEBHOOK_ID: 'e2e00000-0000-4000-8000-000000000555', CREDENTIAL_ID: credentialId, CUSTOM_KEY: '' });
 		const pay = (batch.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');

@@ -7,7 +7,7 @@
  * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
  * leaves no process and no port behind.
  */
-import { loadWorkflow, activate, createCredential, credentialData, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor, whenRegistered } from '../e2e/lib/stack';
+import { loadWorkflow, activate, createSandboxCredential, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor, whenRegistered } from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
 import { finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
@@ -28,7 +28,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 	beforeAll(async () => {
 		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, say });
 		runDir = stack.cluster.runDir;
-		credentialId = (await createCredential(stack.cluster.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))).id;
+		credentialId = (await createSandboxCredential(stack.cluster.n8n, stack.sandbox)).id;
 	});
 
 	afterAll(async () => {

@@ -6,8 +6,7 @@
 import type { SandboxOptions } from '../../sandbox';
 import {
 	activate,
-	createCredential,
-	credentialData,
+	createSandboxCredential,
 	deactivate,
 	type Execution,
 	executionError,
@@ -35,7 +34,7 @@ export interface ApprovalStack {
 
 export async function startApprovalStack(version: string, options: Partial<SandboxOptions> = {}): Promise<ApprovalStack> {
 	const stack = await startStack(version, options);
-	const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+	const { id } = await createSandboxCredential(stack.n8n, stack.sandbox);
 	const payWorkflowId = (await importWorkflow(stack.n8n, 'pay.json', { CREDENTIAL_ID: id })).id;
 	await activate(stack.n8n, payWorkflowId);
 	const triggerWorkflowId = (await importWorkflow(stack.n8n, 'approval-trigger.json', { CREDENTIAL_ID: id })).id;

@@ -79,6 +79,11 @@ export async function createCredential(n8n: N8n, name: string, data: Record<stri
 	return { id: String(created.data.id), name, type: CREDENTIAL_TYPE, data };
 }
 
+/** The credential every scenario starts with: the sandbox's client with every scope, as the demo names it. */
+export async function createSandboxCredential(n8n: N8n, sandbox: Sandbox): Promise<CreatedCredential> {
+	return await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
+}
+
 /** The workflow JSON of test/e2e/workflows/<file> (or an absolute path), with `__PLACEHOLDER__` strings replaced. */
 export function loadWorkflow(file: string, replacements: Record<string, string>): Record<string, unknown> {
 	let text = readFileSync(isAbsolute(file) ? file : join(__dirname, '..', 'workflows', file), 'utf8');
