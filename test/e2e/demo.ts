@@ -11,7 +11,7 @@ import { defaultVersion } from './lib/install';
 import { type N8n, OWNER, startN8n } from './lib/n8n';
 import { buildAndPack } from './lib/pack';
 import { portIsFree, stopAllOnSignals } from './lib/processes';
-import { createCredential, credentialData } from './lib/stack';
+import { createSandboxCredential } from './lib/stack';
 
 const SANDBOX_PORT = 4010;
 const N8N_PORT = 5678;
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
 	console.log(`Starting n8n ${defaultVersion} (the first run installs it into the cache: a few minutes) …`);
 	const n8n = (running.n8n = await startN8n({ version: defaultVersion, tarball, port: (await portIsFree(N8N_PORT)) ? N8N_PORT : undefined }));
 
-	const credential = await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
+	const credential = await createSandboxCredential(n8n, sandbox);
 	const active = [ACTIVE_EXAMPLE, ...APPROVAL_EXAMPLES];
 	const workflows = await importDemoWorkflows(n8n, sandbox, credential.id, active);
 	const imported = workflows.map(({ file, id, name }) => `${name}${active.includes(file) ? ' (active)' : ''}  ${n8n.url}/workflow/${id}`);

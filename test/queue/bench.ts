@@ -6,7 +6,7 @@
  * Figures for the README's "Running at scale".
  */
 import { buildAndPack, packedTarball } from '../e2e/lib/pack';
-import { activate, createCredential, credentialData, importWorkflow, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
+import { activate, createSandboxCredential, importWorkflow, isFinished, loadWorkflow, sleep, waitFor } from '../e2e/lib/stack';
 import { postgresRss, redisRss, type QueueInstance } from './lib/cluster';
 import { post, postWhenRegistered, type QueueStack, signed, startQueueStack } from './lib/queueStack';
 import { ensureServicePackages } from './lib/services';
@@ -68,7 +68,7 @@ async function measure(stack: QueueStack, label: string, workflowId: string, sen
 		`${EXECUTIONS} executions of ${label}`,
 		async () => {
 			const fresh = (await listExecutions(stack, workflowId)).filter((e) => !before.has(String(e.id)));
-			const finished = fresh.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			const finished = fresh.filter(isFinished);
 			return finished.length >= EXECUTIONS ? finished : undefined;
 		},
 		600_000,
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 		const idle: Peaks = new Map();
 		await sleep(5000);
 		sampleRss(stack, idle);
-		const credentialId = (await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox))).id;
+		const credentialId = (await createSandboxCredential(n8n, sandbox)).id;
 
 		const batch = loadWorkflow('pay-many.json', { OPERATION: 'submitBatch', PATH: 'bench-batch', WEBHOOK_ID: 'e2e00000-0000-4000-8000-000000000555', CREDENTIAL_ID: credentialId, CUSTOM_KEY: '' });
 		const pay = (batch.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');

@@ -7,7 +7,7 @@
  * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
  * leaves no process and no port behind.
  */
-import { loadWorkflow, activate, createCredential, credentialData, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor } from '../e2e/lib/stack';
+import { loadWorkflow, activate, createSandboxCredential, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor, whenRegistered } from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
 import { finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
@@ -28,7 +28,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 	beforeAll(async () => {
 		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, say });
 		runDir = stack.cluster.runDir;
-		credentialId = (await createCredential(stack.cluster.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))).id;
+		credentialId = (await createSandboxCredential(stack.cluster.n8n, stack.sandbox)).id;
 	});
 
 	afterAll(async () => {
@@ -131,7 +131,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			expect(made).toHaveLength(4);
 			expect(new Set(made.map((s) => s.url))).toEqual(new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]));
 			// the webhook instance answers 404 for a moment after activation
-			await waitFor('the webhook instance to serve the trigger', async () => ((await post(made[0].url, '{}')).status === 404 ? undefined : true), 60_000, 250);
+			await whenRegistered('the webhook instance to serve the trigger', () => post(made[0].url, '{}'), 60_000);
 
 			const [{ xtid }] = sandbox.control.ledger().transactions.filter((t) => t.reference === 'QUEUE-OPS-0001');
 			await sandbox.control.settle(String(xtid));

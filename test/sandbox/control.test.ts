@@ -114,6 +114,32 @@ describe('sandbox control API over HTTP (/_sandbox) and the in-process handle', 
 		expect((await fresh.get<List<unknown>>('/payees')).body.total).toBe(4);
 	});
 
+	// the URLs README.md and the demo document; each resource registers its own (control.ts)
+	it.each([
+		['POST', '/approvals/{ref}/approve'],
+		['POST', '/approvals/{ref}/decline'],
+		['POST', '/approvals/{ref}/expire'],
+		['PUT', '/workspaces/{workspaceId}/policies'],
+		['POST', '/transactions/{xtid}/settle'],
+		['POST', '/accounts/{xaid}/receive'],
+		['POST', '/accounts/{xaid}/seed-transactions'],
+		['GET', '/subscriptions'],
+		['GET', '/deliveries'],
+		['POST', '/signing-secret/rotate'],
+		['GET', '/requests'],
+		['DELETE', '/requests'],
+		['PUT', '/faults'],
+		['DELETE', '/faults'],
+		['POST', '/tokens/revoke'],
+		['POST', '/clock/advance'],
+		['GET', '/ledger'],
+		['POST', '/reset'],
+	])('serves %s /_sandbox%s', async (method, path) => {
+		const reply = await control(method, path.replace(/\{\w+\}/g, 'unknown'));
+		expect(reply.body.message ?? '').not.toMatch(/^no control route/);
+		expect((await control(method, `${path.replace(/\{\w+\}/g, 'unknown')}/more`)).body.message).toMatch(/^no control route/);
+	});
+
 	it('gives the same ids and secrets for the same seed and different ones for another seed', async () => {
 		const same = await startSandbox({ port: 0, seed: 1 });
 		const other = await startSandbox({ port: 0, seed: 2 });

@@ -10,7 +10,7 @@ import { appendFileSync } from 'node:fs';
 
 import { TokenService } from './auth';
 import { SandboxClock } from './clock';
-import { controlRoutes, createControl, type SandboxControl } from './control';
+import { createControl, type SandboxControl } from './control';
 import { Faults, type FaultRule } from './faults';
 import { SeededRandom } from './random';
 import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
@@ -93,7 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const faults = new Faults(seed);
 	faults.set(options.faults ?? []);
 	const requestLog: RequestLogEntry[] = [];
-	const control = createControl({
+	const { control, routes: controlRoutes } = createControl({
 		bank,
 		tokens,
 		faults,
@@ -110,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		tokens,
 		faults,
 		requestLog,
-		controlRoutes: controlRoutes(control),
+		controlRoutes,
 		onAnswered: recordRequests(process.env.CUSTOMER_BANKING_SANDBOX_RECORD),
 	});
 	const port = await listen(server, options.port ?? 0, host);

@@ -6,14 +6,14 @@
 import type { SandboxOptions } from '../../sandbox';
 import {
 	activate,
-	createCredential,
-	credentialData,
+	createSandboxCredential,
 	deactivate,
 	type Execution,
 	executionError,
 	executionIds,
 	getExecution,
 	importWorkflow,
+	isFinished,
 	nodeOutput,
 	runWebhookWorkflow,
 	sleep,
@@ -34,7 +34,7 @@ export interface ApprovalStack {
 
 export async function startApprovalStack(version: string, options: Partial<SandboxOptions> = {}): Promise<ApprovalStack> {
 	const stack = await startStack(version, options);
-	const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+	const { id } = await createSandboxCredential(stack.n8n, stack.sandbox);
 	const payWorkflowId = (await importWorkflow(stack.n8n, 'pay.json', { CREDENTIAL_ID: id })).id;
 	await activate(stack.n8n, payWorkflowId);
 	const triggerWorkflowId = (await importWorkflow(stack.n8n, 'approval-trigger.json', { CREDENTIAL_ID: id })).id;
@@ -47,7 +47,7 @@ export async function startApprovalStack(version: string, options: Partial<Sandb
 		const fresh = await waitFor('executions to finish', async () => {
 			const ids = (await executionIds(stack.n8n, triggerWorkflowId)).filter((executionId) => !seen.includes(executionId));
 			const executions = await Promise.all(ids.map((executionId) => getExecution(stack.n8n, executionId)));
-			return executions.some((e) => ['new', 'running', 'waiting'].includes(e.status)) ? undefined : executions;
+			return executions.every(isFinished) ? executions : undefined;
 		});
 		seen = [...seen, ...fresh.map((e) => e.id)];
 		await deactivate(stack.n8n, triggerWorkflowId);

@@ -1,6 +1,8 @@
 /**
  * Starts a real, pinned n8n on loopback with its own user folder and the packed package installed,
- * sets up the owner and a public-API key, and stops it again (process group, also on failure).
+ * sets up the owner and a public-API key, and stops it again (process group, also on failure). The
+ * queue-mode suite (test/queue/lib/cluster.ts) starts each of its instances with the same pieces:
+ * n8nEnv, launchN8n, waitUntilReady and N8n.setUp.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,7 @@ import { join } from 'node:path';
 
 import { cleanEnv, ensureN8n, type N8nInstall } from './install';
 import { installPackage } from './pack';
-import { freePorts, type ManagedProcess, startProcess } from './processes';
+import { freePorts, type ManagedProcess, startProcess, waitForProcess } from './processes';
 
 export const OWNER = {
 	email: 'owner@customer-banking.example',
@@ -33,6 +35,19 @@ export interface HttpResult<T = unknown> {
 	headers: Headers;
 	body: T;
 	text: string;
+}
+
+/** One HTTP request; the answer's body parsed as JSON when it is JSON, else its text. */
+export async function requestJson<T = unknown>(url: string, init: RequestInit = {}): Promise<HttpResult<T>> {
+	const response = await fetch(url, init);
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		// not JSON: keep the text
+	}
+	return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
 export class N8n {
@@ -73,15 +88,7 @@ export class N8n {
 			headers['content-type'] = 'application/json';
 			body = JSON.stringify(options.body);
 		}
-		const response = await fetch(`${this.url}${path}`, { method, headers, body });
-		const text = await response.text();
-		let parsed: unknown = text;
-		try {
-			parsed = text ? JSON.parse(text) : undefined;
-		} catch {
-			// not JSON: keep the text
-		}
-		return { status: response.status, headers: response.headers, body: parsed as T, text };
+		return await requestJson<T>(`${this.url}${path}`, { method, headers, body });
 	}
 
 	/** Internal REST API (what the editor uses), signed in as the owner. */
@@ -133,6 +140,12 @@ export class N8n {
 		if (!this.apiKey) throw new Error(`no API key in ${JSON.stringify(created)}`);
 	}
 
+	/** A fresh n8n's first steps: the owner (signed in) and an API key. */
+	async setUp(): Promise<void> {
+		await this.setupOwner();
+		await this.createApiKey();
+	}
+
 	async stop(): Promise<void> {
 		await this.process.stop();
 		if (!this.keepUserFolder) rmSync(this.userFolder, { recursive: true, force: true });
@@ -147,23 +160,52 @@ function cookieFrom(headers: Headers): string {
 		.join('; ');
 }
 
-/** Waits until n8n's main instance at `url` answers and has logged that its editor is up. */
-export async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	let exitCode: number | null | undefined;
-	void proc.exited.then((code) => (exitCode = code));
-	while (Date.now() < deadline) {
-		if (exitCode !== undefined) throw new Error(`n8n exited (code ${exitCode}) before it was ready:\n${proc.output().slice(-6000)}`);
-		try {
-			// 1.x answers readiness before its REST routes exist; the log line comes after them
-			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.status === 200 && proc.output().includes('Editor is now accessible')) return;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`n8n not ready after ${timeoutMs} ms:\n${proc.output().slice(-6000)}`);
+/** What an n8n instance runs as: `n8n start` (main), `n8n worker`, `n8n webhook`. */
+export type N8nRole = 'main' | 'worker' | 'webhook';
+
+const COMMANDS: Record<N8nRole, string> = { main: 'start', worker: 'worker', webhook: 'webhook' };
+
+/**
+ * How each role shows it serves: a health check that answers 200 and a line in its log. 1.x's main
+ * answers readiness before its REST routes exist; the log line comes after them.
+ */
+const READY: Record<N8nRole, { path: string; marker: string }> = {
+	main: { path: '/healthz/readiness', marker: 'Editor is now accessible' },
+	worker: { path: '/healthz/readiness', marker: 'n8n worker is now ready' },
+	webhook: { path: '/healthz', marker: 'Webhook listener waiting for requests' },
+};
+
+/** Waits until the n8n instance at `url` answers its health check and has logged that it serves. */
+export async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number, role: N8nRole = 'main', name = 'n8n'): Promise<void> {
+	const { path, marker } = READY[role];
+	await waitForProcess(
+		name,
+		proc,
+		async () => {
+			try {
+				const response = await fetch(`${url}${path}`);
+				return response.status === 200 && proc.output().includes(marker);
+			} catch {
+				return false; // not listening yet
+			}
+		},
+		timeoutMs,
+	);
+}
+
+/** Runs n8n in `role` with the pinned Node in `userFolder`; its output also goes to n8n.log there. */
+export function launchN8n(install: N8nInstall, userFolder: string, role: N8nRole, env: NodeJS.ProcessEnv, onOutput?: (chunk: string) => void): ManagedProcess {
+	const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
+	const proc = startProcess(install.nodeBin, [install.n8nEntry, COMMANDS[role]], {
+		cwd: userFolder,
+		env,
+		onOutput: (chunk) => {
+			logFile.write(chunk);
+			onOutput?.(chunk);
+		},
+	});
+	void proc.exited.then(() => logFile.end());
+	return proc;
 }
 
 /** Environment that makes n8n run quietly on loopback (see shared/notes/real-n8n.md). */
@@ -202,25 +244,12 @@ export async function startN8n(options: StartOptions): Promise<N8n> {
 		const [freeMain, brokerPort] = await freePorts(2);
 		const port = options.port ?? freeMain;
 		const url = `http://127.0.0.1:${port}`;
-		const launch = () => {
-			const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
-			const proc = startProcess(install.nodeBin, [install.n8nEntry, 'start'], {
-				cwd: userFolder,
-				env: n8nEnv(install, userFolder, port, brokerPort, options.env),
-				onOutput: (chunk) => {
-					logFile.write(chunk);
-					options.onOutput?.(chunk);
-				},
-			});
-			void proc.exited.then(() => logFile.end());
-			return proc;
-		};
+		const launch = () => launchN8n(install, userFolder, 'main', n8nEnv(install, userFolder, port, brokerPort, options.env), options.onOutput);
 		const proc = launch();
 		const n8n = new N8n(options.version, install, url, userFolder, proc, options.keepUserFolder ?? false, launch);
 		try {
 			await waitUntilReady(url, proc, 120_000);
-			await n8n.setupOwner();
-			await n8n.createApiKey();
+			await n8n.setUp();
 		} catch (error) {
 			await n8n.stop();
 			throw error;

@@ -110,6 +110,28 @@ export function startProcess(command: string, args: string[], options: { cwd?: s
 	return managed;
 }
 
+/**
+ * Polls `probe` until it says `proc` serves; throws with the end of its output when it exits first or
+ * the time runs out. How n8n (each role), Postgres and Redis are waited for.
+ */
+export async function waitForProcess(
+	what: string,
+	proc: ManagedProcess,
+	probe: () => Promise<boolean> | boolean,
+	timeoutMs: number,
+	intervalMs = 250,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+			throw new Error(`${what} exited (code ${proc.child.exitCode ?? proc.child.signalCode}) before it was ready:\n${proc.output().slice(-6000)}`);
+		}
+		if (await probe()) return;
+		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-6000)}`);
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+}
+
 /** Stops every process this module started that is still running (afterAll safety net). */
 export async function stopAll(): Promise<void> {
 	await Promise.all([...running].map((p) => p.stop(5_000)));

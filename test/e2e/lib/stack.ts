@@ -21,10 +21,25 @@ export interface Stack {
 }
 
 export async function startStack(version: string, sandboxOptions: SandboxOptions = {}, n8nEnv: Record<string, string> = {}): Promise<Stack> {
+	const { sandbox, beside: n8n, stop } = await besideSandbox(sandboxOptions, () =>
+		startN8n({ version, tarball: packedTarball(), env: n8nEnv }),
+	);
+	return { sandbox, n8n, stop };
+}
+
+/**
+ * The sandbox bank (in process, on a free port unless told) and what `start` starts beside it: one
+ * n8n here, the queue-mode cluster in test/queue. When `start` fails the sandbox is closed again;
+ * stop() stops both, once however often it is called.
+ */
+export async function besideSandbox<T extends { stop(): Promise<void> }>(
+	sandboxOptions: SandboxOptions,
+	start: () => Promise<T>,
+): Promise<{ sandbox: Sandbox; beside: T; stop(): Promise<void> }> {
 	const sandbox = await startSandbox({ port: 0, ...sandboxOptions });
-	let n8n: N8n;
+	let beside: T;
 	try {
-		n8n = await startN8n({ version, tarball: packedTarball(), env: n8nEnv });
+		beside = await start();
 	} catch (error) {
 		await sandbox.close();
 		throw error;
@@ -32,8 +47,8 @@ export async function startStack(version: string, sandboxOptions: SandboxOptions
 	let stopped: Promise<void> | undefined;
 	return {
 		sandbox,
-		n8n,
-		stop: () => (stopped ??= Promise.allSettled([n8n.stop(), sandbox.close()]).then(() => undefined)),
+		beside,
+		stop: () => (stopped ??= Promise.allSettled([beside.stop(), sandbox.close()]).then(() => undefined)),
 	};
 }
 
@@ -62,6 +77,11 @@ export interface CreatedCredential {
 export async function createCredential(n8n: N8n, name: string, data: Record<string, string>): Promise<CreatedCredential> {
 	const created = await n8n.restOk<{ data: { id: string } }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
 	return { id: String(created.data.id), name, type: CREDENTIAL_TYPE, data };
+}
+
+/** The credential every scenario starts with: the sandbox's client with every scope, as the demo names it. */
+export async function createSandboxCredential(n8n: N8n, sandbox: Sandbox): Promise<CreatedCredential> {
+	return await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
 }
 
 /** The workflow JSON of test/e2e/workflows/<file> (or an absolute path), with `__PLACEHOLDER__` strings replaced. */
@@ -124,6 +144,11 @@ export interface Execution {
 	};
 }
 
+/** Whether n8n is done with the execution (succeeded, failed, cancelled …). */
+export function isFinished(execution: Pick<Execution, 'status'>): boolean {
+	return !['new', 'running', 'waiting'].includes(execution.status);
+}
+
 export async function executionIds(n8n: N8n, workflowId: string): Promise<string[]> {
 	const list = await n8n.apiOk<{ data: Array<{ id: string }> }>('GET', `/executions?workflowId=${workflowId}&limit=250`);
 	return list.data.map((e) => String(e.id));
@@ -142,7 +167,7 @@ export async function waitForNewExecution(n8n: N8n, workflowId: string, before: 
 			const fresh = (await executionIds(n8n, workflowId)).filter((id) => !known.has(id));
 			if (fresh.length === 0) return undefined;
 			const execution = await getExecution(n8n, fresh.sort((a, b) => Number(a) - Number(b))[0]);
-			return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
+			return isFinished(execution) ? execution : undefined;
 		},
 		timeoutMs,
 		300,
@@ -162,20 +187,28 @@ export function executionError(execution: Execution): string | undefined {
 }
 
 /**
- * Calls the production webhook of an active workflow (the Webhook trigger at `path`), waiting out
- * the moment after activation in which n8n still answers 404, and returns the execution it started.
+ * Sends `send` (a call of a production webhook) until n8n no longer answers 404: the moment after
+ * activation in which the webhook is not registered yet.
+ */
+export async function whenRegistered<T extends { status: number }>(what: string, send: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+	return await waitFor(
+		what,
+		async () => {
+			const answer = await send();
+			return answer.status === 404 ? undefined : answer;
+		},
+		timeoutMs,
+		250,
+	);
+}
+
+/**
+ * Calls the production webhook of an active workflow (the Webhook trigger at `path`), once it is
+ * registered, and returns the execution it started.
  */
 export async function runWebhookWorkflow(n8n: N8n, workflowId: string, path: string, body: unknown = {}): Promise<{ status: number; response: unknown; execution: Execution }> {
 	const before = await executionIds(n8n, workflowId);
-	const answer = await waitFor(
-		`webhook /webhook/${path} to be registered`,
-		async () => {
-			const result = await n8n.http('POST', `/webhook/${path}`, { body });
-			return result.status === 404 ? undefined : result;
-		},
-		30_000,
-		250,
-	);
+	const answer = await whenRegistered(`webhook /webhook/${path} to be registered`, () => n8n.http('POST', `/webhook/${path}`, { body }));
 	const execution = await waitForNewExecution(n8n, workflowId, before);
 	return { status: answer.status, response: answer.body, execution };
 }

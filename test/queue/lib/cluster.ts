@@ -2,16 +2,18 @@
  * n8n in queue mode on one machine: Postgres and Redis (services.ts), one main instance, workers and
  * one webhook instance of the pinned n8n, each with its own user folder and the packed package
  * installed in it as a user installs it. Everything listens on 127.0.0.1 on the ports of ports.ts.
+ * Each instance starts as the e2e harness starts its n8n (test/e2e/lib/n8n.ts: n8nEnv, launchN8n,
+ * waitUntilReady, N8n.setUp); only the queue-mode environment and the roles are added here.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ensureN8n, type N8nInstall } from '../../e2e/lib/install';
-import { N8n, n8nEnv, waitUntilReady } from '../../e2e/lib/n8n';
+import { ensureN8n } from '../../e2e/lib/install';
+import { launchN8n, N8n, n8nEnv, type N8nRole, waitUntilReady } from '../../e2e/lib/n8n';
 import { installPackage } from '../../e2e/lib/pack';
-import { type ManagedProcess, portIsFree, startProcess } from '../../e2e/lib/processes';
+import { type ManagedProcess, portIsFree } from '../../e2e/lib/processes';
 import { queuePorts, type QueuePorts } from './ports';
 import { type Postgres, type Service, startPostgres, startRedis } from './services';
 
@@ -27,7 +29,7 @@ export const STALLED_JOB_SETTINGS = {
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
 
-export type Role = 'main' | 'worker' | 'webhook';
+export type Role = N8nRole;
 
 /** One n8n instance of the cluster (main, a worker or the webhook instance). */
 export class QueueInstance {
@@ -56,23 +58,7 @@ export class QueueInstance {
 
 	/** Waits until the instance serves: main's editor, a worker's readiness check, the webhook listener. */
 	async ready(timeoutMs = 120_000): Promise<void> {
-		if (this.role === 'main') return await waitUntilReady(this.url, this.process, timeoutMs);
-		const marker = this.role === 'worker' ? 'n8n worker is now ready' : 'Webhook listener waiting for requests';
-		const path = this.role === 'worker' ? '/healthz/readiness' : '/healthz';
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			if (this.process.child.exitCode !== null || this.process.child.signalCode !== null) {
-				throw new Error(`${this.name} exited before it was ready:\n${this.logs().slice(-6000)}`);
-			}
-			try {
-				const answer = await fetch(`${this.url}${path}`);
-				if (answer.status === 200 && this.logs().includes(marker)) return;
-			} catch {
-				// not listening yet
-			}
-			if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.logs().slice(-6000)}`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
+		await waitUntilReady(this.url, this.process, timeoutMs, this.role, this.name);
 	}
 
 	/** SIGKILL to this n8n's own PID (its task runner is left to stop()/restart()). */
@@ -233,22 +219,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			...options.env,
 		};
 
-		const instance = (role: Role, name: string, command: string, port: number, brokerPort: number, url: string, extra: Record<string, string> = {}) => {
+		const instance = (role: Role, name: string, port: number, brokerPort: number, url: string, extra: Record<string, string> = {}) => {
 			const userFolder = join(runDir, name);
 			mkdirSync(userFolder, { recursive: true });
 			const began = Date.now();
 			installPackage(userFolder, options.tarball, install);
 			say(`[queue] package installed for ${name} (${Date.now() - began} ms)`);
-			const launch = () => launchN8n(install, userFolder, command, n8nEnv(install, userFolder, port, brokerPort, { ...shared, ...extra }));
+			const launch = () => launchN8n(install, userFolder, role, n8nEnv(install, userFolder, port, brokerPort, { ...shared, ...extra }));
 			const created = new QueueInstance(role, name, userFolder, url, launch);
 			started.push(created);
 			return created;
 		};
 
 		// main first: it runs the database migrations the others wait for
-		const main = instance('main', 'main', 'start', ports.main, ports.mainBroker, mainUrl);
+		const main = instance('main', 'main', ports.main, ports.mainBroker, mainUrl);
 		const workers = ports.workers.map((worker, index) =>
-			instance('worker', `worker-${index + 1}`, 'worker', worker.health, worker.broker, `http://127.0.0.1:${worker.health}`, {
+			instance('worker', `worker-${index + 1}`, worker.health, worker.broker, `http://127.0.0.1:${worker.health}`, {
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 				QUEUE_HEALTH_CHECK_PORT: String(worker.health),
 				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
@@ -256,15 +242,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		);
 		await main.ready();
 		say(`[queue] main :${ports.main} ready`);
-		const webhook = instance('webhook', 'webhook', 'webhook', ports.webhook, ports.webhookBroker, webhookUrl);
+		const webhook = instance('webhook', 'webhook', ports.webhook, ports.webhookBroker, webhookUrl);
 		await Promise.all([...workers, webhook].map((i) => i.ready()));
 		say(`[queue] ${workers.length} workers and the webhook instance :${ports.webhook} ready`);
 
 		const n8n = new N8n(QUEUE_VERSION, install, mainUrl, main.userFolder, main.process, true, () => {
 			throw new Error('restart main with cluster.main.restart()');
 		});
-		await n8n.setupOwner();
-		await n8n.createApiKey();
+		await n8n.setUp();
 
 		let stopping: Promise<void> | undefined;
 		return {
@@ -288,11 +273,4 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		if (existsSync(runDir)) rmSync(runDir, { recursive: true, force: true });
 		throw error;
 	}
-}
-
-function launchN8n(install: N8nInstall, userFolder: string, command: string, env: NodeJS.ProcessEnv): ManagedProcess {
-	const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
-	const proc = startProcess(install.nodeBin, [install.n8nEntry, command], { cwd: userFolder, env, onOutput: (chunk) => logFile.write(chunk) });
-	void proc.exited.then(() => logFile.end());
-	return proc;
 }

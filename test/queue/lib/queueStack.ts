@@ -5,8 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox';
-import { type Execution, executionIds, getExecution, waitFor } from '../../e2e/lib/stack';
+import type { Sandbox, SandboxOptions } from '../../sandbox';
+import { requestJson } from '../../e2e/lib/n8n';
+import { besideSandbox, type Execution, executionIds, getExecution, isFinished, waitFor, whenRegistered } from '../../e2e/lib/stack';
 import { type Cluster, type ClusterOptions, type QueueInstance, startCluster } from './cluster';
 
 export interface QueueStack {
@@ -16,20 +17,8 @@ export interface QueueStack {
 }
 
 export async function startQueueStack(options: ClusterOptions, sandboxOptions: SandboxOptions = {}): Promise<QueueStack> {
-	const sandbox = await startSandbox({ port: 0, ...sandboxOptions });
-	let cluster: Cluster;
-	try {
-		cluster = await startCluster(options);
-	} catch (error) {
-		await sandbox.close();
-		throw error;
-	}
-	let stopped: Promise<void> | undefined;
-	return {
-		sandbox,
-		cluster,
-		stop: () => (stopped ??= Promise.allSettled([cluster.stop(), sandbox.close()]).then(() => undefined)),
-	};
+	const { sandbox, beside: cluster, stop } = await besideSandbox(sandboxOptions, () => startCluster(options));
+	return { sandbox, cluster, stop };
 }
 
 export interface WebhookAnswer {
@@ -38,34 +27,18 @@ export interface WebhookAnswer {
 }
 
 export async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<WebhookAnswer> {
-	const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-	const text = await answer.text();
-	let parsed: unknown = text;
-	try {
-		parsed = text ? JSON.parse(text) : undefined;
-	} catch {
-		// not JSON: keep the text
-	}
-	return { status: answer.status, body: parsed };
+	const answer = await requestJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+	return { status: answer.status, body: answer.body };
 }
 
-/**
- * POSTs to a production webhook of `instance` (main or the webhook instance), waiting out the moment
- * after activation in which n8n still answers 404.
- */
+/** POSTs to a production webhook of `instance` (main or the webhook instance) once it is registered there. */
 export async function postWhenRegistered(instance: QueueInstance, path: string, body: unknown, timeoutMs = 60_000): Promise<WebhookAnswer> {
-	return await waitFor(
+	return await whenRegistered(
 		`${instance.name} to serve /webhook/${path}`,
-		async () => {
-			const answer = await post(`${instance.url}/webhook/${path}`, JSON.stringify(body));
-			return answer.status === 404 ? undefined : answer;
-		},
+		() => post(`${instance.url}/webhook/${path}`, JSON.stringify(body)),
 		timeoutMs,
-		250,
 	);
 }
-
-export const FINISHED = (execution: Execution) => !['new', 'running', 'waiting'].includes(execution.status);
 
 /** New executions of `workflowId` (ids not in `known`), once `count` of them have finished. */
 export async function finishedExecutions(cluster: Cluster, workflowId: string, known: string[], count: number, timeoutMs = 120_000): Promise<Execution[]> {
@@ -76,7 +49,7 @@ export async function finishedExecutions(cluster: Cluster, workflowId: string, k
 			const fresh = (await executionIds(cluster.n8n, workflowId)).filter((id) => !seen.has(id));
 			if (fresh.length < count) return undefined;
 			const executions = await Promise.all(fresh.map((id) => getExecution(cluster.n8n, id)));
-			return executions.every(FINISHED) ? executions.sort((a, b) => Number(a.id) - Number(b.id)) : undefined;
+			return executions.every(isFinished) ? executions.sort((a, b) => Number(a.id) - Number(b.id)) : undefined;
 		},
 		timeoutMs,
 		500,

@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
-import { type ManagedProcess, startProcess } from '../../e2e/lib/processes';
+import { type ManagedProcess, startProcess, waitForProcess } from '../../e2e/lib/processes';
 
 export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -53,15 +53,6 @@ function runAsPostgres(command: string, args: string[]): string {
 	return result.stdout;
 }
 
-async function waitUntil(what: string, probe: () => boolean, timeoutMs: number, proc: ManagedProcess): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!probe()) {
-		if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${what} exited before it was ready:\n${proc.output().slice(-4000)}`);
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-4000)}`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-}
-
 export interface Service {
 	process: ManagedProcess;
 	port: number;
@@ -102,7 +93,7 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
 	const proc = startProcess(command, args, { env: { ...process.env, LC_ALL: 'C.UTF-8' } });
 	const psql = (sql: string) =>
 		spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
-	await waitUntil('postgres', () => psql('SELECT 1').status === 0, 30_000, proc);
+	await waitForProcess('postgres', proc, () => psql('SELECT 1').status === 0, 30_000, 200);
 	const database = 'n8n';
 	const user = 'n8n';
 	const password = 'n8n-queue-suite';
@@ -127,6 +118,6 @@ export async function startRedis(dir: string, port: number): Promise<Service> {
 	const proc = startProcess(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], {
 		env: process.env,
 	});
-	await waitUntil('redis', () => proc.output().includes('Ready to accept connections'), 20_000, proc);
+	await waitForProcess('redis', proc, () => proc.output().includes('Ready to accept connections'), 20_000, 200);
 	return { process: proc, port, stop: () => proc.stop(10_000) };
 }
