@@ -39,6 +39,8 @@ async function main(): Promise<void> {
 
 	const { accounts, payees } = sandbox.seeded;
 	const control = sandbox.controlUrl;
+	const named = (file: string) => `"${workflows.find((workflow) => workflow.file === file)?.name ?? file}"`;
+	const [requested, decided, invoices] = APPROVAL_EXAMPLES.map(named);
 	console.log(
 		[
 			'',
@@ -55,16 +57,18 @@ async function main(): Promise<void> {
 			'  approvals    payments of 1,000.00 or more (any currency) wait for approval; the others are sent at once',
 			'',
 			'What to try next',
-			'  1. Open "Pay invoices" and click Execute workflow: INV-DEMO-0001 (120.50) is sent, INV-DEMO-0002 (1,500.00)',
+			`  1. Open ${named('pay-invoices.json')} and click Execute workflow: INV-DEMO-0001 (120.50) is sent, INV-DEMO-0002 (1,500.00)`,
 			'     waits for approval. Run it again: nothing is paid twice (the invoice number is the idempotency key).',
-			'  2. The approval workflows poll the bank every minute. Within a minute "Approval requested" reports',
-			`     DEMO-NEW-01 (1,200.00). Decide it as an approver would in the bank's app, one of:`,
+			'  2. The approval workflows poll the bank every minute; their runs show in each workflow\'s Executions tab.',
+			`     Within a minute ${requested}`,
+			`     reports DEMO-NEW-01 (1,200.00). Decide it as an approver would in the bank's app, one of:`,
 			`       curl -X POST ${control}/approvals/${pending}/approve`,
 			`       curl -X POST ${control}/approvals/${pending}/decline`,
 			`       curl -X POST ${control}/approvals/${pending}/expire`,
-			'     and within a minute "Approval decided" (and, when approved, "Approved invoices") runs.',
+			`     and within a minute ${decided} runs,`,
+			`     and so does ${invoices}.`,
 			'     For INV-DEMO-0002, take its approvalRef from the Pay node\'s output and do the same.',
-			'  3. Money arriving starts "Settled payments" at once:',
+			`  3. Money arriving starts ${named(ACTIVE_EXAMPLE)} at once:`,
 			`       curl -X POST ${control}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
 			`     and a sent payment settling too: curl -X POST ${control}/transactions/<transaction ID>/settle`,
 			`  Everything the bank holds: curl ${control}/ledger   (the control API: README, "The sandbox bank")`,

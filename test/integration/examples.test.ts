@@ -14,6 +14,7 @@ import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/Custo
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { byId, mainJson, runNode } from './actionNode';
+import { requestApprovals, sandboxTrigger } from './approvalTriggerHarness';
 
 interface ExampleNode {
 	name: string;
@@ -61,6 +62,14 @@ describe('examples', () => {
 		expect(Object.keys(example('daily-balances.json').pinData ?? {})).toEqual(['Accounts', 'Balance']);
 		expect(Object.keys(example('sync-payees.json').pinData ?? {})).toEqual(['Create or update payee']);
 	});
+
+	it('show an approval request and each decision without a bank', () => {
+		expect(pinned('approval-requested.json', 'Approval Trigger').map((event) => event.event)).toEqual(['approvalRequested']);
+		for (const file of ['approval-decided.json', 'approved-invoices.json']) {
+			expect(Object.keys(example(file).pinData ?? {})).toEqual(['Approval Trigger']);
+			expect(pinned(file, 'Approval Trigger').map((event) => event.decision)).toEqual(['approved', 'declined', 'expired']);
+		}
+	});
 });
 
 describe('pinned data has the shape of real output', () => {
@@ -92,5 +101,28 @@ describe('pinned data has the shape of real output', () => {
 		const transaction = await run({ resource: 'transaction', operation: 'get', transactionId: String((incoming as { xtid: string }).xtid) });
 		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(keys(transaction));
 		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.xtid);
+	});
+
+	it('approval events: requested, and approved, declined and expired as the Approval Trigger emits them', async () => {
+		const shape = (event: Record<string, unknown>) => ({
+			top: Object.keys(event).sort(),
+			approval: keys([(event.approval as Record<string, unknown> | undefined) ?? {}]),
+			transaction: keys([(event.transaction as Record<string, unknown> | undefined) ?? {}]),
+		});
+		const requested = sandboxTrigger(sandbox, { events: ['approvalRequested'] });
+		const decided = sandboxTrigger(sandbox, { events: ['approvalDecided'] });
+		await requested.poll();
+		await decided.poll();
+		const [approved, declined, expired] = await requestApprovals(sandbox, [1250, 4800, 2300]);
+		const [request] = await requested.poll();
+		expect(pinned('approval-requested.json', 'Approval Trigger').map(shape)).toEqual([shape(request)]);
+		await sandbox.control.approve(approved.ref);
+		await sandbox.control.decline(declined.ref);
+		await sandbox.control.expire(expired.ref);
+		const decisions = await decided.poll();
+		expect(decisions.map((event) => event.decision)).toEqual(['approved', 'declined', 'expired']);
+		for (const file of ['approval-decided.json', 'approved-invoices.json']) {
+			expect(pinned(file, 'Approval Trigger').map(shape)).toEqual(decisions.map(shape));
+		}
 	});
 });
