@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { CustomerBankingType } from './node.type';
 import { outputSwitchFor, resources } from './resources';
+import { runsAsAiTool } from './simplify';
 import type { BatchExecute, BatchItemResult, ItemResult, OperationModule, OutputName, PerItemExecute } from './types';
 
 function findOperation(context: IExecuteFunctions, resource: string, operation: string): OperationModule {
@@ -98,7 +99,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} as CustomerBankingType;
 	const selected = findOperation(this, resource, operation);
 	const outputSwitch = outputSwitchFor(resource);
-	const switchedOn = outputSwitch !== undefined && this.getNodeParameter(outputSwitch.parameter, 0, false) === true;
+	// An AI agent reads only a tool's first output, so there every item (a refusal and its reason too) stays on it
+	const switchedOn =
+		outputSwitch !== undefined &&
+		!runsAsAiTool(this) &&
+		this.getNodeParameter(outputSwitch.parameter, 0, false) === true;
 	const sink = outputsOf(this, switchedOn);
 	if (selected.executeBatch) await runBatch.call(this, selected.executeBatch, items.length, sink);
 	else await runEachItem.call(this, selected.execute, items.length, sink);

@@ -40,6 +40,8 @@ export interface RunOptions {
 	node?: Partial<INode>;
 	/** Called after each API answer (or failure), before the node continues: what the world does meanwhile. */
 	afterRequest?: (request: IHttpRequestOptions) => Promise<void>;
+	/** Run as n8n hands the node to an AI agent: its type named with "Tool" at the end (convertNodeToAiTool). */
+	asAiTool?: boolean;
 }
 
 export async function runPayments(
@@ -48,6 +50,9 @@ export async function runPayments(
 	options: RunOptions,
 ): Promise<PaymentRun> {
 	const nodeType = new CustomerBanking();
+	if (options.asAiTool) {
+		nodeType.description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
+	}
 	const items =
 		options.items ?? (options.itemParameters ? options.itemParameters.map((_, index) => ({ json: { index } })) : undefined);
 	const { context, requests } = createExecuteContext({

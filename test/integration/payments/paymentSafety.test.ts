@@ -118,6 +118,23 @@ describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => 
 		expect(sentWithReference(sandbox, items[1].reference)).toEqual([]);
 	});
 
+	it('run by an AI agent with Route Rejected to Second Output on: the refusal comes back on the one output an agent reads', async () => {
+		const tag = `MA${++counter}`;
+		const items = [50, 150.01].map((amount, index) => ({ amount, reference: `LIMIT-${tag}-${index}` }));
+		const result = await runPayments(sandbox, credentials, {
+			executionId: `exec-limit-${counter}`,
+			asAiTool: true,
+			parameters: { operation: 'submit', account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxAmount: 150 } },
+			itemParameters: items,
+		});
+		expect(result.output).toHaveLength(1);
+		expect(jsonOf(result, 0)).toEqual([
+			expect.objectContaining({ reference: items[0].reference }),
+			expect.objectContaining({ status: 'rejected', notSent: true, reference: items[1].reference, rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent' }),
+		]);
+		expect(result.posts).toHaveLength(1);
+	});
+
 	it.each(['submit', 'submitBatch'] as const)('%s: the total per account and execution is kept across Retry On Fail, never counting a resend twice', async (operation) => {
 		const tag = `MT${++counter}`;
 		const items = [40, 40, 40].map((amount, index) => ({ amount, reference: `TOTAL-${tag}-${index}` }));
