@@ -1,4 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { checkId } from '../CustomerBanking/validation/ids';
 import { apiRequest } from '../CustomerBanking/transport';
@@ -246,9 +247,13 @@ export async function deliveryOutput(
 /**
  * Hands the execution to n8n. Nothing of the node's can fail after this point: n8n starts the execution
  * with the data returned and answers the bank when it has ended (response mode 'lastNode', both lines'
- * `webhook-helpers.js`), saving the static data first. Only now is the key settled, so recognised as a
- * duplicate once answered, and written into the static data of every call still waiting for its answer,
- * so whichever n8n saves last holds it.
+ * `webhook-helpers.js`), saving the static data first if it is marked changed (`live-webhooks.js`).
+ * Only now is the key settled, so recognised as a duplicate once answered, and written into the static
+ * data of every call still waiting for its answer, so whichever n8n saves last holds it.
+ *
+ * n8n 2.41.1 starts the run in the same tick as this call returns, and that clears the "changed" mark
+ * of the static data written here (`workflow-runner.js` `establishContextForPersistence` builds a
+ * workflow over the same object), so the keys are written again once the run has started.
  */
 export function handedOver(this: IWebhookFunctions, output: IDataObject, admission: Admission): IWebhookResponseData {
 	const { ledger, running } = admission;
@@ -256,5 +261,6 @@ export function handedOver(this: IWebhookFunctions, output: IDataObject, admissi
 	for (const staticData of new Set([admission.staticData, ...running.staticDataOfRunning()])) {
 		persistRecentKeys(staticData, ledger);
 	}
+	void sleep(0).then(() => persistRecentKeys(admission.staticData, ledger));
 	return { workflowData: [[{ json: output }]] };
 }
