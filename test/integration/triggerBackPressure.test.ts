@@ -8,7 +8,8 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 
-import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookResponseData, Workflow } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
 
 import { deliveryKey, IN_FLIGHT_RETRY_AFTER_SECONDS, persistedAsTaken } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 import { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_RUNNING } from '../../nodes/CustomerBankingTrigger/runningDeliveries';
@@ -188,6 +189,22 @@ describe('back-pressure', () => {
 		expect(persistedAsTaken(second.staticData.node, deliveryKey(a.id, a.rawBody), now, 900)).toBe(true);
 		first.close();
 		second.close();
+	});
+
+	it('the keys are written again once n8n has started the run, whose workflow clears the static data\'s "changed" mark (n8n 2.41.1), so n8n saves them when it answers', async () => {
+		const node = { name: 'Customer Banking Trigger', id: `back-pressure-node-${++nodeCounter}` };
+		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false });
+		const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...signed(delivery()), path: '/webhook' }, { node, staticData: newStaticData() });
+		const { workflow } = context as unknown as { workflow: Workflow };
+		expect((await trigger.webhook.call(context)).workflowData).toBeDefined();
+		expect(workflow.staticData.__dataChanged).toBe(true);
+		// what 2.41.1's WorkflowRunner.run does in the same tick (establishContextForPersistence: a new
+		// Workflow over the same static data object)
+		ObservableObject.create(workflow.staticData);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(workflow.staticData.__dataChanged).toBe(true);
+		context.getResponseObject().end();
 	});
 
 	it('Maximum Running Executions outside 1 to 1000 is refused at activation, naming the field', async () => {
