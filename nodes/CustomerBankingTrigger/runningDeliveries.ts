@@ -43,7 +43,7 @@ export class RunningDeliveries {
 
 	/** A place for the delivery, or undefined when `limit` deliveries already hold one. */
 	take(key: string, staticData: IDataObject, limit: number): Place | undefined {
-		if (this.places.size >= limit || this.places.has(key)) return undefined;
+		if (this.places.size >= limit) return undefined;
 		const place: Place = { key, staticData };
 		this.places.set(key, place);
 		return place;
