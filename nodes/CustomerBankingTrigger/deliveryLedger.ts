@@ -20,10 +20,9 @@ import type { SignatureScheme } from './signature';
  * restart, another webhook instance. Only settled keys: a key written there while its delivery is still
  * in flight would be saved by any other delivery answered meanwhile, and a failure after that would
  * leave the bank's retry recognised as a duplicate of an event that never ran. n8n saves static data
- * written in `webhook()` only when the call answers the HTTP request itself (`noWebhookResponse`: saved
- * by the response callback, called right after `webhook()` returns and before n8n starts the execution
- * with the data returned, `webhook-helpers.js`; with `onReceived` and an execution, 2.41.1 saves after the
- * runner has cleared the "changed" flag, i.e. never), so the trigger answers deliveries itself.
+ * written in `webhook()` when it answers the call (`live-webhooks.js` response callback): at once for a
+ * delivery the node answers itself, after the execution for one it emits (deliverySteps.ts
+ * `handedOver`).
  */
 export type ClaimResult = 'claimed' | 'inFlight' | 'duplicate' | 'full';
 
