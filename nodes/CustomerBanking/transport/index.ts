@@ -22,7 +22,7 @@ import {
 } from './credentialRules';
 import { describeFailure, failedRequestError, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
-import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
+import { DEFAULT_PAGE_LIMIT, pageSizeFor, readAllPages } from './paginate';
 import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
 
 export { BankClock } from './bankClock';
@@ -68,6 +68,8 @@ export interface ApiRequestOptions extends EndpointIntent {
 	itemIndex?: number;
 	/** The credential as already read for this chain of requests (the pages of one list). */
 	credentials?: ICredentialDataDecryptedObject;
+	/** Told when the bank limits requests (a 429 read as a rate limit), before the request is sent again. */
+	onRateLimited?: () => void;
 }
 
 export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointIntent {
@@ -221,6 +223,7 @@ export async function apiRequest<T = IDataObject>(
 			bankClock?.observe(failure.date, sentAt, Date.now());
 			failure.redirectedTo = redirectTargetOf(failure.location, url);
 			const rule = ruleFor(failure, options.tooManyRequests);
+			if (rule.kind === 'rateLimited') options.onRateLimited?.();
 			const delay =
 				repeatable && rule.retry === 'whenSafe'
 					? delayBeforeNextAttempt(attempt, failure)
@@ -296,34 +299,27 @@ export async function apiRequestAllItems<T = IDataObject>(
 	const pageSize = options.pageSize
 		? Math.min(options.pageSize, maxPageSize)
 		: pageSizeFor(maxPageSize, returnAll || keep !== undefined, limit);
-	const collected: T[] = [];
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-
-	for (let page = 0; ; page++) {
-		const response: unknown = await apiRequest.call(this, {
-			credentials,
-			method: 'GET',
-			path,
-			qs: { ...qs, page, limit: pageSize },
-			tooManyRequests,
-			bankClock,
-			itemIndex,
-		});
-		const listPage = readListPage<T>(response);
-		if (!listPage) {
-			throw new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
+	return await readAllPages<T>({
+		pageSize,
+		limit,
+		keep,
+		until,
+		fetchPage: async (page, rateLimited) =>
+			await apiRequest.call(this, {
+				credentials,
+				method: 'GET',
+				path,
+				qs: { ...qs, page, limit: pageSize },
+				tooManyRequests,
+				bankClock,
+				itemIndex,
+				onRateLimited: rateLimited,
+			}),
+		notAList: () =>
+			new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
 				itemIndex,
 				description: 'Expected { total, results }, an array, { data } or { items }.',
-			});
-		}
-		const kept = keep ? listPage.items.filter(keep) : listPage.items;
-		const matchAt = until ? kept.findIndex(until) : -1;
-		if (matchAt >= 0) return [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit);
-		collected.push(...kept);
-		if (collected.length >= limit) return collected.slice(0, limit);
-		const endOfList =
-			listPage.items.length < pageSize ||
-			(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
-		if (endOfList) return collected;
-	}
+			}),
+	});
 }
