@@ -20,6 +20,7 @@ import { buildAndPack, scratchDir } from '../e2e/lib/pack';
 import { activate, createCredential, credentialData, type Stack, startStack, waitFor } from '../e2e/lib/stack';
 import type { Sandbox } from '../sandbox';
 import { Inspector } from './lib/inspector';
+import { startListProxy } from './lib/listProxy';
 import { mb, ms, percentile, range, ratio, runConcurrently, type Summary, summarise } from './lib/measure';
 import {
 	type BenchWorkflow,
@@ -144,8 +145,13 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 			if (results.length < 500) return items;
 		}
 	};
-	const paths = { ours: 'bench-ours', http500: 'bench-http-500', http100: 'bench-http-100', empty: 'bench-empty' };
+	const paths = { ours: 'bench-ours', ahead: 'bench-ours-ahead', oneByOne: 'bench-ours-one-by-one', http500: 'bench-http-500', http100: 'bench-http-100', empty: 'bench-empty' };
 	await imported(n8n, returnAllWorkflow(paths.ours, credentialId));
+	// read-ahead against one page at a time, both through the same pass-through (listProxy.ts)
+	const proxies = [await startListProxy(sandbox.baseUrl, false), await startListProxy(sandbox.baseUrl, true)];
+	const viaProxy = async (index: number) => (await createCredential(n8n, `Customer Banking sandbox via proxy ${index}`, credentialData(sandbox, 'full', { baseUrl: proxies[index].url }))).id;
+	await imported(n8n, returnAllWorkflow(paths.ahead, await viaProxy(0)));
+	await imported(n8n, returnAllWorkflow(paths.oneByOne, await viaProxy(1)));
 	await imported(n8n, httpRequestWorkflow(paths.http500, credentialId, sandbox.baseUrl, 500));
 	await imported(n8n, httpRequestWorkflow(paths.http100, credentialId, sandbox.baseUrl, 100));
 	await imported(n8n, emptyWorkflow(paths.empty));
@@ -154,11 +160,12 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const xaid = accounts[index];
 		await sandbox.control.seedTransactions(xaid, count);
 		const total = (await raw(xaid)) as number;
-		type Cell = 'ours' | 'http500' | 'http100' | 'raw' | 'empty';
-		const cells: Cell[] = ['ours', 'http500', 'http100', 'raw', 'empty'];
-		const times: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
-		const memory: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
-		const pages: Record<Cell, number[]> = { ours: [], http500: [], http100: [], raw: [], empty: [] };
+		type Cell = 'ours' | 'ahead' | 'oneByOne' | 'http500' | 'http100' | 'raw' | 'empty';
+		const cells: Cell[] = ['ours', 'ahead', 'oneByOne', 'http500', 'http100', 'raw', 'empty'];
+		const perCell = () => Object.fromEntries(cells.map((c) => [c, [] as number[]])) as Record<Cell, number[]>;
+		const times = perCell();
+		const memory = perCell();
+		const pages = perCell();
 		const tokens: number[] = [];
 		// run 0 warms every workflow up (and n8n fetches its token): not counted
 		for (let run = 0; run <= RUNS; run++) {
@@ -182,6 +189,8 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		say('| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow |');
 		say('|---|---|---|---|');
 		say(`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} |`);
+		say(`| the same through a pass-through (read ahead) | ${range(t.ahead, ms)} | ${pages.ahead.join(', ')} | ${mb(extra('ahead'))} |`);
+		say(`| the same through a pass-through hiding the list's total (one page at a time) | ${range(t.oneByOne, ms)} | ${pages.oneByOne.join(', ')} | ${mb(extra('oneByOne'))} |`);
 		say(`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} |`);
 		say(`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} |`);
 		say(`| raw HTTP loop outside n8n (floor) | ${range(t.raw, ms)} | ${pages.raw[0]} | — |`);
@@ -190,10 +199,12 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		say(
 			`Ratios: ${ratio(t.ours.median, t.http500.median)} the limit-500 HTTP Request workflow (target ≤ 0.6×), ${ratio(t.ours.median, t.http100.median)} the limit-100 one, ` +
 				`${ratio(t.ours.median, t.raw.median)} the raw loop (target ≤ 2.0×); memory ${ratio(extra('ours'), extra('http500'))} the limit-500 HTTP Request workflow's (target ≤ 0.6×). ` +
-				`Token exchanges over these ${tokens.length} measured runs: ${tokens.reduce((a, b) => a + b, 0)}.`,
+				`Token exchanges over these ${tokens.length} measured runs: ${tokens.reduce((a, b) => a + b, 0)}. ` +
+				`Read-ahead: ${ratio(t.ahead.median, t.oneByOne.median)} the time of one page at a time (same pass-through).`,
 		);
 		say();
 	}
+	await Promise.all(proxies.map((proxy) => proxy.close()));
 }
 
 // ---------------------------------------------------------------- trigger
