@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { BANKING_EVENT_OPTIONS } from './events';
+
 // Literal defaults (n8n's lint wants literals); a unit test holds them equal to DEFAULT_SIGNATURE_SCHEME.
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -25,18 +27,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['TransactionReceived', 'TransactionConfirmed'],
-		options: [
-			{
-				name: 'Transaction Confirmed',
-				value: 'TransactionConfirmed',
-				description: 'An outgoing transaction on the account has settled',
-			},
-			{
-				name: 'Transaction Received',
-				value: 'TransactionReceived',
-				description: 'Money arrived on the account',
-			},
-		],
+		options: [...BANKING_EVENT_OPTIONS],
 	},
 	{
 		displayName: 'Fetch Full Transaction',
@@ -45,6 +36,24 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to fetch the full, current transaction for each delivery; a delivery itself only signals that something happened',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Maximum Running Executions',
+				name: 'maxRunningExecutions',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				default: 10,
+				description:
+					'How many executions this trigger may have running at once. When that many are still running, the bank is asked to send further events again a few seconds later, so a burst of events waits at the bank instead of filling n8n\'s memory. Raise it for workflows that wait a long time.',
+			},
+		],
 	},
 	{
 		displayName: 'Signature Verification',

@@ -144,6 +144,36 @@ function toBuffer(rawBody: unknown): Buffer | undefined {
 	return undefined;
 }
 
+type TimestampCheck = { text: string; seconds?: number } | { failure: VerificationFailure };
+
+/** The attempt's timestamp, checked against the replay window when the scheme has one. */
+function checkedTimestamp(input: VerifyDeliveryInput): TimestampCheck {
+	const { scheme } = input;
+	const usesTimestamp = scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
+	if (!usesTimestamp) return { text: '' };
+	const values = readHeader(input.headers, scheme.timestampHeader);
+	if (values.length === 0) return { failure: 'missingTimestamp' };
+	if (values.length > 1) return { failure: 'invalidTimestamp' };
+	const text = values[0].trim();
+	const seconds = parseTimestamp(text);
+	if (seconds === undefined) return { failure: 'invalidTimestamp' };
+	// Replay window, both ways: a timestamp far in the future is as suspect as an old one.
+	if (Math.abs(input.nowSeconds - seconds) > scheme.toleranceSeconds) return { failure: 'staleTimestamp' };
+	return { text, seconds };
+}
+
+/** Whether one offered signature equals one expected digest (compared in constant time). */
+function anySignatureMatches(signatures: string[], expected: Buffer[], scheme: SignatureScheme): boolean {
+	for (const signature of signatures) {
+		const offered = decodeSignature(signature, scheme);
+		if (!offered) continue;
+		for (const digest of expected) {
+			if (offered.length === digest.length && timingSafeEqual(offered, digest)) return true;
+		}
+	}
+	return false;
+}
+
 /**
  * Fail-closed verification: valid only when a timestamp inside the replay window (when the scheme has
  * one) and one offered signature match an HMAC of the raw bytes under one of the secrets.
@@ -162,32 +192,11 @@ export function verifyDelivery(input: VerifyDeliveryInput): VerificationResult {
 	);
 	if (signatures.length === 0) return { valid: false, reason: 'missingSignature' };
 
-	const usesTimestamp = scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
-	let timestampText = '';
-	let timestampSeconds: number | undefined;
-	if (usesTimestamp) {
-		const values = readHeader(input.headers, scheme.timestampHeader);
-		if (values.length === 0) return { valid: false, reason: 'missingTimestamp' };
-		if (values.length > 1) return { valid: false, reason: 'invalidTimestamp' };
-		timestampText = values[0].trim();
-		timestampSeconds = parseTimestamp(timestampText);
-		if (timestampSeconds === undefined) return { valid: false, reason: 'invalidTimestamp' };
-		// Replay window, both ways: a timestamp far in the future is as suspect as an old one.
-		if (Math.abs(input.nowSeconds - timestampSeconds) > scheme.toleranceSeconds) {
-			return { valid: false, reason: 'staleTimestamp' };
-		}
-	}
+	const timestamp = checkedTimestamp(input);
+	if ('failure' in timestamp) return { valid: false, reason: timestamp.failure };
 
-	const payload = signedPayload(rawBody, scheme, timestampText);
+	const payload = signedPayload(rawBody, scheme, timestamp.text);
 	const expected = secrets.map((secret) => computeSignature(secret, payload, scheme.algorithm));
-	for (const signature of signatures) {
-		const offered = decodeSignature(signature, scheme);
-		if (!offered) continue;
-		for (const digest of expected) {
-			if (offered.length === digest.length && timingSafeEqual(offered, digest)) {
-				return { valid: true, timestampSeconds };
-			}
-		}
-	}
+	if (anySignatureMatches(signatures, expected, scheme)) return { valid: true, timestampSeconds: timestamp.seconds };
 	return { valid: false, reason: 'badSignature' };
 }

@@ -3,14 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiFailureOf, apiRequest } from '../CustomerBanking/transport';
-
-// spec §Events: the two kinds POST /webhooks/subscribe accepts.
-export const BANKING_EVENTS = ['TransactionReceived', 'TransactionConfirmed'] as const;
-export type BankingEvent = (typeof BANKING_EVENTS)[number];
-
-export function isBankingEvent(value: unknown): value is BankingEvent {
-	return typeof value === 'string' && (BANKING_EVENTS as readonly string[]).includes(value);
-}
+import type { BankingEvent } from './events';
 
 export interface SubscriptionTarget {
 	zapId: string;

@@ -3,8 +3,9 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { textList } from '../CustomerBanking/validation/text';
 import { DEFAULT_SIGNATURE_SCHEME, MAX_TOLERANCE_SECONDS } from './signature';
 import type { SignatureScheme } from './signature';
-import { BANKING_EVENTS, isBankingEvent } from './subscriptions';
-import type { BankingEvent } from './subscriptions';
+import { BANKING_EVENTS, isBankingEvent } from './events';
+import { DEFAULT_MAX_RUNNING, MAX_RUNNING_LIMIT } from './runningDeliveries';
+import type { BankingEvent } from './events';
 
 /** Where the delivery body keeps each fact (spec §Events rule 3: the payload shape is not shown). */
 export interface PayloadFields {
@@ -55,6 +56,24 @@ export function readPayloadFields(this: TriggerContext): PayloadFields {
 
 export function readFetchTransaction(this: TriggerContext): boolean {
 	return this.getNodeParameter('fetchTransaction', true) !== false;
+}
+
+/** As set, unchecked: `optionProblems` names a value that cannot be used. */
+export function readMaxRunning(this: TriggerContext): number {
+	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const value = options.maxRunningExecutions;
+	return value === undefined || value === null || value === '' ? DEFAULT_MAX_RUNNING : Number(value);
+}
+
+export function isUsableMaxRunning(value: number): boolean {
+	return Number.isInteger(value) && value >= 1 && value <= MAX_RUNNING_LIMIT;
+}
+
+/** Problems with the Options, each naming the field and the rule. */
+export function optionProblems(maxRunning: number): string[] {
+	return isUsableMaxRunning(maxRunning)
+		? []
+		: [`Maximum Running Executions must be a whole number from 1 to ${MAX_RUNNING_LIMIT}`];
 }
 
 export function readScheme(this: TriggerContext): SignatureScheme {

@@ -11,6 +11,7 @@
  * context data, the webhook's request and response, and a record of every request and log line.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -672,6 +673,8 @@ export interface RecordedResponse {
 	headers: Record<string, string>;
 	body?: unknown;
 	ended: boolean;
+	/** What express does when the answer has been sent (by n8n, or the node) or the sender hung up. */
+	close(): void;
 }
 
 export interface WebhookContextOptions extends HookContextOptions {
@@ -701,9 +704,14 @@ function webhookRequest(options: WebhookContextOptions) {
 
 /** express' response, recording what the node answers. */
 function webhookResponse(recorded: RecordedResponse) {
+	const events = new EventEmitter();
+	recorded.close = () => {
+		recorded.ended = true;
+		events.emit('close');
+	};
 	const end = (body?: unknown) => {
 		if (body !== undefined) recorded.body = body;
-		recorded.ended = true;
+		recorded.close();
 		return response;
 	};
 	const response = {
@@ -721,6 +729,10 @@ function webhookResponse(recorded: RecordedResponse) {
 		json: (body: unknown) => end(body),
 		send: (body?: unknown) => end(body),
 		end,
+		once(event: string, listener: () => void) {
+			events.once(event, listener);
+			return response;
+		},
 		get statusCode() {
 			return recorded.statusCode;
 		},
@@ -737,7 +749,7 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 	response: RecordedResponse;
 } {
 	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(options, 'webhook');
-	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false, close: () => undefined };
 	additionalData.httpRequest = webhookRequest(options) as never;
 	additionalData.httpResponse = webhookResponse(recorded) as never;
 	if (!webhookData) throw new Error(`${node.type} has no webhook "${options.webhookName ?? 'default'}"`);

@@ -92,7 +92,7 @@ describe('parameter validation', () => {
 			'Events must contain at least one event',
 		]);
 		expect(subscriptionProblems(['acc-1'], ['PaymentApproved'])).toEqual([
-			'Events must be TransactionReceived or TransactionConfirmed; not supported: PaymentApproved',
+			'Events must be TransactionConfirmed or TransactionReceived; not supported: PaymentApproved',
 		]);
 		expect(subscriptionProblems(['acc-1'], ['TransactionReceived'])).toEqual([]);
 	});
@@ -132,7 +132,8 @@ describe('node description', () => {
 		expect(description.group).toEqual(['trigger']);
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.webhooks).toEqual([
-			expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived' }),
+			// n8n answers a delivery that starts an execution once it has ended, without its data
+			expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'lastNode', responseData: 'noData' }),
 		]);
 		expect(description.credentials).toEqual([{ name: 'customerBankingApi', required: true }]);
 	});

@@ -1,0 +1,260 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { checkId } from '../CustomerBanking/validation/ids';
+import { apiRequest } from '../CustomerBanking/transport';
+import {
+	deliveryKey,
+	IN_FLIGHT_RETRY_AFTER_SECONDS,
+	ledgerFor,
+	persistedAsTaken,
+	persistRecentKeys,
+	retentionFor,
+} from './deliveryLedger';
+import type { DeliveryLedger } from './deliveryLedger';
+import { isBankingEvent } from './events';
+import type { BankingEvent } from './events';
+import { noteRefusal } from './refusalLog';
+import { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_RUNNING, runningFor } from './runningDeliveries';
+import type { Place, RunningDeliveries } from './runningDeliveries';
+import { verifyDelivery } from './signature';
+import type { SignatureScheme, VerificationResult } from './signature';
+import { readSigningSecrets, recentSigningSecrets, rereadSigningSecrets } from './signingSecrets';
+import {
+	isUsableMaxRunning,
+	readAccounts,
+	readEvents,
+	readFetchTransaction,
+	readMaxRunning,
+	readPayloadFields,
+	readScheme,
+	schemeProblems,
+} from './triggerParameters';
+
+/**
+ * The steps of one webhook call. Each returns either the next value or an `Answer`: what the bank is
+ * told when the delivery goes no further (and then nothing is emitted).
+ */
+export class Answer {
+	constructor(readonly response: IWebhookResponseData) {}
+}
+
+/** Refuses a delivery without starting an execution. */
+function refuse(this: IWebhookFunctions, status: 400 | 401): Answer {
+	this.getResponseObject().status(status).end();
+	return new Answer({ noWebhookResponse: true });
+}
+
+/** Asks the bank to deliver again later (a retryable answer), without starting an execution. */
+function deferDelivery(this: IWebhookFunctions, retryAfterSeconds: number, reason: string): Answer {
+	const response = this.getResponseObject();
+	response.status(503);
+	response.setHeader('Retry-After', String(retryAfterSeconds));
+	response.json({ received: false, reason });
+	return new Answer({ noWebhookResponse: true });
+}
+
+/** Acknowledges a delivery with 200 without starting an execution. */
+function acknowledge(reason: string): Answer {
+	return new Answer({ webhookResponse: { received: true, emitted: false, reason } });
+}
+
+function optionalString(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+export interface VerifiedDelivery {
+	rawBody: Buffer;
+	scheme: SignatureScheme;
+	nowSeconds: number;
+}
+
+function rawBodyOf(this: IWebhookFunctions): Buffer {
+	const { rawBody } = this.getRequestObject();
+	return Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(String(rawBody), 'utf8');
+}
+
+/** Verifies first, before reading anything from the body (spec §Events rule 1, fail-closed). */
+export async function verifiedDelivery(this: IWebhookFunctions): Promise<Answer | VerifiedDelivery> {
+	const scheme = readScheme.call(this);
+	const request = this.getRequestObject();
+	const headers = this.getHeaderData();
+	const nowMs = Date.now();
+	const nowSeconds = Math.floor(nowMs / 1000);
+	const verify = (secrets: string[]): VerificationResult =>
+		verifyDelivery({ rawBody: request.rawBody, headers, secrets, scheme, nowSeconds });
+	if (schemeProblems(scheme).length > 0) {
+		noteRefusal.call(this, 'misconfiguredScheme', nowMs);
+		return refuse.call(this, 401);
+	}
+	const remembered = recentSigningSecrets.call(this, nowMs);
+	let verdict = verify(remembered ?? (await readSigningSecrets.call(this, nowMs)));
+	// a secret set in the credential since it was read: read it again before refusing (rate-limited,
+	// since anybody can send a delivery with a bad signature)
+	if (remembered && !verdict.valid && (verdict.reason === 'badSignature' || verdict.reason === 'noSecret')) {
+		const reread = await rereadSigningSecrets.call(this, nowMs);
+		if (reread) verdict = verify(reread);
+	}
+	if (!verdict.valid) {
+		noteRefusal.call(this, verdict.reason, nowMs);
+		return refuse.call(this, 401);
+	}
+	return { rawBody: rawBodyOf.call(this), scheme, nowSeconds };
+}
+
+/** The verified bytes as a JSON object. */
+export function parsedPayload(this: IWebhookFunctions, rawBody: Buffer): Answer | IDataObject {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		this.logger.warn('Customer Banking Trigger: refused a signed delivery whose body is not JSON');
+		return refuse.call(this, 400);
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return refuse.call(this, 400);
+	return parsed as IDataObject;
+}
+
+export interface DeliveryFacts {
+	event: BankingEvent;
+	xaid: string;
+	xtid: string;
+	deliveryId?: string;
+	occurredAt?: string;
+}
+
+/**
+ * spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
+ * Names (defaults: DECISIONS.md §Webhooks).
+ */
+export function deliveryFacts(this: IWebhookFunctions, payload: IDataObject): Answer | DeliveryFacts {
+	const fields = readPayloadFields.call(this);
+	const field = (name: string): unknown => (Object.hasOwn(payload, name) ? payload[name] : undefined);
+	const event = field(fields.event);
+	const account = checkId(field(fields.account), 'text');
+	const transaction = checkId(field(fields.transaction), 'text');
+	if (!isBankingEvent(event) || !account.valid || !transaction.valid) {
+		this.logger.warn(
+			`Customer Banking Trigger: refused a signed delivery without ${fields.event}, ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
+		);
+		return refuse.call(this, 400);
+	}
+	return {
+		event,
+		xaid: account.id,
+		xtid: transaction.id,
+		deliveryId: optionalString(field(fields.deliveryId)),
+		occurredAt: optionalString(field(fields.occurredAt)),
+	};
+}
+
+/** A subscription left over from other accounts or events is acknowledged, not emitted. */
+export function watchedDelivery(this: IWebhookFunctions, facts: DeliveryFacts): Answer | DeliveryFacts {
+	if (!readAccounts.call(this).includes(facts.xaid) || !readEvents.call(this).includes(facts.event)) {
+		return acknowledge('account or event not watched by this trigger');
+	}
+	return facts;
+}
+
+/** A delivery taken: its key claimed in the ledger and a place among the running deliveries. */
+export interface Admission {
+	key: string;
+	ledger: DeliveryLedger;
+	running: RunningDeliveries;
+	place: Place;
+	staticData: IDataObject;
+}
+
+function booksOf(this: IWebhookFunctions): { ledger: DeliveryLedger; running: RunningDeliveries } {
+	const workflowId = this.getWorkflow().id ?? '';
+	const nodeId = this.getNode().id || this.getNode().name;
+	return { ledger: ledgerFor(workflowId, nodeId), running: runningFor(workflowId, nodeId) };
+}
+
+function maxRunning(this: IWebhookFunctions): number {
+	const value = readMaxRunning.call(this);
+	return isUsableMaxRunning(value) ? value : DEFAULT_MAX_RUNNING;
+}
+
+/**
+ * Takes the delivery once, or answers why not. Retries and replays keep their delivery id
+ * (DECISIONS.md §Webhooks): the key is claimed before any await, so copies arriving while this one runs
+ * cannot start another execution. Until a delivery's execution has ended, a copy is asked to come back
+ * (it is not "received": the first copy may still fail). The answers that make a bank send a delivery
+ * again are 503 with Retry-After: the spec does not show the bank's retry policy (spec §Events rule 4),
+ * so the node only ever asks, and never answers "received" for an event that did not run.
+ */
+export function admittedDelivery(
+	this: IWebhookFunctions,
+	facts: DeliveryFacts,
+	delivery: VerifiedDelivery,
+): Answer | Admission {
+	const key = deliveryKey(facts.deliveryId, delivery.rawBody);
+	const { nowSeconds } = delivery;
+	const retention = retentionFor(delivery.scheme);
+	const staticData = this.getWorkflowStaticData('node');
+	const { ledger, running } = booksOf.call(this);
+	const beingProcessed = () =>
+		deferDelivery.call(this, IN_FLIGHT_RETRY_AFTER_SECONDS, 'the same delivery is being processed');
+	if (running.has(key)) return beingProcessed();
+	// emitted before an n8n restart, or by another n8n webhook instance (queue mode)
+	if (persistedAsTaken(staticData, key, nowSeconds, retention.keepSeconds)) return acknowledge('duplicate delivery');
+	const claim = ledger.claim(key, nowSeconds, retention.keepSeconds, retention.mustKeepSeconds);
+	if (claim === 'duplicate') return acknowledge('duplicate delivery');
+	if (claim === 'inFlight') return beingProcessed();
+	if (claim === 'full') {
+		this.logger.warn('Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry');
+		return deferDelivery.call(this, 60, 'too many deliveries; send again later');
+	}
+	const place = running.take(key, staticData, maxRunning.call(this));
+	if (!place) {
+		ledger.release(key);
+		return deferDelivery.call(this, BUSY_RETRY_AFTER_SECONDS, 'too many executions running; send again later');
+	}
+	// n8n closes the response once the execution ended (or failed), or when the bank hung up
+	this.getResponseObject().once('close', () => running.free(place));
+	return { key, ledger, running, place, staticData };
+}
+
+/**
+ * What the execution starts with. spec §Events rule 2: a delivery is a signal; the full, current record
+ * comes from the API. A failure throws NodeApiError (from the transport): n8n answers 500 and the bank
+ * retries; the key and the place are given back first, so that retry, and any copy told to wait
+ * meanwhile, is processed.
+ */
+export async function deliveryOutput(
+	this: IWebhookFunctions,
+	facts: DeliveryFacts,
+	admission: Admission,
+): Promise<IDataObject> {
+	const output: IDataObject = {
+		event: facts.event,
+		account: facts.xaid,
+		xtid: facts.xtid,
+		deliveryId: facts.deliveryId ?? null,
+		occurredAt: facts.occurredAt ?? null,
+	};
+	if (!readFetchTransaction.call(this)) return output;
+	const fetched = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(facts.xtid)}` });
+	fetched.catch(() => {
+		admission.ledger.release(admission.key);
+		admission.running.free(admission.place);
+	});
+	output.transaction = await fetched;
+	return output;
+}
+
+/**
+ * Hands the execution to n8n. Nothing of the node's can fail after this point: n8n starts the execution
+ * with the data returned and answers the bank when it has ended (response mode 'lastNode', both lines'
+ * `webhook-helpers.js`), saving the static data first. Only now is the key settled, so recognised as a
+ * duplicate once answered, and written into the static data of every call still waiting for its answer,
+ * so whichever n8n saves last holds it.
+ */
+export function handedOver(this: IWebhookFunctions, output: IDataObject, admission: Admission): IWebhookResponseData {
+	const { ledger, running } = admission;
+	ledger.settle(admission.key, Math.floor(Date.now() / 1000));
+	for (const staticData of new Set([admission.staticData, ...running.staticDataOfRunning()])) {
+		persistRecentKeys(staticData, ledger);
+	}
+	return { workflowData: [[{ json: output }]] };
+}

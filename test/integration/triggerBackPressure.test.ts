@@ -1,0 +1,199 @@
+/**
+ * Issue 24: back-pressure. A trigger node never has more deliveries accepted and not yet answered (its
+ * transaction being fetched, or its execution running: n8n answers when the execution has ended) than
+ * its Maximum Running Executions; the others get a retryable answer (503 + Retry-After), are not emitted
+ * and not remembered, so the bank's retries run each event exactly once. Fed to webhook() as n8n does
+ * (a fresh static-data copy per call, calls overlapping), against the sandbox; `close()` on a call's
+ * response is n8n answering it (the execution ended) or the sender hanging up.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+
+import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+
+import { deliveryKey, IN_FLIGHT_RETRY_AFTER_SECONDS, persistedAsTaken } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
+import { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_RUNNING } from '../../nodes/CustomerBankingTrigger/runningDeliveries';
+import type { StaticData } from '../helpers/n8nContext';
+import { credentialsFor } from '../helpers/sandboxCredentials';
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { deliveryBody, hookContext, hooks, newStaticData, webhookContext, withPayloadFields } from './triggerFixtures';
+
+/** Not the suites' shared one: here the test decides when n8n answers (the execution ended). */
+const trigger = new CustomerBankingTrigger();
+
+let sandbox: Sandbox;
+let gbp: string;
+let xtid: string;
+let nodeCounter = 0;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 24 });
+	gbp = sandbox.seeded.accounts.gbp;
+	xtid = String((await sandbox.control.receive(gbp, 10, 'Back-pressure')).xtid);
+	await sandbox.control.waitForDeliveries();
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+interface Delivery {
+	id: string;
+	rawBody: Buffer;
+}
+
+function delivery(id = randomUUID()): Delivery {
+	const rawBody = deliveryBody(sandbox.variants, { deliveryId: id, event: 'TransactionReceived', account: gbp, transaction: xtid, occurredAt: new Date().toISOString() });
+	return { id, rawBody };
+}
+
+/** Signed afresh for each attempt, as the bank does. */
+function signed({ rawBody }: Delivery): { rawBody: Buffer; headers: Record<string, string> } {
+	const timestamp = Math.floor(Date.now() / 1000);
+	const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(rawBody).digest('hex');
+	return { rawBody, headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` } };
+}
+
+interface Outcome {
+	emitted: boolean;
+	status: number;
+	body?: unknown;
+	retryAfter?: string;
+	staticData: StaticData;
+	/** n8n answering the call (its execution ended), or the sender hanging up. */
+	close(): void;
+}
+
+/** A trigger node of its own (its own ledger and places), watching the GBP account. */
+function triggerNode(parameters: IDataObject = {}) {
+	const node = { name: 'Customer Banking Trigger', id: `back-pressure-node-${++nodeCounter}` };
+	const credentials = credentialsFor(sandbox);
+	const all = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false, ...parameters });
+	return async (one: Delivery): Promise<Outcome> => {
+		const staticData = newStaticData();
+		const { context, response } = webhookContext(credentials, all, { ...signed(one), path: '/webhook' }, { node, staticData });
+		const close = () => response.close();
+		try {
+			const result: IWebhookResponseData = await trigger.webhook.call(context);
+			const emitted = result.workflowData !== undefined;
+			if (emitted) return { emitted, status: 200, staticData, close };
+			if (result.noWebhookResponse) {
+				return { emitted, status: response.statusCode, body: response.body, retryAfter: response.headers['retry-after'], staticData, close };
+			}
+			return { emitted, status: 200, body: result.webhookResponse, staticData, close };
+		} catch {
+			// n8n answers 500 to an error in webhook(), which closes the response
+			close();
+			return { emitted: false, status: 500, staticData, close };
+		}
+	};
+}
+
+const busy = { status: 503, retryAfter: String(BUSY_RETRY_AFTER_SECONDS), body: { received: false, reason: 'too many executions running; send again later' } };
+
+describe('back-pressure', () => {
+	it('with Maximum Running Executions 3, a burst of 10: 3 emitted, 7 asked to retry until n8n answered; the bank\'s retries run every event exactly once', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 3 } });
+		const burst = Array.from({ length: 10 }, () => delivery());
+		const emittedCount = new Map<string, number>();
+		const first = await Promise.all(burst.map(receive));
+		expect(first.filter((o) => o.emitted)).toHaveLength(3);
+		for (const refused of first.filter((o) => !o.emitted)) expect(refused).toMatchObject(busy);
+
+		// nothing ended yet: the retries are refused too, and nothing is remembered of them
+		const running = burst.filter((_, i) => first[i].emitted);
+		const waiting = burst.filter((_, i) => !first[i].emitted);
+		for (const outcome of await Promise.all(waiting.map(receive))) expect(outcome).toMatchObject(busy);
+		for (const one of running) emittedCount.set(one.id, 1);
+
+		// n8n answers the running ones as their executions end; the bank retries what was refused
+		let open = first.filter((o) => o.emitted);
+		let pending = waiting;
+		for (let round = 0; pending.length > 0 && round < 10; round++) {
+			for (const outcome of open) outcome.close();
+			const outcomes = await Promise.all(pending.map(receive));
+			expect(outcomes.filter((o) => o.emitted)).toHaveLength(Math.min(3, pending.length));
+			pending.forEach((one, i) => {
+				if (outcomes[i].emitted) emittedCount.set(one.id, (emittedCount.get(one.id) ?? 0) + 1);
+				else expect(outcomes[i]).toMatchObject(busy);
+			});
+			open = outcomes.filter((o) => o.emitted);
+			pending = pending.filter((_, i) => !outcomes[i].emitted);
+		}
+		for (const outcome of open) outcome.close();
+		expect([...emittedCount.values()]).toEqual(Array(10).fill(1));
+		// and every one of them, sent again, is a duplicate
+		for (const outcome of await Promise.all(burst.map(receive))) {
+			expect(outcome).toMatchObject({ emitted: false, status: 200, body: { reason: 'duplicate delivery' } });
+		}
+	});
+
+	it(`without the option, at most ${DEFAULT_MAX_RUNNING} are running`, async () => {
+		const receive = triggerNode();
+		const outcomes = await Promise.all(Array.from({ length: DEFAULT_MAX_RUNNING + 2 }, () => receive(delivery())));
+		expect(outcomes.filter((o) => o.emitted)).toHaveLength(DEFAULT_MAX_RUNNING);
+		expect(outcomes.filter((o) => !o.emitted)).toEqual(Array(2).fill(expect.objectContaining(busy)));
+		outcomes[0].close();
+		expect((await receive(delivery())).emitted).toBe(true);
+	});
+
+	it('a copy of a delivery whose execution is still running is asked to come back, never told "received"; once n8n answered it, a copy is a duplicate', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 5 } });
+		const one = delivery();
+		const first = await receive(one);
+		expect(first.emitted).toBe(true);
+		const copy = await receive(one);
+		expect(copy).toMatchObject({ emitted: false, status: 503, retryAfter: String(IN_FLIGHT_RETRY_AFTER_SECONDS), body: { received: false } });
+		first.close();
+		expect(await receive(one)).toMatchObject({ emitted: false, status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+	});
+
+	it('a delivery whose transaction fetch fails gives its place back: the next one runs, and the bank\'s retry of the failed one runs once', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 }, fetchTransaction: true });
+		const failing = delivery();
+		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, times: 1 }]);
+		try {
+			expect((await receive(failing)).status).toBe(500);
+		} finally {
+			sandbox.control.clearFaults();
+		}
+		const next = await receive(delivery());
+		expect(next.emitted).toBe(true);
+		expect(await receive(failing)).toMatchObject(busy);
+		next.close();
+		const retried = await receive(failing);
+		expect(retried.emitted).toBe(true);
+		retried.close();
+		expect((await receive(failing)).emitted).toBe(false);
+	});
+
+	it('a sender that hangs up frees the place of its delivery', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
+		const first = await receive(delivery());
+		expect(await receive(delivery())).toMatchObject(busy);
+		first.close();
+		expect((await receive(delivery())).emitted).toBe(true);
+	});
+
+	it('a delivery handed over while another still runs is written into that one\'s static data too, so whichever n8n saves last holds both', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 5 } });
+		const a = delivery();
+		const b = delivery();
+		const first = await receive(a);
+		const second = await receive(b);
+		const now = Math.floor(Date.now() / 1000);
+		const keyOfB = deliveryKey(b.id, b.rawBody);
+		expect(persistedAsTaken(first.staticData.node, keyOfB, now, 900)).toBe(true);
+		expect(persistedAsTaken(second.staticData.node, deliveryKey(a.id, a.rawBody), now, 900)).toBe(true);
+		first.close();
+		second.close();
+	});
+
+	it('Maximum Running Executions outside 1 to 1000 is refused at activation, naming the field', async () => {
+		for (const maxRunningExecutions of [0, 1.5, 1001]) {
+			const { context } = hookContext(credentialsFor(sandbox), { accounts: [gbp], events: ['TransactionReceived'], options: { maxRunningExecutions } }, { staticData: newStaticData() });
+			await expect(hooks.create.call(context)).rejects.toThrow('Maximum Running Executions must be a whole number from 1 to 1000');
+		}
+	});
+});
