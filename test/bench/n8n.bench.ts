@@ -166,16 +166,20 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const times = perCell();
 		const memory = perCell();
 		const pages = perCell();
+		const busy = perCell();
 		const tokens: number[] = [];
 		// run 0 warms every workflow up (and n8n fetches its token): not counted
 		for (let run = 0; run <= RUNS; run++) {
 			for (const cell of rotated([...cells], run)) {
 				sandbox.control.clearRequests();
 				await settle();
+				const cpuBefore = cpuSeconds(n8n.process.child.pid as number);
 				const measured = await inspector.withPeakHeap(() => maybeProfiled(inspector, cell, run, async () => (cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }))));
+				const cpu = cpuSeconds(n8n.process.child.pid as number) - cpuBefore;
 				const requests = sandbox.control.requests();
 				if (run === 0) continue;
 				times[cell].push(measured.elapsedMs);
+				busy[cell].push((cpu * 1000) / measured.elapsedMs);
 				memory[cell].push(measured.extraBytes);
 				pages[cell].push(requests.filter((r) => r.path.endsWith('/transactions')).length);
 				tokens.push(requests.filter((r) => r.area === 'auth').length);
@@ -186,15 +190,16 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const extra = (c: Cell) => Math.max(0, m[c].median - m.empty.median);
 		say(`### Return All ${total.toLocaleString('en')} transactions (${RUNS} interleaved runs per cell)`);
 		say();
-		say('| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow |');
-		say('|---|---|---|---|');
-		say(`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} |`);
-		say(`| the same through a pass-through (read ahead) | ${range(t.ahead, ms)} | ${pages.ahead.join(', ')} | ${mb(extra('ahead'))} |`);
-		say(`| the same through a pass-through hiding the list's total (one page at a time) | ${range(t.oneByOne, ms)} | ${pages.oneByOne.join(', ')} | ${mb(extra('oneByOne'))} |`);
-		say(`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} |`);
-		say(`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} |`);
-		say(`| raw HTTP loop outside n8n (floor) | ${range(t.raw, ms)} | ${pages.raw[0]} | — |`);
-		say(`| empty workflow (Webhook → No Operation) | ${range(t.empty, ms)} | 0 | (${mb(m.empty.median)} itself) |`);
+		const core = (c: Cell) => `${(summarise(busy[c]).median * 100).toFixed(0)}%`;
+		say('| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow | n8n CPU time / elapsed |');
+		say('|---|---|---|---|---|');
+		say(`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} | ${core('ours')} |`);
+		say(`| the same through a pass-through (read ahead) | ${range(t.ahead, ms)} | ${pages.ahead.join(', ')} | ${mb(extra('ahead'))} | ${core('ahead')} |`);
+		say(`| the same through a pass-through hiding the list's total (one page at a time) | ${range(t.oneByOne, ms)} | ${pages.oneByOne.join(', ')} | ${mb(extra('oneByOne'))} | ${core('oneByOne')} |`);
+		say(`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} | ${core('http500')} |`);
+		say(`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} | ${core('http100')} |`);
+		say(`| raw HTTP loop outside n8n (floor) | ${range(t.raw, ms)} | ${pages.raw[0]} | — | — |`);
+		say(`| empty workflow (Webhook → No Operation) | ${range(t.empty, ms)} | 0 | (${mb(m.empty.median)} itself) | ${core('empty')} |`);
 		say();
 		say(
 			`Ratios: ${ratio(t.ours.median, t.http500.median)} the limit-500 HTTP Request workflow (target ≤ 0.6×), ${ratio(t.ours.median, t.http100.median)} the limit-100 one, ` +
