@@ -10,6 +10,7 @@ import type {
 
 import {
 	baseUrlOf,
+	CREDENTIAL_TYPE,
 	insecureAddressMessage,
 	insecureAddressOf,
 	NO_REDIRECTS,
@@ -18,6 +19,7 @@ import {
 	tokenEndpointOf,
 	tokenIsBound,
 } from '../nodes/CustomerBanking/transport/credentialRules';
+import { ENDPOINTS } from '../nodes/CustomerBanking/transport/endpoints';
 import { networkFailureWords } from '../nodes/CustomerBanking/transport/networkFailures';
 import { redact } from '../nodes/CustomerBanking/transport/redaction';
 
@@ -36,7 +38,7 @@ import { redact } from '../nodes/CustomerBanking/transport/redaction';
  * was issued for (`tokenBinding`): a token whose binding does not match the credential is never sent.
  */
 export class CustomerBankingApi implements ICredentialType {
-	name = 'customerBankingApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Customer Banking API';
 
@@ -216,8 +218,8 @@ export class CustomerBankingApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
-			url: '/accounts',
-			method: 'GET',
+			url: ENDPOINTS.accounts.at({}).path,
+			method: ENDPOINTS.accounts.method,
 			qs: { limit: 1 },
 		},
 	};
@@ -281,11 +283,89 @@ function tokenError(message: string, description: string): Error {
 	return Object.assign(new Error(message), { description });
 }
 
+/** What the token service answered with an HTTP status other than a redirect. */
+interface TokenRefusal {
+	status: number;
+	errorCode: string;
+	serviceMessage: string;
+	/** The service's message as a sentence to append, or ''. */
+	said: string;
+	retryAfter: unknown;
+	tokenEndpoint: string;
+}
+
+/** The token service's refusals, first matching row wins; the last row takes any status. */
+const TOKEN_REFUSALS: ReadonlyArray<{
+	applies: (refusal: TokenRefusal) => boolean;
+	error: (refusal: TokenRefusal) => Error;
+}> = [
+	{
+		applies: ({ status, errorCode }) =>
+			status === 401 || errorCode === 'invalid_client' || errorCode === 'unauthorized_client',
+		error: ({ said }) =>
+			tokenError(
+				'The token service rejected the Client ID or Client Secret',
+				`Check both fields and that they belong to the selected environment (sandbox and production have separate credentials).${said}`,
+			),
+	},
+	{
+		applies: ({ errorCode, serviceMessage }) => errorCode === 'invalid_audience' || /audience/i.test(serviceMessage),
+		error: ({ said }) =>
+			tokenError(
+				'The token service rejected the Audience',
+				`Check the Audience field: it must be the audience identifier of the API.${said}`,
+			),
+	},
+	{
+		applies: ({ status }) => status === 404 || status === 405,
+		error: ({ status, tokenEndpoint }) =>
+			tokenError(
+				`The Token URL does not lead to a token service (HTTP ${status} from ${tokenEndpoint})`,
+				'Check the Token URL field: tokens are requested from that address followed by /oauth/token.',
+			),
+	},
+	{
+		applies: ({ status }) => status === 429,
+		error: ({ retryAfter, said }) =>
+			tokenError(
+				'The token service is rate limiting these credentials',
+				`Wait${retryAfter ? ` ${String(retryAfter)} seconds` : ''} and try again.${said}`,
+			),
+	},
+	{
+		applies: ({ status }) => status >= 500,
+		error: ({ status, said }) =>
+			tokenError(`The token service failed (HTTP ${status})`, `This is usually temporary: try again later.${said}`),
+	},
+	{
+		applies: () => true,
+		error: ({ status, errorCode, said }) =>
+			tokenError(
+				`The token service refused the token request (HTTP ${status}${errorCode ? `, ${errorCode}` : ''})`,
+				`Check the Client ID, Client Secret and Audience fields.${said}`,
+			),
+	},
+];
+
+interface ExchangeFailure {
+	code?: unknown;
+	response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> };
+}
+
+/** The refusal as the token service worded it, its message free of the client secret. */
+function tokenRefusalOf(failure: ExchangeFailure, status: number, tokenEndpoint: string, clientSecret: string): TokenRefusal {
+	const answer = failure.response?.data;
+	const data = (typeof answer === 'object' && answer !== null ? answer : {}) as IDataObject;
+	const errorCode = typeof data.error === 'string' ? data.error : '';
+	const message = [data.message, data.error_description].find((text) => typeof text === 'string') as string | undefined;
+	const serviceMessage = redact(message ?? '', [clientSecret]);
+	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
+	const retryAfter = failure.response?.headers?.['retry-after'];
+	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint };
+}
+
 function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSecret: string): Error {
-	const failure = (error ?? {}) as {
-		code?: unknown;
-		response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> };
-	};
+	const failure = (error ?? {}) as ExchangeFailure;
 	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
 	if (status !== undefined && status >= 300 && status < 400) {
 		const location = failure.response?.headers?.location;
@@ -303,56 +383,7 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 			'Check the Token URL field and that this machine can reach the token service.',
 		);
 	}
-
-	const data = (
-		typeof failure.response?.data === 'object' && failure.response.data !== null
-			? failure.response.data
-			: {}
-	) as IDataObject;
-	const errorCode = typeof data.error === 'string' ? data.error : '';
-	const serviceMessage = redact(
-		typeof data.message === 'string'
-			? data.message
-			: typeof data.error_description === 'string'
-				? data.error_description
-				: '',
-		[clientSecret],
-	);
-	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
-
-	if (status === 401 || errorCode === 'invalid_client' || errorCode === 'unauthorized_client') {
-		return tokenError(
-			'The token service rejected the Client ID or Client Secret',
-			`Check both fields and that they belong to the selected environment (sandbox and production have separate credentials).${said}`,
-		);
-	}
-	if (errorCode === 'invalid_audience' || /audience/i.test(serviceMessage)) {
-		return tokenError(
-			'The token service rejected the Audience',
-			`Check the Audience field: it must be the audience identifier of the API.${said}`,
-		);
-	}
-	if (status === 404 || status === 405) {
-		return tokenError(
-			`The Token URL does not lead to a token service (HTTP ${status} from ${tokenEndpoint})`,
-			'Check the Token URL field: tokens are requested from that address followed by /oauth/token.',
-		);
-	}
-	if (status === 429) {
-		const retryAfter = failure.response?.headers?.['retry-after'];
-		return tokenError(
-			'The token service is rate limiting these credentials',
-			`Wait${retryAfter ? ` ${String(retryAfter)} seconds` : ''} and try again.${said}`,
-		);
-	}
-	if (status >= 500) {
-		return tokenError(
-			`The token service failed (HTTP ${status})`,
-			`This is usually temporary: try again later.${said}`,
-		);
-	}
-	return tokenError(
-		`The token service refused the token request (HTTP ${status}${errorCode ? `, ${errorCode}` : ''})`,
-		`Check the Client ID, Client Secret and Audience fields.${said}`,
-	);
+	const refusal = tokenRefusalOf(failure, status, tokenEndpoint, clientSecret);
+	const row = TOKEN_REFUSALS.find((candidate) => candidate.applies(refusal)) ?? TOKEN_REFUSALS[TOKEN_REFUSALS.length - 1];
+	return row.error(refusal);
 }

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { outputsExpression, resources } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
+import { CREDENTIAL_TYPE } from './transport';
 
 export class CustomerBanking implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,7 +26,7 @@ export class CustomerBanking implements INodeType {
 		outputs: outputsExpression(),
 		credentials: [
 			{
-				name: 'customerBankingApi',
+				name: CREDENTIAL_TYPE,
 				required: true,
 			},
 		],

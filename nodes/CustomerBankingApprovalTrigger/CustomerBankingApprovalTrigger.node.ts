@@ -7,15 +7,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isPending } from '../CustomerBanking/approvals/approvalRecords';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { CREDENTIAL_TYPE } from '../CustomerBanking/transport';
 import { textList } from '../CustomerBanking/validation/text';
 import {
 	type ApprovalEvent,
 	type ApprovalState,
 	decidedEvent,
 	describeApproval,
-	isPending,
-	listApprovals,
+	listAllApprovals,
 	MAX_SETTLED,
 	readDecision,
 	readState,
@@ -75,6 +76,109 @@ interface Candidate {
 	listed?: IDataObject;
 }
 
+/** One poll in progress: the state remembered, the state to remember, the events and the settled digests. */
+interface Poll {
+	known: ApprovalState;
+	next: ApprovalState;
+	emitted: IDataObject[];
+	/** Digests of decided approvals the bank lists that need no report any more. */
+	settled: Set<string>;
+	/** Digests of approvals reported now that the bank does not list decided. */
+	settledUnlisted: Set<string>;
+}
+
+const knownOf = (details: IDataObject) => ({
+	xtid: (details.xtid as string | null) ?? null,
+	account: (details.account as string | null) ?? null,
+});
+
+/** The pending approvals of the list (announced when new), and the decided ones by ref. */
+function readList(
+	poll: Poll,
+	approvals: IDataObject[],
+	announceRequested: boolean,
+	includePendingAtStart: boolean,
+): Map<string, IDataObject> {
+	const { known, next } = poll;
+	const listedDecided = new Map<string, IDataObject>();
+	for (const approval of approvals) {
+		const details = describeApproval(approval);
+		const ref = String(details.ref ?? '');
+		if (!ref) continue;
+		if (!isPending(approval)) {
+			listedDecided.set(ref, approval);
+			continue;
+		}
+		next.pending[ref] = knownOf(details);
+		const isNew = known.pending[ref] === undefined && known.watched[ref] === undefined;
+		const announce = known.baselineTaken ? isNew : includePendingAtStart;
+		if (announce && announceRequested) poll.emitted.push({ event: 'approvalRequested', ...details, approval });
+	}
+	return listedDecided;
+}
+
+/**
+ * The approvals whose decision is to be read: known as pending and no longer listed pending, watched,
+ * or listed decided and neither in the baseline nor reported (decided between two polls, or while n8n
+ * was down). Listed decided ones that need no report are settled.
+ */
+function candidatesOf(poll: Poll, listedDecided: Map<string, IDataObject>): Candidate[] {
+	const { known, next } = poll;
+	const candidates: Candidate[] = [];
+	for (const [ref, approval] of Object.entries(known.pending)) {
+		if (next.pending[ref] === undefined) candidates.push({ ref, known: approval, polls: 0, listed: listedDecided.get(ref) });
+	}
+	for (const [ref, { polls, ...approval }] of Object.entries(known.watched)) {
+		if (next.pending[ref] === undefined && known.pending[ref] === undefined) {
+			candidates.push({ ref, known: approval, polls, listed: listedDecided.get(ref) });
+		}
+	}
+	const remembered = new Set([...known.settled, ...known.settledMissing]);
+	const handled = new Set(candidates.map((candidate) => candidate.ref));
+	for (const [ref, approval] of listedDecided) {
+		if (handled.has(ref)) continue;
+		const key = settledKey(ref);
+		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) poll.settled.add(key);
+		else if (!known.settledOverflow) {
+			candidates.push({ ref, known: knownOf(describeApproval(approval)), polls: 0, listed: approval });
+		}
+	}
+	return candidates;
+}
+
+/** A candidate's decision read: still pending, decided (reported), unclear (watched, or undetermined at last). */
+async function judgeCandidate(this: IPollFunctions, poll: Poll, candidate: Candidate, wantDecided: boolean): Promise<void> {
+	const { ref, known: approval, listed } = candidate;
+	const settle = (): void => {
+		(listed ? poll.settled : poll.settledUnlisted).add(settledKey(ref));
+	};
+	if (!wantDecided) return settle();
+	const read = await readDecision.call(this, ref, approval, listed);
+	const { judgement } = read;
+	if (judgement.kind === 'pending') {
+		poll.next.pending[ref] = approval;
+	} else if (judgement.kind === 'decided') {
+		poll.emitted.push(decidedEvent(ref, approval, read, judgement.decision));
+		settle();
+	} else if (candidate.polls + 1 >= UNDETERMINED_AFTER_POLLS) {
+		poll.emitted.push(decidedEvent(ref, approval, read, 'undetermined', judgement.note));
+		settle();
+	} else {
+		poll.next.watched[ref] = { ...approval, polls: candidate.polls + 1 };
+	}
+}
+
+/** The settled digests to remember, at most MAX_SETTLED; those missing from this poll's list kept one more poll. */
+function rememberSettled({ known, next, settled, settledUnlisted }: Poll): void {
+	next.settled = [...settled];
+	if (next.settled.length > MAX_SETTLED) {
+		next.settled = next.settled.slice(0, MAX_SETTLED);
+		next.settledOverflow = true;
+	}
+	const missing = [...known.settled.filter((key) => !settled.has(key)), ...settledUnlisted];
+	next.settledMissing = [...new Set(missing)].slice(0, MAX_SETTLED);
+}
+
 /**
  * One poll of an active workflow: what is new since the state remembered, and the state to remember.
  * Approval Decided is emitted for an approval known as pending that left pending, for one the bank lists
@@ -88,7 +192,6 @@ async function pollChanges(
 	events: ApprovalEvent[],
 	includePendingAtStart: boolean,
 ): Promise<{ emitted: IDataObject[]; next: ApprovalState }> {
-	const wantDecided = events.includes('approvalDecided');
 	const next: ApprovalState = {
 		baselineTaken: true,
 		pending: {},
@@ -98,76 +201,12 @@ async function pollChanges(
 		settledMissing: [],
 		settledOverflow: known.settledOverflow,
 	};
-	const emitted: IDataObject[] = [];
-	const listedDecided = new Map<string, IDataObject>();
-	for (const approval of approvals) {
-		const details = describeApproval(approval);
-		const ref = String(details.ref ?? '');
-		if (!ref) continue;
-		if (!isPending(approval)) {
-			listedDecided.set(ref, approval);
-			continue;
-		}
-		next.pending[ref] = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
-		const isNew = known.pending[ref] === undefined && known.watched[ref] === undefined;
-		const announce = known.baselineTaken ? isNew : includePendingAtStart;
-		if (announce && events.includes('approvalRequested')) emitted.push({ event: 'approvalRequested', ...details, approval });
-	}
-
-	const candidates: Candidate[] = [];
-	for (const [ref, approval] of Object.entries(known.pending)) {
-		if (next.pending[ref] === undefined) candidates.push({ ref, known: approval, polls: 0, listed: listedDecided.get(ref) });
-	}
-	for (const [ref, { polls, ...approval }] of Object.entries(known.watched)) {
-		if (next.pending[ref] === undefined && known.pending[ref] === undefined) {
-			candidates.push({ ref, known: approval, polls, listed: listedDecided.get(ref) });
-		}
-	}
-	const remembered = new Set([...known.settled, ...known.settledMissing]);
-	const settled = new Set<string>();
-	const settledUnlisted = new Set<string>();
-	const handled = new Set(candidates.map((candidate) => candidate.ref));
-	for (const [ref, approval] of listedDecided) {
-		if (handled.has(ref)) continue;
-		const key = settledKey(ref);
-		// not in the baseline and not reported: decided between two polls, or while n8n was down
-		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) settled.add(key);
-		else if (!known.settledOverflow) {
-			const details = describeApproval(approval);
-			const approvalKnown = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
-			candidates.push({ ref, known: approvalKnown, polls: 0, listed: approval });
-		}
-	}
-
-	for (const candidate of candidates) {
-		const { ref, known: approval, listed } = candidate;
-		const settle = () => (listed ? settled : settledUnlisted).add(settledKey(ref));
-		if (!wantDecided) {
-			settle();
-			continue;
-		}
-		const read = await readDecision.call(this, ref, approval, listed);
-		const { judgement } = read;
-		if (judgement.kind === 'pending') {
-			next.pending[ref] = approval;
-		} else if (judgement.kind === 'decided') {
-			emitted.push(decidedEvent(ref, approval, read, judgement.decision));
-			settle();
-		} else if (candidate.polls + 1 >= UNDETERMINED_AFTER_POLLS) {
-			emitted.push(decidedEvent(ref, approval, read, 'undetermined', judgement.note));
-			settle();
-		} else {
-			next.watched[ref] = { ...approval, polls: candidate.polls + 1 };
-		}
-	}
-
-	next.settled = [...settled];
-	if (next.settled.length > MAX_SETTLED) {
-		next.settled = next.settled.slice(0, MAX_SETTLED);
-		next.settledOverflow = true;
-	}
-	next.settledMissing = [...new Set([...known.settled.filter((key) => !settled.has(key)), ...settledUnlisted])].slice(0, MAX_SETTLED);
-	return { emitted, next };
+	const poll: Poll = { known, next, emitted: [], settled: new Set(), settledUnlisted: new Set() };
+	const listedDecided = readList(poll, approvals, events.includes('approvalRequested'), includePendingAtStart);
+	const wantDecided = events.includes('approvalDecided');
+	for (const candidate of candidatesOf(poll, listedDecided)) await judgeCandidate.call(this, poll, candidate, wantDecided);
+	rememberSettled(poll);
+	return { emitted: poll.emitted, next };
 }
 
 export class CustomerBankingApprovalTrigger implements INodeType {
@@ -187,7 +226,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'customerBankingApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName:
@@ -256,7 +295,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		const includePendingAtStart = this.getNodeParameter('options.includePendingAtStart', false) === true;
 		const owner = JSON.stringify([this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name]);
 		return await oneAtATime(owner, async () => {
-			const approvals = await listApprovals.call(this, accounts);
+			const approvals = await listAllApprovals.call(this, accounts);
 
 			// n8n's "Fetch Test Event": the newest approval of a chosen event as an example; nothing is remembered.
 			if (this.getMode() === 'manual') return [[{ json: await exampleEvent.call(this, approvals, events) }]];

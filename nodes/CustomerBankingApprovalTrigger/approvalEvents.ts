@@ -2,14 +2,16 @@ import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import {
-	approvalStatusMeaning,
-	isPendingApproval,
-	transactionStatusMeaning,
-} from '../CustomerBanking/approvals/approvalStatus';
-import { apiFailureOf, apiRequest, apiRequestAllItems } from '../CustomerBanking/transport';
+	approvalAccount,
+	approvalPayment,
+	isPending,
+	listApprovals,
+	readApproval,
+	readPaymentTransaction,
+} from '../CustomerBanking/approvals/approvalRecords';
+import { approvalStatusMeaning, transactionStatusMeaning } from '../CustomerBanking/approvals/approvalStatus';
 
-export const APPROVAL_EVENTS = ['approvalRequested', 'approvalDecided'] as const;
-export type ApprovalEvent = (typeof APPROVAL_EVENTS)[number];
+export type ApprovalEvent = 'approvalRequested' | 'approvalDecided';
 
 /**
  * How a decided approval ended, as far as the bank's answers say it (spec §States and transitions:
@@ -116,24 +118,14 @@ export function writeState(staticData: IDataObject, state: ApprovalState): void 
 	};
 }
 
-// spec §Approval: "the value pending occurs"; other names are not shown (approvalStatus.ts)
-export function isPending(approval: IDataObject): boolean {
-	return isPendingApproval(approval.status);
-}
-
-/** The payment an approval is about: its `transaction` (DECISIONS.md §Approvals) or the record itself. */
-function paymentOf(approval: IDataObject): IDataObject {
-	return { ...approval, ...objectOf(approval.transaction) };
-}
-
 /** ref, xtid, account and whatever else the record carries about the payment (spec: "not shown"). */
 export function describeApproval(approval: IDataObject): IDataObject {
-	const payment = paymentOf(approval);
+	const payment = approvalPayment(approval);
 	const meta = objectOf(approval.meta);
 	const details: IDataObject = {
 		ref: text(approval.ref),
 		xtid: text(approval.xtid) ?? text(payment.xtid),
-		account: text(approval.parent_xaid) ?? text(payment.xaid),
+		account: approvalAccount(approval) ?? null,
 		bankStatus: text(approval.status),
 	};
 	for (const [name, value] of Object.entries({
@@ -149,21 +141,12 @@ export function describeApproval(approval: IDataObject): IDataObject {
 	return details;
 }
 
-/** One pass over the approvals list in pages of 500 (spec §Pagination: max 500), per account or for all. */
-export async function listApprovals(this: IPollFunctions, accounts: string[]): Promise<IDataObject[]> {
-	const paths = accounts.length === 0 ? ['/approvals'] : accounts.map((xaid) => `/account/${encodeURIComponent(xaid)}/approvals`);
+/** One pass over the approvals list in its largest pages, per account or for all. */
+export async function listAllApprovals(this: IPollFunctions, accounts: string[]): Promise<IDataObject[]> {
+	const scopes = accounts.length === 0 ? [{}] : accounts.map((xaid) => ({ xaid }));
 	const lists: IDataObject[][] = [];
-	for (const path of paths) lists.push(await apiRequestAllItems.call(this, { path, returnAll: true, pageSize: 500 }));
+	for (const scope of scopes) lists.push(await listApprovals.call(this, scope, { returnAll: true }));
 	return lists.flat();
-}
-
-/** GET one record; undefined when the bank answers 404 (it no longer shows it). Other failures fail the poll. */
-async function readOrMissing(this: IPollFunctions, path: string): Promise<IDataObject | undefined> {
-	const read = apiRequest.call(this, { method: 'GET', path });
-	return await read.then(
-		(record) => record,
-		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
-	);
 }
 
 export type Judgement =
@@ -208,10 +191,10 @@ export interface ReadDecision {
  * record as the list showed it, which saves reading it again.
  */
 export async function readDecision(this: IPollFunctions, ref: string, known: KnownApproval, listed?: IDataObject): Promise<ReadDecision> {
-	const approval = listed ?? (await readOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`));
+	const approval = listed ?? (await readApproval.call(this, ref));
 	if (approval && isPending(approval)) return { judgement: { kind: 'pending' }, approval };
-	const xtid = (approval && (text(approval.xtid) ?? text(paymentOf(approval).xtid))) ?? known.xtid;
-	const transaction = xtid ? await readOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`) : undefined;
+	const xtid = (approval && (text(approval.xtid) ?? text(approvalPayment(approval).xtid))) ?? known.xtid;
+	const transaction = xtid ? await readPaymentTransaction.call(this, xtid) : undefined;
 	return { judgement: judgeDecision(approval, transaction), approval, transaction };
 }
 

@@ -38,7 +38,7 @@ import {
 } from './subscriptions';
 import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
 
-const CREDENTIAL = 'customerBankingApi';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
 
 /** Undefined when n8n has no URL for the webhook (nothing can be planned then). */
 function subscriptionOwner(this: IHookFunctions): SubscriptionOwner | undefined {

@@ -2,7 +2,7 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { usableSecrets } from './signature';
 
-const CREDENTIAL = 'customerBankingApi';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
 
 /**
  * How long a trigger reuses the signing secrets it read. Every credential read makes n8n load and

@@ -8,12 +8,15 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
 import { apiFailureOf, apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
-import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
+import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../helpers/otherHost';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { byId, expectStateUnknown, runPayments } from './payments/paymentNode';
 import { startSandbox, type Sandbox } from '../sandbox';
+
+/** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
+const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),

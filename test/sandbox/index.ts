@@ -6,6 +6,8 @@
  *   // sandbox.baseUrl, sandbox.tokenUrl, sandbox.clients.full, sandbox.control.approve(ref) …
  *   await sandbox.close();
  */
+import { appendFileSync } from 'node:fs';
+
 import { TokenService } from './auth';
 import { SandboxClock } from './clock';
 import { controlRoutes, createControl, type SandboxControl } from './control';
@@ -103,7 +105,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			tokens.resetClients(Object.values(seedBank(bank).clients));
 		},
 	});
-	const server = createSandboxServer({ bank, tokens, faults, requestLog, controlRoutes: controlRoutes(control) });
+	const server = createSandboxServer({
+		bank,
+		tokens,
+		faults,
+		requestLog,
+		controlRoutes: controlRoutes(control),
+		onAnswered: recordRequests(process.env.CUSTOMER_BANKING_SANDBOX_RECORD),
+	});
 	const port = await listen(server, options.port ?? 0, host);
 	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	const authUrl = `${origin}${AUTH_PREFIX}`;
@@ -130,5 +139,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 			await deliveries.close();
 		},
+	};
+}
+
+/**
+ * CUSTOMER_BANKING_SANDBOX_RECORD=<file>: every request the sandbox answers is appended to that file as
+ * one JSON line, with the jest test that made it, for scripts/compare-request-logs.mjs.
+ */
+function recordRequests(file: string | undefined): ((entry: RequestLogEntry) => void) | undefined {
+	if (!file) return undefined;
+	const jestState = () =>
+		(globalThis as { expect?: { getState?: () => { testPath?: string; currentTestName?: string } } }).expect?.getState?.();
+	return (entry) => {
+		const state = jestState();
+		// the tests make references unique with the process id
+		const test = { file: state?.testPath, name: state?.currentTestName, pid: process.pid };
+		appendFileSync(file, `${JSON.stringify({ test, ...entry })}\n`);
 	};
 }

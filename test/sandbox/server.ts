@@ -53,6 +53,8 @@ export interface ServerDeps {
 	faults: Faults;
 	requestLog: RequestLogEntry[];
 	controlRoutes: ControlRoute[];
+	/** Told of every request once it is answered (or dropped): `recordRequests` in index.ts. */
+	onAnswered?: (entry: RequestLogEntry) => void;
 }
 
 const apiRoutes = [...accountRoutes, ...transactionRoutes, ...approvalRoutes, ...payeeRoutes, ...paymentRoutes, ...webhookRoutes].map(
@@ -85,6 +87,7 @@ export function createSandboxServer(deps: ServerDeps): Server {
 		const finish = (status: number) => {
 			entry.status = status;
 			entry.durationMs = Date.now() - started;
+			deps.onAnswered?.(entry);
 		};
 		const drop = () => {
 			finish(0);

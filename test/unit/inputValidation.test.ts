@@ -1,5 +1,5 @@
 import { checkId } from '../../nodes/CustomerBanking/validation/ids';
-import { findForbiddenKey, readGroup } from '../../nodes/CustomerBanking/validation/objects';
+import { findForbiddenKey, readGroup } from '../../nodes/CustomerBanking/validation/inputObjects';
 import { validatePayment } from '../../nodes/CustomerBanking/validation/payment.schema';
 import { describeIssues, payeeUpdateSchema } from '../../nodes/CustomerBanking/validation/payee.schema';
 import { hasLoneSurrogate, isBlank, textProblem } from '../../nodes/CustomerBanking/validation/text';
@@ -54,7 +54,7 @@ describe('IDs (validation/ids.ts)', () => {
 	});
 });
 
-describe('keys and groups (validation/objects.ts)', () => {
+describe('keys and groups (validation/inputObjects.ts)', () => {
 	it('finds a prototype key at any depth, without recursion', () => {
 		expect(findForbiddenKey(JSON.parse('{"a": {"b": [{"__proto__": 1}]}}'))).toBe('a.b.0.__proto__');
 		expect(findForbiddenKey({ constructor: 1 })).toBe('constructor');

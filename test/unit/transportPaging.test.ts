@@ -6,10 +6,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequestAllItems, type EndpointIntent } from '../../nodes/CustomerBanking/transport';
-import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
+import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { pageSizeFor, readListPage } from '../../nodes/CustomerBanking/transport/paginate';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+
+/** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
+const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
 
 type Envelope = 'results' | 'array' | 'data' | 'items';
 

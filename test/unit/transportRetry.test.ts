@@ -7,7 +7,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
 import { apiFailureOf, apiRequest, type ApiRequestOptions } from '../../nodes/CustomerBanking/transport';
-import { PAYEE_ENDPOINT } from '../../nodes/CustomerBanking/transport/endpoints';
+import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
 import { createExecuteContext } from '../helpers/n8nContext';
 import {
@@ -18,6 +18,9 @@ import {
 	type ScriptedApi,
 	type ServedRequest,
 } from '../helpers/scriptedApi';
+
+/** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
+const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),

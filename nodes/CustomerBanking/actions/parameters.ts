@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AccountScope } from '../transport';
 import { requireId } from '../validation/ids';
 import { describeType } from '../validation/text';
 import { listScope } from './common.descriptions';
@@ -81,13 +82,8 @@ export function getListOptions(
 // the values the Scope parameter offers, read from its definition
 const SCOPES = ((listScope('')[0].options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
 
-/** The list path of a resource, for every account or (scope "One Account") for one. */
-export function getScopedPath(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	collection: 'approvals' | 'payees' | 'transactions',
-): string {
+/** Which records a list reads: every account's, or (scope "One Account") one account's. */
+export function getScope(context: IExecuteFunctions, itemIndex: number): AccountScope {
 	const scope = getOption(context, 'scope', itemIndex, 'all', SCOPES, 'Scope');
-	if (scope !== 'account') return `/${collection}`;
-	return `/account/${getAccountId(context, itemIndex)}/${collection}`;
+	return scope === 'account' ? { xaid: getAccountId(context, itemIndex) } : {};
 }

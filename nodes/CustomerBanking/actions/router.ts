@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { CustomerBankingType } from './node.type';
 import { outputSwitchFor, resources } from './resources';
-import type { BatchItemResult, ItemResult, OperationModule, OutputName } from './types';
+import type { BatchExecute, BatchItemResult, ItemResult, OperationModule, OutputName, PerItemExecute } from './types';
 
 function findOperation(context: IExecuteFunctions, resource: string, operation: string): OperationModule {
 	if (!Object.hasOwn(resources, resource)) {
@@ -35,6 +35,60 @@ function toNodeError(
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
+/** The node's outputs as they fill: results to their output, failures as error items or a node error. */
+interface Outputs {
+	outputs: INodeExecutionData[][];
+	emit: (itemIndex: number, results: ItemResult[]) => void;
+	fail: (itemIndex: number, error: unknown, errorFields?: IDataObject) => void;
+}
+
+function outputsOf(context: IExecuteFunctions, switchedOn: boolean): Outputs {
+	const outputs: INodeExecutionData[][] = switchedOn ? [[], []] : [[]];
+	const outputIndex = (output: OutputName | undefined) => (switchedOn && output === 'second' ? 1 : 0);
+	return {
+		outputs,
+		emit: (itemIndex, results) => {
+			for (const result of results) {
+				outputs[outputIndex(result.output)].push({ json: result.json, pairedItem: { item: itemIndex } });
+			}
+		},
+		fail: (itemIndex, error, errorFields = {}) => {
+			const nodeError = toNodeError(context, error, itemIndex);
+			if (!context.continueOnFail()) throw nodeError;
+			outputs[0].push({ json: { ...errorFields, error: nodeError.message }, pairedItem: { item: itemIndex } });
+		},
+	};
+}
+
+/** An operation that takes all items at once; when it fails as a whole, every item shares the error. */
+async function runBatch(this: IExecuteFunctions, executeBatch: BatchExecute, itemCount: number, sink: Outputs): Promise<void> {
+	const itemIndexes = Array.from({ length: itemCount }, (_item, itemIndex) => itemIndex);
+	let batchResults: BatchItemResult[];
+	try {
+		batchResults = await executeBatch.call(this, itemIndexes);
+	} catch (error) {
+		for (const itemIndex of itemIndexes) sink.fail(itemIndex, error);
+		return;
+	}
+	const ordered = [...batchResults].sort((a, b) => a.itemIndex - b.itemIndex);
+	for (const result of ordered) {
+		if ('error' in result) sink.fail(result.itemIndex, result.error, result.errorFields);
+		else sink.emit(result.itemIndex, result.results);
+	}
+}
+
+/** An operation run once per item, in order. */
+async function runEachItem(this: IExecuteFunctions, execute: PerItemExecute, itemCount: number, sink: Outputs): Promise<void> {
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const json = await execute.call(this, itemIndex);
+			sink.emit(itemIndex, (Array.isArray(json) ? json : [json]).map((entry) => ({ json: entry })));
+		} catch (error) {
+			sink.fail(itemIndex, error);
+		}
+	}
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const { resource, operation } = {
@@ -43,48 +97,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		operation: this.getNodeParameter('operation', 0, ''),
 	} as CustomerBankingType;
 	const selected = findOperation(this, resource, operation);
-
 	const outputSwitch = outputSwitchFor(resource);
 	const switchedOn = outputSwitch !== undefined && this.getNodeParameter(outputSwitch.parameter, 0, false) === true;
-	const outputs: INodeExecutionData[][] = switchedOn ? [[], []] : [[]];
-	const outputIndex = (output: OutputName | undefined) => (switchedOn && output === 'second' ? 1 : 0);
-
-	const emit = (itemIndex: number, results: ItemResult[]) => {
-		for (const result of results) {
-			outputs[outputIndex(result.output)].push({ json: result.json, pairedItem: { item: itemIndex } });
-		}
-	};
-	const fail = (itemIndex: number, error: unknown, errorFields: IDataObject = {}) => {
-		const nodeError = toNodeError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw nodeError;
-		outputs[0].push({ json: { ...errorFields, error: nodeError.message }, pairedItem: { item: itemIndex } });
-	};
-
-	if (selected.executeBatch) {
-		const itemIndexes = items.map((_item, itemIndex) => itemIndex);
-		let batchResults: BatchItemResult[];
-		try {
-			batchResults = await selected.executeBatch.call(this, itemIndexes);
-		} catch (error) {
-			// the whole batch failed: every item shares the error
-			for (const itemIndex of itemIndexes) fail(itemIndex, error);
-			return outputs;
-		}
-		const ordered = [...batchResults].sort((a, b) => a.itemIndex - b.itemIndex);
-		for (const result of ordered) {
-			if ('error' in result) fail(result.itemIndex, result.error, result.errorFields);
-			else emit(result.itemIndex, result.results);
-		}
-		return outputs;
-	}
-
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const json = await selected.execute.call(this, itemIndex);
-			emit(itemIndex, (Array.isArray(json) ? json : [json]).map((entry) => ({ json: entry })));
-		} catch (error) {
-			fail(itemIndex, error);
-		}
-	}
-	return outputs;
+	const sink = outputsOf(this, switchedOn);
+	if (selected.executeBatch) await runBatch.call(this, selected.executeBatch, items.length, sink);
+	else await runEachItem.call(this, selected.execute, items.length, sink);
+	return sink.outputs;
 }

@@ -1,7 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../transport';
-import { PAYEE_ENDPOINT } from '../transport/endpoints';
+import { ENDPOINTS, requestAllItems } from '../transport';
 import { checkId } from '../validation/ids';
 import { accountLabel, matchesFilter, payeeLabel } from './labels';
 
@@ -9,7 +8,7 @@ export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = await apiRequestAllItems.call(this, { path: '/accounts', returnAll: true });
+	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
 	const results = accounts
 		.map((account) => ({ account, name: accountLabel(account) }))
 		.filter(({ account, name }) =>
@@ -38,8 +37,7 @@ export async function searchPayees(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const xaid = selectedAccount(this);
-	const path = xaid ? `/account/${xaid}/payees` : '/payees';
-	const payees = await apiRequestAllItems.call(this, { path, ...PAYEE_ENDPOINT, returnAll: true });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), { returnAll: true });
 	const results = payees
 		.map((payee) => ({ payee, name: payeeLabel(payee) }))
 		.filter(({ payee, name }) =>

@@ -1,11 +1,11 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../transport';
+import { ENDPOINTS, requestAllItems } from '../transport';
 import { accountLabel } from './labels';
 
 /** Accounts as options (the trigger's account picker): "Main GBP · GBP · ••1234" → xaid. */
 export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accounts = await apiRequestAllItems.call(this, { path: '/accounts', returnAll: true });
+	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
 	return accounts.map((account) => ({
 		name: accountLabel(account),
 		value: account.xaid as string,

@@ -1,22 +1,22 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { ENDPOINTS, request } from '../transport';
 
 // One GET /account/{xaid} per account per execution: the currency decides the payee rules
 const currencyCache = new WeakMap<IExecuteFunctions, Map<string, Promise<string>>>();
 
 /** The account's currency (spec §Accounts), read once per account and execution. */
 export async function getAccountCurrency(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	xaid: string,
 	itemIndex: number,
 ): Promise<string> {
-	const byAccount = currencyCache.get(context) ?? new Map<string, Promise<string>>();
-	currencyCache.set(context, byAccount);
+	const byAccount = currencyCache.get(this) ?? new Map<string, Promise<string>>();
+	currencyCache.set(this, byAccount);
 	let currency = byAccount.get(xaid);
 	if (!currency) {
-		currency = apiRequest
-			.call(context, { method: 'GET', path: `/account/${xaid}`, itemIndex })
+		currency = request
+			.call(this, ENDPOINTS.account.at({ xaid }), { itemIndex })
 			.then((account) => String(account.currency ?? '').toUpperCase());
 		byAccount.set(xaid, currency);
 		// a failed look-up is not remembered: the next item asks again and gets its own error

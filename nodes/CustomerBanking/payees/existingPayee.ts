@@ -1,22 +1,16 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../transport';
-import { PAYEE_ENDPOINT } from '../transport/endpoints';
+import { ENDPOINTS, request, requestAllItems } from '../transport';
 import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
 
 // spec §Payees: GET /payee/{xpid}
 export async function getPayee(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	xpid: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(context, {
-		...PAYEE_ENDPOINT,
-		method: 'GET',
-		path: `/payee/${encodeURIComponent(xpid)}`,
-		itemIndex,
-	});
+	return await request.call(this, ENDPOINTS.payee.at({ xpid }), { itemIndex });
 }
 
 const normalisedName = (value: unknown) =>
@@ -34,17 +28,12 @@ const normalisedCode = (value: unknown) =>
  * the bank details given; one match → that payee, none → undefined, several → error (ambiguous).
  */
 export async function findExistingPayee(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	xaid: string,
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const payees = await apiRequestAllItems.call(context, {
-		...PAYEE_ENDPOINT,
-		path: `/account/${xaid}/payees`,
-		returnAll: true,
-		itemIndex,
-	});
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at({ xaid }), { returnAll: true, itemIndex });
 	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
 	const matches = payees.filter(
 		(payee) =>
@@ -53,7 +42,7 @@ export async function findExistingPayee(
 	);
 	if (matches.length > 1) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`${matches.length} payees of the account match the name and bank details of item ${itemIndex}`,
 			{
 				itemIndex,

@@ -22,7 +22,7 @@ import { findExistingPayee, getPayee } from './existingPayee';
 
 /** Checks with one of the payee schemas; the error names the field, the rule and the item. */
 function checked<Schema extends z.ZodTypeAny>(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	schema: Schema,
 	body: unknown,
@@ -33,7 +33,7 @@ function checked<Schema extends z.ZodTypeAny>(
 	const [first] = issues;
 	const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
 	throw new NodeOperationError(
-		context.getNode(),
+		this.getNode(),
 		`Invalid payee in item ${itemIndex}: ${first.label} (${first.field}) ${first.rule}${more}`,
 		{
 			itemIndex,
@@ -46,33 +46,33 @@ const changesBankDetails = (payee: PayeeBody) => BANK_DETAIL_FIELDS.some((field)
 
 /** spec §Create: the payee inherits the account's currency, whose rules it must meet. */
 export async function prepareCreate(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	xaid: string,
 	input: IDataObject,
 ): Promise<PayeeBody> {
-	const payee = checked(context, itemIndex, payeeCreateSchema(), input);
-	const currency = await getAccountCurrency(context, xaid, itemIndex);
-	return checked(context, itemIndex, payeeAccountRules('create', { currency }), payee);
+	const payee = checked.call(this, itemIndex, payeeCreateSchema(), input);
+	const currency = await getAccountCurrency.call(this, xaid, itemIndex);
+	return checked.call(this, itemIndex, payeeAccountRules('create', { currency }), payee);
 }
 
 /** spec §Update: every field optional; changed bank details are re-validated with the stored ones. */
 export async function prepareUpdate(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	target: { xaid: string; xpid: string },
 	input: IDataObject,
 ): Promise<PayeeBody> {
 	if (Object.keys(input).length === 0) {
-		throw new NodeOperationError(context.getNode(), `Nothing to update in item ${itemIndex}`, {
+		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
 			description: 'Add at least one payee field with a value',
 		});
 	}
-	const payee = checked(context, itemIndex, payeeUpdateSchema(), input);
-	const currency = await getAccountCurrency(context, target.xaid, itemIndex);
-	const existing = changesBankDetails(payee) ? await getPayee(context, target.xpid, itemIndex) : undefined;
-	return checked(context, itemIndex, payeeAccountRules('update', { currency, existing }), payee);
+	const payee = checked.call(this, itemIndex, payeeUpdateSchema(), input);
+	const currency = await getAccountCurrency.call(this, target.xaid, itemIndex);
+	const existing = changesBankDetails(payee) ? await getPayee.call(this, target.xpid, itemIndex) : undefined;
+	return checked.call(this, itemIndex, payeeAccountRules('update', { currency, existing }), payee);
 }
 
 export interface UpsertTarget {
@@ -88,7 +88,7 @@ export interface UpsertTarget {
  * is looked up first and its xpid passed if it exists.
  */
 export async function prepareUpsert(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	target: UpsertTarget,
 	input: IDataObject,
@@ -96,18 +96,18 @@ export async function prepareUpsert(
 	const lookUp = target.xpid === '' && target.lookUp;
 	const mayUpdate = target.xpid !== '' || lookUp;
 	// before any request: every rule that holds whether the payee is created or updated
-	const payee = checked(context, itemIndex, mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(), input);
+	const payee = checked.call(this, itemIndex, mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(), input);
 	if (lookUp && payee.name === undefined) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Invalid payee in item ${itemIndex}: ${PAYEE_FIELD_LABELS.name} (name) is required to look up an existing payee`,
 			{ itemIndex },
 		);
 	}
-	const currency = await getAccountCurrency(context, target.xaid, itemIndex);
-	const found = lookUp ? await findExistingPayee(context, target.xaid, payee, itemIndex) : undefined;
+	const currency = await getAccountCurrency.call(this, target.xaid, itemIndex);
+	const found = lookUp ? await findExistingPayee.call(this, target.xaid, payee, itemIndex) : undefined;
 	const xpid = target.xpid || (found?.xpid as string | undefined);
 	const existing =
-		xpid && changesBankDetails(payee) ? (found ?? (await getPayee(context, xpid, itemIndex))) : undefined;
-	return checked(context, itemIndex, payeeAccountRules('create', { currency, existing }), xpid ? { ...payee, xpid } : payee);
+		xpid && changesBankDetails(payee) ? (found ?? (await getPayee.call(this, xpid, itemIndex))) : undefined;
+	return checked.call(this, itemIndex, payeeAccountRules('create', { currency, existing }), xpid ? { ...payee, xpid } : payee);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequestAllItems, type BankClock } from '../transport';
+import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
+import { type BankClock, ENDPOINTS, requestAllItems } from '../transport';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
@@ -78,14 +79,6 @@ function createdAt(record: IDataObject): number | undefined {
 	return Number.isNaN(time) ? undefined : time;
 }
 
-/** An approval's payment details sit in `transaction` (DECISIONS.md §Approvals) or at the top level. */
-function approvalPayment(approval: IDataObject): IDataObject {
-	const transaction = approval.transaction;
-	return typeof transaction === 'object' && transaction !== null && !Array.isArray(transaction)
-		? { ...approval, ...(transaction as IDataObject) }
-		: approval;
-}
-
 interface AccountRecords {
 	approvals: IDataObject[];
 	transactions: IDataObject[];
@@ -97,15 +90,10 @@ async function readAccounts(this: IExecuteFunctions, payments: Payment[], bankCl
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
-		const path = `/account/${encodeURIComponent(xaid)}`;
+		const list = { returnAll: true, itemIndex, bankClock };
 		byAccount.set(xaid, {
-			approvals: await apiRequestAllItems.call(this, { path: `${path}/approvals`, returnAll: true, itemIndex, bankClock }),
-			transactions: await apiRequestAllItems.call(this, {
-				path: `${path}/transactions`,
-				returnAll: true,
-				itemIndex,
-				bankClock,
-			}),
+			approvals: await listApprovals.call(this, { xaid }, list),
+			transactions: await requestAllItems.call(this, ENDPOINTS.transactions.at({ xaid }), list),
 		});
 	}
 	return byAccount;
@@ -201,31 +189,6 @@ export async function lookUpPayments(
 		}
 	}
 	return results;
-}
-
-/**
- * spec §Approvals: "clients find the approval of a payment by matching xtid", reading the list in pages
- * of 50. The approvals of the given xtids, for payments whose answer did not say they await approval.
- */
-export async function approvalsOf(
-	this: IExecuteFunctions,
-	xaid: string,
-	xtids: ReadonlySet<string>,
-	itemIndex: number,
-): Promise<Map<string, { ref?: string; status?: string }>> {
-	const found = new Map<string, { ref?: string; status?: string }>();
-	await apiRequestAllItems.call(this, {
-		path: `/account/${encodeURIComponent(xaid)}/approvals`,
-		returnAll: true,
-		pageSize: 50,
-		itemIndex,
-		until: (approval: IDataObject) => {
-			const xtid = text(approvalPayment(approval).xtid);
-			if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
-			return found.size === xtids.size;
-		},
-	});
-	return found;
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest } from '../transport';
+import { accountedTogether, confirmAcceptedStates, xtidOf } from './acceptedStates';
 import type { IdempotencyKey } from './idempotencyKey';
-import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
+import { describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
-import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
-import { approvalsOf, type LookupResult } from './paymentLookUp';
+import type { LookupResult } from './paymentLookUp';
 
 /** What reading an answer needs of the payment run it belongs to. */
 export interface AnswerReader {
@@ -73,8 +72,89 @@ function pairByAnswer(
 	return { acceptedAt, rejectedAt };
 }
 
-const xtidOf = (entry: IDataObject) => (typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined);
 const reasonOf = (entry: IDataObject) => (typeof entry.error === 'string' ? entry.error : 'rejected without a reason');
+
+/** One answer being read: the payments of the request and the outcomes found so far, by position. */
+class Reading {
+	readonly outcomes = new Map<number, PaymentOutcome>();
+
+	constructor(
+		readonly run: AnswerReader,
+		readonly key: IdempotencyKey,
+		readonly payments: Payment[],
+		readonly requestId: string | undefined,
+	) {}
+
+	/** The positions still without an outcome. */
+	open(): number[] {
+		return this.payments.map((_payment, position) => position).filter((position) => !this.outcomes.has(position));
+	}
+
+	accept(position: number, accepted: IDataObject): void {
+		const { key, payments, requestId } = this;
+		const xtid = xtidOf(accepted);
+		const replayed = xtid !== undefined && this.run.noteAnswer(key.key, xtid);
+		this.outcomes.set(position, { kind: 'accepted', payment: payments[position], key, accepted, requestId, replayed });
+	}
+
+	reject(position: number, reason: string, reasonUncertain = false): void {
+		const { key, payments, requestId } = this;
+		const uncertain = reasonUncertain && { reasonUncertain };
+		this.outcomes.set(position, { kind: 'rejected', payment: payments[position], key, reason, requestId, ...uncertain });
+	}
+}
+
+/** Step 2: the open payments found among the account's records by the xtids the answer named. */
+async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<void> {
+	const { run, key, payments, requestId } = reading;
+	if (reading.open().length === 0 || namedXtids.size === 0) return;
+	try {
+		const found = await run.lookUp(reading.open().map((position) => payments[position]), key.key, namedXtids);
+		for (const position of reading.open()) {
+			const result = found.get(payments[position].itemIndex);
+			if (!result?.found) continue;
+			const { xtid, approvalRef, foundIn } = result.payment;
+			// found among the approvals only: an approval request (spec §States and transitions row 1)
+			const status = foundIn === 'approvals' ? 'pending_approval' : 'submitted';
+			reading.accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
+		}
+	} catch (error) {
+		run.context.logger.warn(`Customer Banking: pairing the answer of request ${requestId ?? key.key} by look-up failed: ${describeError(error)}`);
+	}
+}
+
+/** Step 3: as many payments left as rejections left: they are the rejected ones. */
+function rejectTheRest(reading: Reading, rejectionsLeft: IDataObject[]): void {
+	const left = reading.open();
+	if (left.length === 0 || left.length !== rejectionsLeft.length) return;
+	const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
+	for (const position of left) {
+		if (reasons.length === 1) reading.reject(position, reasons[0]);
+		else reading.reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
+	}
+}
+
+/**
+ * Step 4: as many payments left as the xtids and rejections left: one payment takes the one xtid;
+ * several are accounted for together (acceptedStates.ts accountedTogether).
+ */
+async function accountTogether(reading: Reading, namedXtids: Set<string>, rejectionsLeft: IDataObject[]): Promise<void> {
+	const { run, key, payments, requestId } = reading;
+	const outcomes = [...reading.outcomes.values()];
+	const xtidsLeft = [...namedXtids].filter(
+		(xtid) => !outcomes.some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
+	);
+	const open = reading.open();
+	if (open.length === 0 || xtidsLeft.length === 0 || open.length !== xtidsLeft.length + rejectionsLeft.length) return;
+	if (open.length === 1) return reading.accept(open[0], { xtid: xtidsLeft[0] });
+	const together = open.map((position) => payments[position]);
+	const reasons = rejectionsLeft.map(reasonOf);
+	const group = await accountedTogether.call(run.context, together, xtidsLeft, reasons).catch(() => undefined);
+	if (!group) return;
+	for (const position of open) {
+		reading.outcomes.set(position, { kind: 'undetermined', payment: payments[position], key, requestId, ...group });
+	}
+}
 
 /**
  * spec §Payments rule 3: 202 does not mean every item was accepted. Every payment gets its outcome:
@@ -91,223 +171,26 @@ export async function readAnswer(
 ): Promise<PaymentOutcome[]> {
 	const { key, payments } = request;
 	const requestId = typeof response?.requestId === 'string' ? response.requestId : undefined;
+	const reading = new Reading(run, key, payments, requestId);
 	const acceptedEntries = objectsIn(response?.submitted);
 	const rejectedEntries = objectsIn(response?.rejected);
+	// step 1: the entries of the answer that pair with a payment
 	const { acceptedAt, rejectedAt } = pairByAnswer(payments, acceptedEntries, rejectedEntries);
-	const outcomes = new Map<number, PaymentOutcome>();
-	const accept = (position: number, accepted: IDataObject) => {
-		const xtid = xtidOf(accepted);
-		const replayed = xtid !== undefined && run.noteAnswer(key.key, xtid);
-		outcomes.set(position, { kind: 'accepted', payment: payments[position], key, accepted, requestId, replayed });
-	};
-	const reject = (position: number, reason: string, reasonUncertain = false) =>
-		outcomes.set(position, {
-			kind: 'rejected',
-			payment: payments[position],
-			key,
-			reason,
-			requestId,
-			...(reasonUncertain && { reasonUncertain }),
-		});
-	for (const [position, entry] of acceptedAt) accept(position, entry);
-	for (const [position, entry] of rejectedAt) reject(position, reasonOf(entry));
-
-	const open = () => payments.map((_payment, position) => position).filter((position) => !outcomes.has(position));
+	for (const [position, entry] of acceptedAt) reading.accept(position, entry);
+	for (const [position, entry] of rejectedAt) reading.reject(position, reasonOf(entry));
 	const pairedEntries = new Set([...acceptedAt.values(), ...rejectedAt.values()]);
-	const namedXtids = new Set(
-		acceptedEntries.filter((entry) => !pairedEntries.has(entry)).flatMap((entry) => xtidOf(entry) ?? []),
-	);
+	const unpaired = acceptedEntries.filter((entry) => !pairedEntries.has(entry));
+	const namedXtids = new Set(unpaired.flatMap((entry) => xtidOf(entry) ?? []));
 	const rejectionsLeft = rejectedEntries.filter((entry) => !pairedEntries.has(entry));
+	await pairByLookUp(reading, namedXtids);
+	rejectTheRest(reading, rejectionsLeft);
+	await accountTogether(reading, namedXtids, rejectionsLeft);
+	// step 5: whatever is still open is looked up like a lost answer
 	const unexplained = `The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`;
-	if (open().length > 0 && namedXtids.size > 0) {
-		try {
-			const found = await run.lookUp(open().map((position) => payments[position]), key.key, namedXtids);
-			for (const position of open()) {
-				const result = found.get(payments[position].itemIndex);
-				if (!result?.found) continue;
-				const { xtid, approvalRef, foundIn } = result.payment;
-				// found among the approvals only: an approval request (spec §States and transitions row 1)
-				const status = foundIn === 'approvals' ? 'pending_approval' : 'submitted';
-				accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
-			}
-		} catch (error) {
-			run.context.logger.warn(`Customer Banking: pairing the answer of request ${requestId ?? key.key} by look-up failed: ${describeError(error)}`);
-		}
-	}
-	const left = open();
-	if (left.length > 0 && left.length === rejectionsLeft.length) {
-		const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
-		for (const position of left) {
-			if (reasons.length === 1) reject(position, reasons[0]);
-			else reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
-		}
-	}
-	const xtidsLeft = [...namedXtids].filter(
-		(xtid) => ![...outcomes.values()].some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
-	);
-	if (open().length > 0 && xtidsLeft.length > 0 && open().length === xtidsLeft.length + rejectionsLeft.length) {
-		if (open().length === 1) accept(open()[0], { xtid: xtidsLeft[0] });
-		else {
-			const together = open().map((position) => payments[position]);
-			const group = await accountedTogether.call(run.context, together, xtidsLeft, rejectionsLeft.map(reasonOf)).catch(() => undefined);
-			if (group) {
-				for (const position of open()) {
-					outcomes.set(position, { kind: 'undetermined', payment: payments[position], key, requestId, ...group });
-				}
-			}
-		}
-	}
-	const stillOpen = open().map((position) => payments[position]);
+	const stillOpen = reading.open().map((position) => payments[position]);
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
-	await confirmAcceptedStates.call(run.context, [...outcomes.values()]);
+	await confirmAcceptedStates.call(run.context, [...reading.outcomes.values()]);
 	return payments.map(
-		(payment, position) => outcomes.get(position) ?? (resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
+		(payment, position) => reading.outcomes.get(position) ?? (resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
 	);
 }
-
-/**
- * Whether the answer itself says if the payment awaits approval: the sandbox's words (DECISIONS.md
- * §Payments) or an approval reference. The spec promises neither; any other word is read from the bank.
- */
-function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
-	return entry.status === 'submitted' || entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
-}
-
-const saysAwaitingApproval = (entry: IDataObject) => entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
-
-/**
- * Accepted payments whose state must be read from the bank: the answer does not say whether they await
- * approval, or it says they do, which may be an old answer replayed for a key used before (the spec's
- * rule 1 returns "the original result"): the approval may have been decided since.
- */
-function needsReading(outcome: PaymentOutcome): outcome is AcceptedOutcome {
-	if (outcome.kind !== 'accepted' || xtidOf(outcome.accepted) === undefined) return false;
-	return !saysWhetherAwaitingApproval(outcome.accepted) || saysAwaitingApproval(outcome.accepted);
-}
-
-const NOT_YET_VISIBLE =
-	'The bank accepted this payment, but shows neither an approval nor a transaction for it: it may not be visible yet, or its approval may have been declined or may have expired. Nothing shows it was paid, nor that it was not. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
-
-/**
- * spec §States and transitions: an accepted payment is an approval request (its xtid on an approval)
- * or sent (its xtid among the transactions). Each state is reported only from what the bank shows of
- * it (approvals/approvalStatus.ts): the approval's own status (pending, approved and sent, or declined /
- * expired and not sent); else the transaction's own status; else, when neither can be read yet, the
- * payment stays "accepted" and is never reported as not sent.
- */
-function stateFromApproval(approval: { ref?: string; status?: string }): IDataObject {
-	const fields = { ...(approval.ref !== undefined && { approvalRef: approval.ref }), ...(approval.status !== undefined && { approvalStatus: approval.status }) };
-	switch (approvalStatusMeaning(approval.status)) {
-		case 'pending':
-			return { status: 'pending_approval', ...fields };
-		case 'approved':
-			return { status: 'submitted', ...fields };
-		case 'declined':
-		case 'expired':
-		case 'notApproved':
-			return { status: 'not_sent', ...fields, approvalCheck: `Its approval was not given (the bank says "${String(approval.status)}"): nothing was sent.` };
-		default:
-			return { status: 'accepted', ...fields, approvalCheck: `The bank shows its approval with the status "${String(approval.status ?? '')}", which does not say whether it was approved.` };
-	}
-}
-
-function stateFromTransaction(transaction: IDataObject | undefined): IDataObject {
-	if (transaction === undefined) return { status: 'accepted', approvalCheck: NOT_YET_VISIBLE };
-	const status = typeof transaction.status === 'string' ? transaction.status : undefined;
-	const fields = status !== undefined ? { transactionStatus: status } : {};
-	switch (transactionStatusMeaning(status)) {
-		case 'sent':
-			return { status: 'submitted', ...fields };
-		case 'held':
-			return { status: 'pending_approval', ...fields };
-		case 'notSent':
-			return { status: 'not_sent', ...fields, approvalCheck: `Its transaction says "${String(status)}": nothing was sent.` };
-		default:
-			return { status: 'accepted', ...fields, approvalCheck: `Its transaction's status "${String(status)}" does not say whether it was sent.` };
-	}
-}
-
-async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
-	const toRead = outcomes.filter(needsReading);
-	// an answer that names its approval: that approval is read, whatever the lists show
-	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
-		const ref = outcome.accepted.approvalRef as string;
-		try {
-			const approval = await recordOrMissing.call(this, `/approval/${encodeURIComponent(ref)}`, outcome.payment.itemIndex);
-			outcome.accepted = {
-				...outcome.accepted,
-				...(approval ? stateFromApproval({ ref, status: typeof approval.status === 'string' ? approval.status : undefined }) : { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
-			};
-		} catch (error) {
-			outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
-		}
-	}
-	const byAccount = new Map<string, AcceptedOutcome[]>();
-	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef !== 'string')) {
-		const xaid = String(outcome.payment.body.xaid);
-		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
-	}
-	for (const [xaid, accepted] of byAccount) {
-		try {
-			const { itemIndex } = accepted[0].payment;
-			const approvals = await approvalsOf.call(this, xaid, new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)), itemIndex);
-			for (const outcome of accepted) {
-				const xtid = xtidOf(outcome.accepted) as string;
-				const approval = approvals.get(xtid);
-				const transaction = approval ? undefined : await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, itemIndex);
-				outcome.accepted = { ...outcome.accepted, ...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)) };
-			}
-		} catch (error) {
-			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
-		}
-	}
-}
-
-/** One record, or undefined when the bank answers that it has none (404). */
-async function recordOrMissing(this: IExecuteFunctions, path: string, itemIndex: number): Promise<IDataObject | undefined> {
-	const read = apiRequest.call(this, { method: 'GET', path, itemIndex });
-	return await read.then(
-		(record) => record,
-		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
-	);
-}
-
-const STATE_WORDS: Record<string, (xtid: string) => string> = {
-	pending_approval: (xtid) => `waiting for approval (transaction ID ${xtid}), not paid yet`,
-	submitted: (xtid) => `paid (transaction ID ${xtid})`,
-	not_sent: (xtid) => `not paid: its approval was refused (transaction ID ${xtid})`,
-	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not visible yet`,
-};
-
-/**
- * Payments the answer accounts for only together: as many as its remaining xtids and rejections, with
- * nothing to tell which is which. Each xtid's state is read (approval, else transaction), and one
- * statement says what is known of them all.
- */
-async function accountedTogether(
-	this: IExecuteFunctions,
-	payments: Payment[],
-	xtids: string[],
-	reasons: string[],
-): Promise<{ statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[] }> {
-	const states = new Map<string, string>();
-	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
-		const { itemIndex } = payments[0];
-		const approvals = await approvalsOf.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
-		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
-	}
-	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
-		states.set(xtid, String(stateFromTransaction(await recordOrMissing.call(this, `/transaction/${encodeURIComponent(xtid)}`, payments[0].itemIndex)).status));
-	}
-	const sharedWith = payments.map((payment) => payment.itemIndex);
-	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');
-	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
-	const refusals = reasons.length === 0 ? '' : ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
-	return {
-		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
-		xtids,
-		notPaid,
-		sharedWith,
-	};
-}
-

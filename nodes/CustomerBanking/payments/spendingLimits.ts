@@ -59,6 +59,32 @@ export interface LimitLedger<P> {
 }
 
 /**
+ * What this execution may already have paid, per account: amounts by payment, remembered in the node's
+ * execution context, and the total in cents of those that may have been paid (read once per account).
+ */
+function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
+	context: IExecuteFunctions,
+	payments: P[],
+	ledgerOf: LimitLedger<P>,
+): { spent: Record<string, Record<string, number>>; committedOf: (account: string) => number } {
+	const memory = context.getContext('node');
+	const spent = ((memory[SPENT] ??= {}) as IDataObject) as Record<string, Record<string, number>>;
+	for (const payment of payments) {
+		const id = ledgerOf.idOf(payment);
+		if (ledgerOf.alreadyPaid(id)) ((spent[String(payment.body.xaid)] ??= {})[id] = Number(payment.body.amount));
+	}
+	const mayBePaid = new Map<string, number>();
+	const committedOf = (account: string) => {
+		if (!mayBePaid.has(account)) {
+			const paid = Object.entries(spent[account] ?? {}).filter(([id]) => ledgerOf.alreadyPaid(id));
+			mayBePaid.set(account, paid.reduce((sum, [, amount]) => sum + cents(amount), 0));
+		}
+		return mayBePaid.get(account) as number;
+	};
+	return { spent, committedOf };
+}
+
+/**
  * Decides, in input order, which payments stay within the limits. Everything this execution may
  * already have paid from the account counts first (kept in the node's execution context, like the keys),
  * also when it is not in this run's input: a payment that may have been paid is sent again (under its
@@ -74,20 +100,7 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 ): { allowed: P[]; refused: Array<{ payment: P; reason: string }> } {
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
-	const memory = context.getContext('node');
-	const spent = ((memory[SPENT] ??= {}) as IDataObject) as Record<string, Record<string, number>>;
-	const mayBePaid = new Map<string, number>();
-	for (const payment of payments) {
-		const id = ledgerOf.idOf(payment);
-		if (ledgerOf.alreadyPaid(id)) ((spent[String(payment.body.xaid)] ??= {})[id] = Number(payment.body.amount));
-	}
-	const committedOf = (account: string) => {
-		if (!mayBePaid.has(account)) {
-			const paid = Object.entries(spent[account] ?? {}).filter(([id]) => ledgerOf.alreadyPaid(id));
-			mayBePaid.set(account, paid.reduce((sum, [, amount]) => sum + cents(amount), 0));
-		}
-		return mayBePaid.get(account) as number;
-	};
+	const { spent, committedOf } = paidSoFar(context, payments, ledgerOf);
 	const overTotal = (account: string, total: number, amount: number) =>
 		`Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
 	const newTotals = new Map<string, number>();

@@ -7,6 +7,9 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
  * transport (every API request) both apply.
  */
 
+/** The credential's type name: what the nodes ask n8n for, and the credential's own `name`. */
+export const CREDENTIAL_TYPE = 'customerBankingApi';
+
 /** The Base URL without surrounding spaces or trailing slashes. */
 export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.baseUrl ?? '')

@@ -1,8 +1,98 @@
-import type { EndpointIntent } from './index';
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import { DEFAULT_PAGE_LIMIT } from './paginate';
+import type { RetryMode, TooManyRequestsMeaning } from './retryPolicy';
 
 /**
- * What every payee endpoint (/payees, /payee/{xpid}, /account/{xaid}/payees[/{xpid}],
- * /account/{xaid}/payee) declares: a 429 says the account is not active, never retried (spec §Errors),
- * and lists serve at most 100 a page (spec §Limits).
+ * Every endpoint the nodes call, and what the transport must know of it that a path does not say.
+ * Callers name the endpoint and give its IDs; they never write a path or a meaning of a 429.
  */
-export const PAYEE_ENDPOINT: Readonly<EndpointIntent> = { tooManyRequests: 'accountNotActive', pageLimit: 100 };
+export interface Endpoint<Params extends object = object> {
+	method: IHttpRequestMethods;
+	/** The path relative to the Base URL, every ID in it encoded. */
+	path: (params: Params) => string;
+	/** What a 429 means here (spec §Errors): a rate limit, or, on payee endpoints, an inactive account. */
+	tooManyRequests: TooManyRequestsMeaning;
+	/**
+	 * Whether it may be sent again after a 5xx, a rate limit or a lost connection (spec §Errors rules
+	 * 1-2): reads may; a write only when the bank acts on it once per key.
+	 */
+	retry: RetryMode;
+	/** The largest page a list serves (spec §Limits). */
+	pageLimit: number;
+	/** What the error tells the user to do when a write failed in a way that may have processed it (spec §Errors rule 3). */
+	whenOutcomeUnknown?: string;
+	/** The endpoint for these IDs: what `request` and `requestAllItems` (index.ts) take. */
+	at: (params: Params) => EndpointCall;
+}
+
+/** One endpoint with its IDs filled in. */
+export type EndpointCall = Omit<Endpoint, 'path' | 'at'> & { path: string };
+
+/** Lists of every account's records, or (given `xaid`) of one account's. */
+export type AccountScope = { xaid?: string };
+
+/** A path whose every interpolated ID is encoded (IDs come from users and expressions). */
+function encoded(strings: TemplateStringsArray, ...ids: string[]): string {
+	return strings.reduce((path, text, at) => `${path}${encodeURIComponent(ids[at - 1])}${text}`);
+}
+
+function at<Params extends object>(this: Endpoint<Params>, params: Params): EndpointCall {
+	const { method, tooManyRequests, retry, pageLimit, whenOutcomeUnknown } = this;
+	return { method, path: this.path(params), tooManyRequests, retry, pageLimit, whenOutcomeUnknown };
+}
+
+const read = <Params extends object>(path: (params: Params) => string): Endpoint<Params> => ({
+	method: 'GET',
+	path,
+	tooManyRequests: 'rateLimited',
+	retry: 'safe',
+	pageLimit: DEFAULT_PAGE_LIMIT,
+	at,
+});
+
+/** A list of every account's records, or of one account's. */
+const scopedList = (collection: 'approvals' | 'payees' | 'transactions') =>
+	read<AccountScope>(({ xaid }) => (xaid === undefined ? `/${collection}` : encoded`/account/${xaid}/${collection}`));
+
+/**
+ * spec §Errors: on every payee endpoint a 429 says the account is not active, never retried; payee
+ * lists serve at most 100 a page (spec §Limits).
+ */
+const payeeEndpoint = <Params extends object>(endpoint: Endpoint<Params>): Endpoint<Params> => ({
+	...endpoint,
+	tooManyRequests: 'accountNotActive',
+	pageLimit: 100,
+});
+
+const payeeWrite = <Params extends object>(method: IHttpRequestMethods, path: (params: Params) => string) =>
+	payeeEndpoint<Params>({ ...read(path), method, retry: 'never' });
+
+/** spec §Errors rule 3, as the error of a payment request that may have been processed says it. */
+const LOOK_PAYMENT_UP =
+	'The payment may have been processed: look it up (approvals for payments awaiting approval, transactions otherwise, matching on reference) before sending it again.';
+
+export const ENDPOINTS = {
+	// spec §Accounts
+	accounts: read<object>(() => '/accounts'),
+	account: read<{ xaid: string }>(({ xaid }) => encoded`/account/${xaid}`),
+	// spec §Balance
+	balance: read<{ xaid: string }>(({ xaid }) => encoded`/account/${xaid}/balance`),
+	// spec §Transactions
+	transactions: scopedList('transactions'),
+	transaction: read<{ xtid: string }>(({ xtid }) => encoded`/transaction/${xtid}`),
+	// spec §Approvals
+	approvals: scopedList('approvals'),
+	approval: read<{ ref: string }>(({ ref }) => encoded`/approval/${ref}`),
+	// spec §Payees, §Create, §Update, §Upsert
+	payees: payeeEndpoint(scopedList('payees')),
+	payee: payeeEndpoint(read<{ xpid: string }>(({ xpid }) => encoded`/payee/${xpid}`)),
+	createPayee: payeeWrite<{ xaid: string }>('POST', ({ xaid }) => encoded`/account/${xaid}/payees`),
+	updatePayee: payeeWrite<{ xaid: string; xpid: string }>(
+		'PUT',
+		({ xaid, xpid }) => encoded`/account/${xaid}/payees/${xpid}`,
+	),
+	upsertPayee: payeeWrite<{ xaid: string }>('POST', ({ xaid }) => encoded`/account/${xaid}/payee`),
+	// spec §Payments rule 2: resent with the same x-idempotent-key and body, the bank acts once
+	payments: { ...read<object>(() => '/payments'), method: 'POST' as const, retry: 'safe' as const, whenOutcomeUnknown: LOOK_PAYMENT_UP },
+};

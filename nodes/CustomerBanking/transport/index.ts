@@ -14,18 +14,29 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { BankClock } from './bankClock';
 import {
 	baseUrlOf as normalisedBaseUrlOf,
+	CREDENTIAL_TYPE,
 	insecureAddressMessage,
 	insecureAddressOf,
 	NO_REDIRECTS,
 	redirectTargetOf,
 	tokenIsBound,
 } from './credentialRules';
-import { describeFailure, failedRequestError, readFailure } from './errors';
+import { describeFailure, failedRequestError, type RequestFailure, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
 import { DEFAULT_PAGE_LIMIT, pageSizeFor, readAllPages } from './paginate';
-import { delayBeforeNextAttempt, retryModeOf, ruleFor, type RetryMode, type TooManyRequestsMeaning } from './retryPolicy';
+import type { EndpointCall } from './endpoints';
+import {
+	delayBeforeNextAttempt,
+	type ErrorRule,
+	retryModeOf,
+	ruleFor,
+	type RetryMode,
+	type TooManyRequestsMeaning,
+} from './retryPolicy';
 
 export { BankClock } from './bankClock';
+export { CREDENTIAL_TYPE } from './credentialRules';
+export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
 
@@ -88,8 +99,6 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointInte
 	until?: (item: T) => boolean;
 	itemIndex?: number;
 }
-
-const CREDENTIAL_TYPE = 'customerBankingApi';
 
 const IDEMPOTENCY_HEADER = 'x-idempotent-key';
 
@@ -154,6 +163,121 @@ function checkedPath(this: BankingContext, rawPath: string, itemIndex: number | 
 	return path;
 }
 
+/** What every attempt of one request shares. */
+interface PreparedRequest {
+	method: IHttpRequestMethods;
+	url: string;
+	/** The checked path, for errors. */
+	path: string;
+	headers: Record<string, string>;
+	credentials: ICredentialDataDecryptedObject;
+	/** Handed to n8n so it does not read the credential again; absent without a stored credential on the node. */
+	credentialsDecrypted?: { id: string; name: string; type: string; data: ICredentialDataDecryptedObject };
+	/** May be sent again after a failure (retryPolicy.ts retryModeOf). */
+	repeatable: boolean;
+}
+
+async function prepareRequest(this: BankingContext, options: ApiRequestOptions): Promise<PreparedRequest> {
+	const { method, itemIndex } = options;
+	const path = checkedPath.call(this, options.path, itemIndex);
+	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
+	// token into this same object, so the next page of a list sends it.
+	const credentials = options.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	const credentialsDecrypted = stored?.id
+		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
+		: undefined;
+	const url = `${baseUrlOf.call(this, credentials, itemIndex)}${path}`;
+	// A token issued for another API, token service, audience or client is not sent: emptied here, n8n
+	// fetches one for this credential before the request (credentialRules.ts tokenBindingOf).
+	if (credentials.accessToken && !tokenIsBound(credentials)) credentials.accessToken = '';
+	const { headers } = wireRequestOf(options);
+	const repeatable = retryModeOf(method, options.retry) === 'safe';
+	return { method, url, path, headers, credentials, credentialsDecrypted, repeatable };
+}
+
+type Attempt<T> = { answer: T; failure?: undefined } | { failure: RequestFailure };
+
+/** One attempt: the answer, or what is known of its failure. */
+async function sendOnce<T>(
+	this: BankingContext,
+	prepared: PreparedRequest,
+	{ qs, body, bankClock }: ApiRequestOptions,
+): Promise<Attempt<T>> {
+	// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
+	// one body object, so a resent payment has the same key and the same serialised body.
+	const request: IHttpRequestOptions = {
+		method: prepared.method,
+		url: prepared.url,
+		headers: { Accept: 'application/json', ...prepared.headers },
+		json: true,
+		...NO_REDIRECTS,
+	};
+	if (qs && Object.keys(qs).length) request.qs = qs;
+	if (body !== undefined) request.body = body;
+	if (bankClock) request.returnFullResponse = true;
+	const { credentialsDecrypted } = prepared;
+	const sentAt = Date.now();
+	try {
+		const response: unknown = await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			request,
+			credentialsDecrypted && { credentialsDecrypted },
+		);
+		if (!bankClock) return { answer: response as T };
+		const full = response as { body: T; headers?: Record<string, unknown> };
+		bankClock.observe(full.headers?.date, sentAt, Date.now());
+		return { answer: full.body };
+	} catch (error) {
+		const failure = readFailure(error);
+		bankClock?.observe(failure.date, sentAt, Date.now());
+		failure.redirectedTo = redirectTargetOf(failure.location, prepared.url);
+		return { failure };
+	}
+}
+
+/** The error of a request that will not be sent again, free of the secrets of the credential as it was and is. */
+async function failedRequest(
+	this: BankingContext,
+	prepared: PreparedRequest,
+	options: ApiRequestOptions,
+	failed: { failure: RequestFailure; rule: ErrorRule; attempts: number; earlierAttemptMayHaveBeenProcessed: boolean },
+): Promise<Error> {
+	const { failure, rule, attempts } = failed;
+	const { itemIndex } = options;
+	const latest = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const outcomeUnknown = rule.outcomeUnknown || failed.earlierAttemptMayHaveBeenProcessed;
+	const described = describeFailure(failure, rule, {
+		method: prepared.method,
+		path: prepared.path,
+		attempts,
+		itemIndex,
+		secrets: [...secretsOf(prepared.credentials), ...secretsOf(latest)],
+		whenOutcomeUnknown: options.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
+	});
+	if (outcomeUnknown && !rule.outcomeUnknown) {
+		described.description = `${described.description} An earlier attempt of this request failed without an answer, so it may have been processed.`;
+	}
+	const status = failure.status;
+	const refused = status !== undefined && status >= 400 && status < 500;
+	const facts = { kind: rule.kind, status, outcomeUnknown, refused, field: described.field, attempts };
+	return failedRequestError(this.getNode(), described, facts, itemIndex);
+}
+
+/**
+ * The answer without any secret of the credential. A token refreshed during the request counts too: n8n
+ * wrote it into the credentials handed over; without them (no stored credential on the node) it is only
+ * in what n8n stores, read again.
+ */
+async function scrubbedAnswer<T>(this: BankingContext, answer: T, prepared: PreparedRequest): Promise<T> {
+	const secrets = secretsOf(prepared.credentials);
+	if (!prepared.credentialsDecrypted) {
+		secrets.push(...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)));
+	}
+	return scrubSecrets(answer, secrets);
+}
+
 /**
  * One API call, authenticated by n8n with the credential (token fetched on first use and after a
  * 401), retried by the policy in retryPolicy.ts, failing with a NodeApiError free of secrets.
@@ -168,111 +292,31 @@ export async function apiRequest<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestOptions,
 ): Promise<T> {
-	const { method, qs, body, itemIndex } = options;
-	const { headers } = wireRequestOf(options);
-	const path = checkedPath.call(this, options.path, itemIndex);
-	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
-	// token into this same object, so the next page of a list sends it.
-	const credentials = options.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
-	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	const credentialsDecrypted = stored?.id
-		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
-		: undefined;
-	const url = `${baseUrlOf.call(this, credentials, itemIndex)}${path}`;
-	// A token issued for another API, token service, audience or client is not sent: emptied here, n8n
-	// fetches one for this credential before the request (credentialRules.ts tokenBindingOf).
-	if (credentials.accessToken && !tokenIsBound(credentials)) credentials.accessToken = '';
-	const repeatable = retryModeOf(method, options.retry) === 'safe';
+	const prepared = await prepareRequest.call(this, options);
 	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
 	// not make it "not processed": the earlier attempt may be the one the bank committed.
 	let earlierAttemptMayHaveBeenProcessed = false;
-
-	for (let attempt = 1; ; attempt++) {
-		// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
-		// one body object, so a resent payment has the same key and the same serialised body.
-		const request: IHttpRequestOptions = {
-			method,
-			url,
-			headers: { Accept: 'application/json', ...headers },
-			json: true,
-			...NO_REDIRECTS,
-		};
-		if (qs && Object.keys(qs).length) request.qs = qs;
-		if (body !== undefined) request.body = body;
-		const { bankClock } = options;
-		if (bankClock) request.returnFullResponse = true;
-
-		let answer: T;
-		const sentAt = Date.now();
-		try {
-			const response: unknown = await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-				credentialsDecrypted && { credentialsDecrypted },
-			);
-			if (bankClock) {
-				const full = response as { body: T; headers?: Record<string, unknown> };
-				bankClock.observe(full.headers?.date, sentAt, Date.now());
-				answer = full.body;
-			} else {
-				answer = response as T;
-			}
-		} catch (error) {
-			const failure = readFailure(error);
-			bankClock?.observe(failure.date, sentAt, Date.now());
-			failure.redirectedTo = redirectTargetOf(failure.location, url);
-			const rule = ruleFor(failure, options.tooManyRequests);
-			if (rule.kind === 'rateLimited') options.onRateLimited?.();
-			const delay =
-				repeatable && rule.retry === 'whenSafe'
-					? delayBeforeNextAttempt(attempt, failure)
-					: undefined;
-			if (delay === undefined) {
-				const latest = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-				const outcomeUnknown = rule.outcomeUnknown || earlierAttemptMayHaveBeenProcessed;
-				const described = describeFailure(failure, rule, {
-					method,
-					path,
-					attempts: attempt,
-					itemIndex,
-					secrets: [...secretsOf(credentials), ...secretsOf(latest)],
-					whenOutcomeUnknown: options.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
-				});
-				if (outcomeUnknown && !rule.outcomeUnknown) {
-					described.description = `${described.description} An earlier attempt of this request failed without an answer, so it may have been processed.`;
-				}
-				throw failedRequestError(
-					this.getNode(),
-					described,
-					{
-						kind: rule.kind,
-						status: failure.status,
-						outcomeUnknown,
-						refused: failure.status !== undefined && failure.status >= 400 && failure.status < 500,
-						field: described.field,
-						attempts: attempt,
-					},
-					itemIndex,
-				);
-			}
-			if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
-			await sleep(delay);
-			continue;
+	for (let attempts = 1; ; attempts++) {
+		const attempt = await (sendOnce<T>).call(this, prepared, options);
+		if (!attempt.failure) return await (scrubbedAnswer<T>).call(this, attempt.answer, prepared);
+		const { failure } = attempt;
+		const rule = ruleFor(failure, options.tooManyRequests);
+		if (rule.kind === 'rateLimited') options.onRateLimited?.();
+		const delay =
+			prepared.repeatable && rule.retry === 'whenSafe' ? delayBeforeNextAttempt(attempts, failure) : undefined;
+		if (delay === undefined) {
+			const failed = { failure, rule, attempts, earlierAttemptMayHaveBeenProcessed };
+			throw await failedRequest.call(this, prepared, options, failed);
 		}
-		// A token refreshed during the request counts too: n8n wrote it into the credentials handed over;
-		// without them (no stored credential on the node) it is only in what n8n stores, read again.
-		const secrets = secretsOf(credentials);
-		if (!credentialsDecrypted) {
-			secrets.push(...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)));
-		}
-		return scrubSecrets(answer, secrets);
+		if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
+		await sleep(delay);
 	}
 }
 
 /**
  * Every item of a paginated list (Return All), or the first `limit` items, using the largest page
- * the endpoint allows; stops on `total`, on a short page, or once the limit is reached.
+ * the endpoint allows; stops on `total`, on a short page, or once the limit is reached (paginate.ts
+ * readAllPages, which also reads Return All's pages ahead).
  * `apiRequestAllItems.call(this, …)` resolves to IDataObject[]; `(apiRequestAllItems<T>).call` to T[].
  */
 export async function apiRequestAllItems<T>(
@@ -322,4 +366,56 @@ export async function apiRequestAllItems<T = IDataObject>(
 				description: 'Expected { total, results }, an array, { data } or { items }.',
 			}),
 	});
+}
+
+/** What one call adds to the endpoint it names. */
+export type RequestExtras = Pick<ApiRequestOptions, 'qs' | 'body' | 'idempotencyKey' | 'itemIndex' | 'bankClock'>;
+
+/** The request that calls an endpoint of the table (transport/endpoints.ts). */
+export function requestOptionsOf(endpoint: EndpointCall, extras: RequestExtras = {}): ApiRequestOptions {
+	const { method, path, tooManyRequests, retry, whenOutcomeUnknown } = endpoint;
+	return { method, path, tooManyRequests, retry, whenOutcomeUnknown, ...extras };
+}
+
+/**
+ * One call of an endpoint of the table (transport/endpoints.ts), e.g.
+ * `request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex })`; see apiRequest.
+ */
+export async function request<T>(this: BankingContext, endpoint: EndpointCall, extras?: RequestExtras): Promise<T>;
+export async function request(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	extras?: RequestExtras,
+): Promise<IDataObject>;
+export async function request<T = IDataObject>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	extras?: RequestExtras,
+): Promise<T> {
+	return await (apiRequest<T>).call(this, requestOptionsOf(endpoint, extras));
+}
+
+export type ListOptions<T> = Omit<ApiRequestAllItemsOptions<T>, 'path' | 'tooManyRequests' | 'pageLimit'>;
+
+/**
+ * The items of a list endpoint of the table, e.g.
+ * `requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true })`; see apiRequestAllItems.
+ */
+export async function requestAllItems<T>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<T>,
+): Promise<T[]>;
+export async function requestAllItems(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<IDataObject>,
+): Promise<IDataObject[]>;
+export async function requestAllItems<T = IDataObject>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	options: ListOptions<T>,
+): Promise<T[]> {
+	const { path, tooManyRequests, pageLimit } = endpoint;
+	return await (apiRequestAllItems<T>).call(this, { ...options, path, tooManyRequests, pageLimit });
 }

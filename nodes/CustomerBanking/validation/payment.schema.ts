@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { checkId, ID_RULES, type IdFormat } from './ids';
-import { findForbiddenKey, isPlainObject, stringsIn } from './objects';
+import { findForbiddenKey, isPlainObject, stringsIn } from './inputObjects';
 import { referenceLength } from './payee.fields';
 import {
 	AMOUNT_DECIMALS,
@@ -108,7 +108,7 @@ function referenceSchema(currency: string | undefined) {
 
 /**
  * "Additional Body Fields": a JSON object of more payment fields. Absent, null, blank or "{}" add nothing.
- * Keys such as "__proto__" never reach a body (validation/objects.ts), nor do lone surrogates, nor
+ * Keys such as "__proto__" never reach a body (validation/inputObjects.ts), nor do lone surrogates, nor
  * the fields the node sets itself.
  */
 const additionalBodyFieldsSchema = z.unknown().transform((value, ctx) => {

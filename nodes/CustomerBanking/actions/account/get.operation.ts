@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { ENDPOINTS, request } from '../../transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'account', false);
-	const account = await apiRequest.call(this, { method: 'GET', path: `/account/${xaid}`, itemIndex });
+	const account = await request.call(this, ENDPOINTS.account.at({ xaid }), { itemIndex });
 	return output(account);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { ENDPOINTS, request } from '../../transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 
@@ -15,11 +15,7 @@ export const description = updateDisplayOptions(
 // spec §Balance: available (spendable now), pending (awaiting approval or in flight) and ledger balance
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	const balance = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/account/${xaid}/balance`,
-		itemIndex,
-	});
+	const balance = await request.call(this, ENDPOINTS.balance.at({ xaid }), { itemIndex });
 	// the balance object does not name its account; keep the output self-describing
 	return { xaid, ...balance };
 }

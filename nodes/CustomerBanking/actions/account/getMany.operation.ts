@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
+import { ENDPOINTS, requestAllItems } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import { getListOptions } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
@@ -16,8 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const output = readSimplify(this, itemIndex, 'account', true);
-	const accounts = await apiRequestAllItems.call(this, {
-		path: '/accounts',
+	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), {
 		...getListOptions(this, itemIndex),
 		itemIndex,
 	});

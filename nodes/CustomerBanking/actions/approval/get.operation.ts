@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { ENDPOINTS, request } from '../../transport';
 import { requireUuid } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
@@ -32,6 +32,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const output = readSimplify(this, itemIndex, 'approval', false);
-	const approval = await apiRequest.call(this, { method: 'GET', path: `/approval/${ref}`, itemIndex });
+	const approval = await request.call(this, ENDPOINTS.approval.at({ ref }), { itemIndex });
 	return output(approval);
 }

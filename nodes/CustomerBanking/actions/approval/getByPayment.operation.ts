@@ -1,14 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
+import { searchApprovals } from '../../approvals/approvalRecords';
 import { listScope } from '../common.descriptions';
-import { getScopedPath } from '../parameters';
+import { getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
-
-// spec §Approvals: "The approvals list is also used with a page size of 50"
-const PAGE_SIZE = 50;
 
 const properties: INodeProperties[] = [
 	transactionIdProperty('The transaction ID the payment was given when it was submitted'),
@@ -27,13 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xtid = readTransactionId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
-	const approvals = await apiRequestAllItems.call(this, {
-		path: getScopedPath(this, itemIndex, 'approvals'),
-		returnAll: true,
-		pageSize: PAGE_SIZE,
-		until: isThePayment,
-		itemIndex,
-	});
+	const approvals = await searchApprovals.call(this, getScope(this, itemIndex), isThePayment, itemIndex);
 	const match = approvals.find(isThePayment);
 	if (match) return output(match);
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { isPendingApproval } from '../../approvals/approvalStatus';
-import { apiRequestAllItems } from '../../transport';
+import { isPending, listApprovals } from '../../approvals/approvalRecords';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
-import { getListOptions, getScopedPath } from '../parameters';
+import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
 // spec §Approval: "the value pending occurs; names of the other values are not shown", so the filter
@@ -35,15 +34,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const isPending = (approval: IDataObject) => isPendingApproval(approval.status);
-
 // spec §Approvals: GET /approvals or GET /account/{xaid}/approvals
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const status = this.getNodeParameter('status', itemIndex, 'any') as StatusFilter;
 	if (!STATUS_FILTERS.some((filter) => filter.value === status)) {
 		throw new NodeOperationError(this.getNode(), `Status must be one of ${STATUS_FILTERS.map((f) => f.name).join(', ')}`, { itemIndex });
 	}
-	const path = getScopedPath(this, itemIndex, 'approvals');
+	const scope = getScope(this, itemIndex);
 	const list = getListOptions(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'approval', true);
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
@@ -51,6 +48,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		status === 'any'
 			? undefined
 			: (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
-	const approvals = await apiRequestAllItems.call(this, { path, ...list, keep, itemIndex });
+	const approvals = await listApprovals.call(this, scope, { ...list, keep, itemIndex });
 	return output(approvals);
 }

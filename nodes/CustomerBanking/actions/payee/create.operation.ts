@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareCreate } from '../../payees/payeeBody';
-import { apiRequest } from '../../transport';
-import { PAYEE_ENDPOINT } from '../../transport/endpoints';
+import { ENDPOINTS, request } from '../../transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { payeeFormForCreate } from './payeeForm';
@@ -19,6 +18,6 @@ export const description = updateDisplayOptions(
 // spec §Create: POST /account/{xaid}/payees
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
-	const body = await prepareCreate(this, itemIndex, xaid, readPayeeInput(this, itemIndex, 'create'));
-	return await apiRequest.call(this, { ...PAYEE_ENDPOINT, method: 'POST', path: `/account/${xaid}/payees`, body, itemIndex });
+	const body = await prepareCreate.call(this, itemIndex, xaid, readPayeeInput(this, itemIndex, 'create'));
+	return await request.call(this, ENDPOINTS.createPayee.at({ xaid }), { body, itemIndex });
 }

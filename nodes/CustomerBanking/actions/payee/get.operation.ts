@@ -17,6 +17,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xpid = getPayeeId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'payee', false);
-	const payee = await getPayee(this, xpid, itemIndex);
+	const payee = await getPayee.call(this, xpid, itemIndex);
 	return output(payee);
 }

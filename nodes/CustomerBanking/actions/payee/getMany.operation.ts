@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
-import { PAYEE_ENDPOINT } from '../../transport/endpoints';
+import { ENDPOINTS, requestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
-import { getListOptions, getScopedPath } from '../parameters';
+import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { payeeFilters, readPayeeFilters } from './filters';
 
@@ -22,10 +21,10 @@ export const description = updateDisplayOptions(
 
 // spec §Payees: GET /payees or GET /account/{xaid}/payees (pages of at most 100)
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const path = getScopedPath(this, itemIndex, 'payees');
+	const scope = getScope(this, itemIndex);
 	const list = getListOptions(this, itemIndex);
 	const keep = readPayeeFilters(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'payee', true);
-	const payees = await apiRequestAllItems.call(this, { path, ...PAYEE_ENDPOINT, ...list, keep, itemIndex });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), { ...list, keep, itemIndex });
 	return output(payees);
 }

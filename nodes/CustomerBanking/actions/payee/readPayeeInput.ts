@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readGroup } from '../../validation/objects';
+import { readGroup } from '../../validation/inputObjects';
 import { BANK_DETAILS_FORMAT_NAMES, bankDetailsFormat, REQUIRED_ON_CREATE } from '../../validation/payee.fields';
 import { getOption } from '../parameters';
 import { PAYEE_COLLECTIONS, payeeCollectionLabel } from './payeeForm';

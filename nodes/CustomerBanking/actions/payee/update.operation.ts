@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareUpdate } from '../../payees/payeeBody';
-import { apiRequest } from '../../transport';
-import { PAYEE_ENDPOINT } from '../../transport/endpoints';
+import { ENDPOINTS, request } from '../../transport';
 import { accountLocator, payeeLocator } from '../common.descriptions';
 import { getAccountId, getPayeeId } from '../parameters';
 import { payeeFormForUpdate } from './payeeForm';
@@ -20,12 +19,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
 	const xpid = getPayeeId(this, itemIndex);
-	const body = await prepareUpdate(this, itemIndex, { xaid, xpid }, readPayeeInput(this, itemIndex, 'update'));
-	return await apiRequest.call(this, {
-		...PAYEE_ENDPOINT,
-		method: 'PUT',
-		path: `/account/${xaid}/payees/${encodeURIComponent(xpid)}`,
-		body,
-		itemIndex,
-	});
+	const body = await prepareUpdate.call(this, itemIndex, { xaid, xpid }, readPayeeInput(this, itemIndex, 'update'));
+	return await request.call(this, ENDPOINTS.updatePayee.at({ xaid, xpid }), { body, itemIndex });
 }

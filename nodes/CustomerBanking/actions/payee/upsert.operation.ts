@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareUpsert } from '../../payees/payeeBody';
-import { apiRequest } from '../../transport';
-import { PAYEE_ENDPOINT } from '../../transport/endpoints';
+import { ENDPOINTS, request } from '../../transport';
 import { requireId } from '../../validation/ids';
 import { PAYEE_ID_LABEL } from '../../validation/payee.fields';
 import { accountLocator } from '../common.descriptions';
@@ -52,6 +51,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xpid = givenPayeeId(this, itemIndex);
 	const lookUp = getBoolean(this, 'lookUpExisting', itemIndex, true, 'Look Up Existing Payee First');
 	const input = readPayeeInput(this, itemIndex, 'create');
-	const body = await prepareUpsert(this, itemIndex, { xaid, xpid, lookUp }, input);
-	return await apiRequest.call(this, { ...PAYEE_ENDPOINT, method: 'POST', path: `/account/${xaid}/payee`, body, itemIndex });
+	const body = await prepareUpsert.call(this, itemIndex, { xaid, xpid, lookUp }, input);
+	return await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });
 }

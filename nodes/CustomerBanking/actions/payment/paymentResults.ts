@@ -43,11 +43,63 @@ function acceptedState(accepted: IDataObject): string {
 	return typeof accepted.approvalRef === 'string' ? 'pending_approval' : 'accepted';
 }
 
+type Reported = Exclude<PaymentOutcome, { kind: 'failed' }>;
+
+/** What an output item shows of an outcome: fields before the payment's own, fields after it, and its output. */
+interface Shown {
+	before: IDataObject;
+	after: IDataObject;
+	output?: OutputName;
+}
+
+const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
+	requestId !== undefined ? { requestId } : {};
+
 /**
- * One output item per payment: status submitted / pending_approval (spec §States and transitions:
- * an approval request, nothing sent yet) / accepted (its state not visible yet) / not_sent (its
- * approval was refused) / replayed / rejected / found_after_error; failures become errors
- * that the router turns into error items (continueOnFail) or a node error.
+ * One row per kind of outcome: status submitted / pending_approval (spec §States and transitions: an
+ * approval request, nothing sent yet) / accepted (its state not visible yet) / not_sent (its approval
+ * was refused) / replayed / rejected / undetermined / found_after_error.
+ */
+const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } = {
+	accepted: (outcome) => {
+		const state = acceptedState(outcome.accepted);
+		// a replay: the bank answered this key with this payment before, nothing new was made now
+		const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
+		return { before: { status }, after: { ...acceptedFields(outcome.accepted), ...requestIdOf(outcome) } };
+	},
+	rejected: (outcome) => ({
+		before: {
+			status: 'rejected',
+			rejectionReason: outcome.reason,
+			...(outcome.reasonUncertain && { rejectionReasonUncertain: true }),
+		},
+		after: requestIdOf(outcome),
+		output: REJECTED,
+	}),
+	undetermined: ({ statement, notPaid, xtids, sharedWith, ...outcome }) => ({
+		before: { status: 'undetermined', statement, notPaid, xtids, sharedWith },
+		after: requestIdOf(outcome),
+	}),
+	found: ({ found, failure }) => ({
+		before: {
+			status: 'found_after_error',
+			xtid: found.xtid,
+			...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+			...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
+			...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
+			foundIn: found.foundIn,
+		},
+		after: { requestError: failure },
+	}),
+};
+
+function shown(outcome: Reported): Shown {
+	return (SHOWN[outcome.kind] as (reported: Reported) => Shown)(outcome);
+}
+
+/**
+ * One output item per payment, as its row of SHOWN says; failures become errors that the router
+ * turns into error items (continueOnFail) or a node error.
  */
 export function outcomeResult(
 	outcome: PaymentOutcome,
@@ -56,97 +108,18 @@ export function outcomeResult(
 	const { payment } = outcome;
 	const { itemIndex } = payment;
 	if (outcome.kind === 'failed') {
-		return {
-			itemIndex,
-			error: outcome.error,
-			errorFields: {
-				status: outcome.status,
-				idempotencyKey: outcome.key.key,
-				...(outcome.candidates !== undefined && { candidates: outcome.candidates }),
-			},
-		};
+		const { status, key, candidates } = outcome;
+		const errorFields = { status, idempotencyKey: key.key, ...(candidates !== undefined && { candidates }) };
+		return { itemIndex, error: outcome.error, errorFields };
 	}
-
 	const context: IDataObject = {
 		...keyFields(outcome.key),
 		...(placement?.batch && { batch: { ...placement.batch } }),
 		...(placement?.resubmission && { resubmission: { ...placement.resubmission } }),
 	};
-	if (outcome.kind === 'accepted') {
-		const state = acceptedState(outcome.accepted);
-		// a replay: the bank answered this key with this payment before, nothing new was made now
-		const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
-		return {
-			itemIndex,
-			results: [
-				{
-					json: {
-						status,
-						...payment.body,
-						...acceptedFields(outcome.accepted),
-						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
-						...context,
-					},
-				},
-			],
-		};
-	}
-	if (outcome.kind === 'rejected') {
-		return {
-			itemIndex,
-			results: [
-				{
-					json: {
-						status: 'rejected',
-						rejectionReason: outcome.reason,
-						...(outcome.reasonUncertain && { rejectionReasonUncertain: true }),
-						...payment.body,
-						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
-						...context,
-					},
-					output: REJECTED,
-				},
-			],
-		};
-	}
-	if (outcome.kind === 'undetermined') {
-		return {
-			itemIndex,
-			results: [
-				{
-					json: {
-						status: 'undetermined',
-						statement: outcome.statement,
-						notPaid: outcome.notPaid,
-						xtids: outcome.xtids,
-						sharedWith: outcome.sharedWith,
-						...payment.body,
-						...(outcome.requestId !== undefined && { requestId: outcome.requestId }),
-						...context,
-					},
-				},
-			],
-		};
-	}
-	const { found } = outcome;
-	return {
-		itemIndex,
-		results: [
-			{
-				json: {
-					status: 'found_after_error',
-					xtid: found.xtid,
-					...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
-					...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
-					...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
-					foundIn: found.foundIn,
-					...payment.body,
-					requestError: outcome.failure,
-					...context,
-				},
-			},
-		],
-	};
+	const { before, after, output } = shown(outcome);
+	const json = { ...before, ...payment.body, ...after, ...context };
+	return { itemIndex, results: [output ? { json, output } : { json }] };
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { Payment } from '../../payments/payment';
-import { ownValue, readGroup } from '../../validation/objects';
+import { ownValue, readGroup } from '../../validation/inputObjects';
 import { INPUT_FIELD_NAMES, MAPPING, PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField, type PaymentField } from '../../validation/payment.fields';
 import { formatIssues, type PaymentInput, type PaymentIssue, validatePayment } from '../../validation/payment.schema';
 import { textProblem } from '../../validation/text';
@@ -85,43 +85,60 @@ function namedAsInput(issues: PaymentIssue[]): PaymentIssue[] {
 	});
 }
 
+/** What one item's parameters say, before the payment fields are checked. */
+interface ItemParameters {
+	automatic: boolean;
+	fields: PaymentInput;
+	customKey: unknown;
+	/** Problems of the groups (Options) themselves. */
+	groupIssues: PaymentIssue[];
+}
+
+/** Reads the item's parameters; throws what n8n throws for one it cannot resolve. */
+function readParameters(context: IExecuteFunctions, itemIndex: number): ItemParameters {
+	const groupIssues: PaymentIssue[] = [];
+	const automatic = context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
+	const options = readGroup(parameter(context, 'options', itemIndex));
+	if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
+	const fields = automatic ? autoMappedFields(context, itemIndex, groupIssues) : formFields(context, itemIndex, groupIssues);
+	let customKey = options.ok ? (ownValue(options.values, 'idempotencyKey') ?? undefined) : undefined;
+	if (typeof customKey === 'number') customKey = String(customKey);
+	for (const [name, label] of BOOLEAN_OPTIONS) {
+		const value = options.ok ? ownValue(options.values, name) : undefined;
+		// the operations test `=== true`: a "true" from an expression would quietly mean false
+		// (Validate Only off: the payment is sent)
+		if (value !== undefined && value !== null && typeof value !== 'boolean') {
+			groupIssues.push({ field: label, rule: 'must be true or false' });
+		}
+	}
+	return { automatic, fields, customKey, groupIssues };
+}
+
+/**
+ * Silently falling back to a derived key would lose the protection the user asked for; the key is
+ * shown in the output and the user's records, so it must be text like every other value.
+ */
+function customKeyIssue(customKey: unknown): PaymentIssue | undefined {
+	if (customKey === undefined) return undefined;
+	const rule =
+		typeof customKey !== 'string' || customKey.trim() === '' ? 'is empty for this item' : textProblem(customKey.trim());
+	return rule === undefined ? undefined : { field: 'Custom Idempotency Key', rule };
+}
+
 /** Reads and checks one item's payment; bad input is reported before any request is sent. */
 export function readPayment(context: IExecuteFunctions, itemIndex: number): ReadResult {
-	let fields: PaymentInput;
-	let customKey: unknown;
-	let automatic = false;
-	const groupIssues: PaymentIssue[] = [];
+	let read: ItemParameters;
 	try {
-		automatic = context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
-		const options = readGroup(parameter(context, 'options', itemIndex));
-		if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
-		fields = automatic ? autoMappedFields(context, itemIndex, groupIssues) : formFields(context, itemIndex, groupIssues);
-		customKey = options.ok ? (ownValue(options.values, 'idempotencyKey') ?? undefined) : undefined;
-		if (typeof customKey === 'number') customKey = String(customKey);
-		for (const [name, label] of BOOLEAN_OPTIONS) {
-			const value = options.ok ? ownValue(options.values, name) : undefined;
-			// the operations test `=== true`: a "true" from an expression would quietly mean false
-			// (Validate Only off: the payment is sent)
-			if (value !== undefined && value !== null && typeof value !== 'boolean') {
-				groupIssues.push({ field: label, rule: 'must be true or false' });
-			}
-		}
+		read = readParameters(context, itemIndex);
 	} catch (error) {
 		return invalid(context, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
 	}
-
+	const { automatic, fields, customKey, groupIssues } = read;
 	const checked = validatePayment(fields);
 	const fieldIssues = checked.valid ? [] : automatic ? namedAsInput(checked.issues) : checked.issues;
 	const issues = [...groupIssues, ...fieldIssues];
-	if (customKey !== undefined) {
-		// silently falling back to a derived key would lose the protection the user asked for; the key
-		// is shown in the output and the user's records, so it must be text like every other value
-		const rule =
-			typeof customKey !== 'string' || customKey.trim() === ''
-				? 'is empty for this item'
-				: textProblem(customKey.trim());
-		if (rule !== undefined) issues.push({ field: 'Custom Idempotency Key', rule });
-	}
+	const keyIssue = customKeyIssue(customKey);
+	if (keyIssue) issues.push(keyIssue);
 	if (!checked.valid || issues.length) return invalid(context, itemIndex, issues);
 	return {
 		valid: true,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { ENDPOINTS, request } from '../../transport';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from './transactionId';
 
@@ -19,6 +19,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'transaction', false);
-	const transaction = await apiRequest.call(this, { method: 'GET', path: `/transaction/${xtid}`, itemIndex });
+	const transaction = await request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex });
 	return output(transaction);
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
+import { ENDPOINTS, requestAllItems } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
-import { getListOptions, getScopedPath } from '../parameters';
+import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionFilters, transactionFilters } from './filters';
 
@@ -21,10 +21,10 @@ export const description = updateDisplayOptions(
 
 // spec §Transactions: GET /transactions or GET /account/{xaid}/transactions
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const path = getScopedPath(this, itemIndex, 'transactions');
+	const scope = getScope(this, itemIndex);
 	const list = getListOptions(this, itemIndex);
 	const keep = readTransactionFilters(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'transaction', true);
-	const transactions = await apiRequestAllItems.call(this, { path, ...list, keep, itemIndex });
+	const transactions = await requestAllItems.call(this, ENDPOINTS.transactions.at(scope), { ...list, keep, itemIndex });
 	return output(transactions);
 }

@@ -1,0 +1,117 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	apiFailureOf,
+	type AccountScope,
+	type BankingContext,
+	type EndpointCall,
+	ENDPOINTS,
+	type ListOptions,
+	request,
+	requestAllItems,
+} from '../transport';
+import { isPendingApproval } from './approvalStatus';
+
+/**
+ * What an approval record holds and how it is read: the approval operations, the payment look-up and
+ * the Approval Trigger know approvals only through this module (and the status words of approvalStatus.ts).
+ */
+
+/** spec §Approvals: "The approvals list is also used with a page size of 50" (finding a payment's approval). */
+const SEARCH_PAGE_SIZE = 50;
+
+function objectOf(value: unknown): IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** spec §Approval: "the value pending occurs", and words that plainly say the same (approvalStatus.ts). */
+export function isPending(approval: IDataObject): boolean {
+	return isPendingApproval(approval.status);
+}
+
+/**
+ * The payment an approval is about: its details sit in `transaction` (DECISIONS.md §Approvals) or at the
+ * top level of the record; the spec leaves them "not shown".
+ */
+export function approvalPayment(approval: IDataObject): IDataObject {
+	return { ...approval, ...objectOf(approval.transaction) };
+}
+
+/** The account of the approval's payment: `parent_xaid`, else the payment's `xaid`. */
+export function approvalAccount(approval: IDataObject): string | undefined {
+	return text(approval.parent_xaid) ?? text(approvalPayment(approval).xaid);
+}
+
+/** GET one record; undefined when the bank answers 404 (it no longer shows it). Other failures throw. */
+async function readOrMissing(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	itemIndex?: number,
+): Promise<IDataObject | undefined> {
+	const read = request.call(this, endpoint, { itemIndex });
+	return await read.then(
+		(record) => record,
+		(error: unknown) => (apiFailureOf(error)?.kind === 'notFound' ? undefined : read),
+	);
+}
+
+/** spec §Approvals: GET /approval/{ref}, or undefined when the bank no longer shows it. */
+export async function readApproval(this: BankingContext, ref: string, itemIndex?: number) {
+	return await readOrMissing.call(this, ENDPOINTS.approval.at({ ref }), itemIndex);
+}
+
+/** spec §Transactions: the record of an approval's payment, or undefined when the bank shows none. */
+export async function readPaymentTransaction(this: BankingContext, xtid: string, itemIndex?: number) {
+	return await readOrMissing.call(this, ENDPOINTS.transaction.at({ xtid }), itemIndex);
+}
+
+/** The approvals of every account, or of one (`scope`). */
+export async function listApprovals(
+	this: BankingContext,
+	scope: AccountScope,
+	options: ListOptions<IDataObject>,
+): Promise<IDataObject[]> {
+	return await requestAllItems.call(this, ENDPOINTS.approvals.at(scope), options);
+}
+
+/**
+ * spec §Approvals: "clients find the approval of a payment by matching xtid", reading pages of 50;
+ * the approvals read until `found` says the search is over (or the list ends).
+ */
+export async function searchApprovals(
+	this: BankingContext,
+	scope: AccountScope,
+	found: (approval: IDataObject) => boolean,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return await listApprovals.call(this, scope, {
+		returnAll: true,
+		pageSize: SEARCH_PAGE_SIZE,
+		until: found,
+		itemIndex,
+	});
+}
+
+/**
+ * The approvals of the given payments (xtids) in one account, found as searchApprovals does: for
+ * payments whose answer did not say whether they await approval.
+ */
+export async function approvalsOfPayments(
+	this: BankingContext,
+	xaid: string,
+	xtids: ReadonlySet<string>,
+	itemIndex: number,
+): Promise<Map<string, { ref?: string; status?: string }>> {
+	const found = new Map<string, { ref?: string; status?: string }>();
+	const note = (approval: IDataObject) => {
+		const xtid = text(approvalPayment(approval).xtid);
+		if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
+		return found.size === xtids.size;
+	};
+	await searchApprovals.call(this, { xaid }, note, itemIndex);
+	return found;
+}
