@@ -23,7 +23,7 @@ import {
 } from './credentialRules';
 import { describeFailure, failedRequestError, type RequestFailure, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
-import { DEFAULT_PAGE_LIMIT, pageSizeFor, readListPage } from './paginate';
+import { DEFAULT_PAGE_LIMIT, pageSizeFor, readAllPages } from './paginate';
 import type { EndpointCall } from './endpoints';
 import {
 	delayBeforeNextAttempt,
@@ -79,6 +79,8 @@ export interface ApiRequestOptions extends EndpointIntent {
 	itemIndex?: number;
 	/** The credential as already read for this chain of requests (the pages of one list). */
 	credentials?: ICredentialDataDecryptedObject;
+	/** Told when the bank limits requests (a 429 read as a rate limit), before the request is sent again. */
+	onRateLimited?: () => void;
 }
 
 export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointIntent {
@@ -299,6 +301,7 @@ export async function apiRequest<T = IDataObject>(
 		if (!attempt.failure) return await (scrubbedAnswer<T>).call(this, attempt.answer, prepared);
 		const { failure } = attempt;
 		const rule = ruleFor(failure, options.tooManyRequests);
+		if (rule.kind === 'rateLimited') options.onRateLimited?.();
 		const delay =
 			prepared.repeatable && rule.retry === 'whenSafe' ? delayBeforeNextAttempt(attempts, failure) : undefined;
 		if (delay === undefined) {
@@ -312,8 +315,8 @@ export async function apiRequest<T = IDataObject>(
 
 /**
  * Every item of a paginated list (Return All), or the first `limit` items, using the largest page
- * the endpoint allows; stops on `total`, on a short page, or once the limit is reached. One function
- * of about 45 lines: its ways to stop (a match, the limit, the end of the list) are checked side by side.
+ * the endpoint allows; stops on `total`, on a short page, or once the limit is reached (paginate.ts
+ * readAllPages, which also reads Return All's pages ahead).
  * `apiRequestAllItems.call(this, …)` resolves to IDataObject[]; `(apiRequestAllItems<T>).call` to T[].
  */
 export async function apiRequestAllItems<T>(
@@ -340,36 +343,29 @@ export async function apiRequestAllItems<T = IDataObject>(
 	const pageSize = options.pageSize
 		? Math.min(options.pageSize, maxPageSize)
 		: pageSizeFor(maxPageSize, returnAll || keep !== undefined, limit);
-	const collected: T[] = [];
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-
-	for (let page = 0; ; page++) {
-		const response: unknown = await apiRequest.call(this, {
-			credentials,
-			method: 'GET',
-			path,
-			qs: { ...qs, page, limit: pageSize },
-			tooManyRequests,
-			bankClock,
-			itemIndex,
-		});
-		const listPage = readListPage<T>(response);
-		if (!listPage) {
-			throw new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
+	return await readAllPages<T>({
+		pageSize,
+		limit,
+		keep,
+		until,
+		fetchPage: async (page, rateLimited) =>
+			await apiRequest.call(this, {
+				credentials,
+				method: 'GET',
+				path,
+				qs: { ...qs, page, limit: pageSize },
+				tooManyRequests,
+				bankClock,
+				itemIndex,
+				onRateLimited: rateLimited,
+			}),
+		notAList: () =>
+			new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
 				itemIndex,
 				description: 'Expected { total, results }, an array, { data } or { items }.',
-			});
-		}
-		const kept = keep ? listPage.items.filter(keep) : listPage.items;
-		const matchAt = until ? kept.findIndex(until) : -1;
-		if (matchAt >= 0) return [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit);
-		collected.push(...kept);
-		if (collected.length >= limit) return collected.slice(0, limit);
-		const endOfList =
-			listPage.items.length < pageSize ||
-			(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
-		if (endOfList) return collected;
-	}
+			}),
+	});
 }
 
 /** What one call adds to the endpoint it names. */

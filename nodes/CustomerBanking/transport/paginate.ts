@@ -32,3 +32,75 @@ export function readListPage<T = IDataObject>(response: unknown): ListPage<T> | 
 	const total = typeof envelope.total === 'number' ? envelope.total : undefined;
 	return { items: items as T[], total };
 }
+
+export interface ReadAllPagesOptions<T> {
+	/** Items per page (the same for every page, so `page` offsets stay aligned). */
+	pageSize: number;
+	/** The most items wanted; Infinity for Return All. */
+	limit: number;
+	/** Only items satisfying this are returned, and the limit counts them. */
+	keep?: (item: T) => boolean;
+	/** Stop reading pages once a kept item satisfies this; that item is the last one returned. */
+	until?: (item: T) => boolean;
+	/**
+	 * Requests page `page` (0-based, spec §Pagination) and resolves to the bank's answer; calls
+	 * `rateLimited` when the bank answered it 429 (the transport waits and sends it again).
+	 */
+	fetchPage: (page: number, rateLimited: () => void) => Promise<unknown>;
+	/** The error for an answer that is not a list. */
+	notAList: () => Error;
+}
+
+/**
+ * Every page's items in the list's order, until the list ends (a short page, or as many pages as its
+ * `total` says), the limit is reached or `until` matches.
+ *
+ * Return All reads ahead: once an answer tells the list's size (`total`, shown by the spec for the
+ * accounts list only, so a hint), the next page is requested while the previous one is still being
+ * answered and read, two at a time, and one at a time from the first 429 on (spec §Errors: the bank
+ * limits requests; its Retry-After is honoured by the transport). Only pages that `total` says exist are
+ * requested ahead, so no more pages are sent than without read-ahead. Without a `total`, or with a limit
+ * or `until` (which may end the list early), one page at a time.
+ */
+export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<T[]> {
+	const { pageSize, limit, keep, until, fetchPage } = options;
+	let concurrency = limit === Infinity && !until ? 2 : 1;
+	const rateLimited = () => {
+		concurrency = 1;
+	};
+	const requested = new Map<number, Promise<unknown>>();
+	let nextPage = 0;
+	const request = (page: number) => {
+		const answer = fetchPage(page, rateLimited);
+		// a page read ahead whose answer is never read (the list ended earlier) must not fail the run
+		answer.catch(() => undefined);
+		requested.set(page, answer);
+		nextPage = page + 1;
+	};
+	// pages the list holds as its latest total says; until an answer tells it, only the first is known
+	let pagesKnown = 1;
+	const collected: T[] = [];
+	try {
+		for (let page = 0; ; page++) {
+			if (!requested.has(page)) request(page);
+			while (nextPage < page + concurrency && nextPage < pagesKnown) request(nextPage);
+			const response = await requested.get(page);
+			requested.delete(page);
+			const listPage = readListPage<T>(response);
+			if (!listPage) throw options.notAList();
+			const kept = keep ? listPage.items.filter(keep) : listPage.items;
+			const matchAt = until ? kept.findIndex(until) : -1;
+			if (matchAt >= 0) return [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit);
+			collected.push(...kept);
+			if (collected.length >= limit) return collected.slice(0, limit);
+			const endOfList =
+				listPage.items.length < pageSize ||
+				(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
+			if (endOfList) return collected;
+			if (listPage.total !== undefined) pagesKnown = Math.ceil(listPage.total / pageSize);
+		}
+	} finally {
+		// no request of this list outlives it
+		await Promise.allSettled(requested.values());
+	}
+}

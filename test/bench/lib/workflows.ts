@@ -97,6 +97,16 @@ export function webhookNoOpWorkflow(path: string): BenchWorkflow {
 	]);
 }
 
+/**
+ * The floor: a community-package trigger that answers at once and emits the body (test/bench/floorTrigger),
+ * alone in its workflow like this package's trigger in triggerWorkflow.
+ */
+export function floorTriggerWorkflow(): BenchWorkflow {
+	return chain('bench: Bench Floor Trigger', [
+		{ name: 'Bench Floor Trigger', type: 'n8n-nodes-bench-floor.floorTrigger', typeVersion: 1, webhookId: randomUUID(), parameters: {} },
+	]);
+}
+
 export function triggerWorkflow(credentialId: string, xaid: string, fetchTransaction: boolean, typeVersion: number): BenchWorkflow {
 	return chain(`bench: Customer Banking Trigger, fetch ${fetchTransaction ? 'on' : 'off'}`, [
 		{
