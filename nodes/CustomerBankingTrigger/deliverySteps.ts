@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { sleep } from 'n8n-workflow';
 
 import { checkId } from '../CustomerBanking/validation/ids';
-import { apiRequest } from '../CustomerBanking/transport';
+import { ENDPOINTS, request } from '../CustomerBanking/transport';
 import {
 	deliveryKey,
 	IN_FLIGHT_RETRY_AFTER_SECONDS,
@@ -235,7 +235,7 @@ export async function deliveryOutput(
 		occurredAt: facts.occurredAt ?? null,
 	};
 	if (!readFetchTransaction.call(this)) return output;
-	const fetched = apiRequest.call(this, { method: 'GET', path: `/transaction/${encodeURIComponent(facts.xtid)}` });
+	const fetched = request.call(this, ENDPOINTS.transaction.at({ xtid: facts.xtid }));
 	fetched.catch(() => {
 		admission.ledger.release(admission.key);
 		admission.running.free(admission.place);

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest } from '../CustomerBanking/transport';
+import { apiFailureOf, ENDPOINTS, request } from '../CustomerBanking/transport';
 import type { BankingEvent } from './events';
 
 export interface SubscriptionTarget {
@@ -70,9 +70,7 @@ function messageOf(error: unknown): string {
 /** One POST /webhooks/subscribe { zapId, xaid, url, event } (spec §Webhook subscriptions); the failure, if any. */
 async function postSubscription(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
 	try {
-		await apiRequest.call(this, {
-			method: 'POST',
-			path: '/webhooks/subscribe',
+		await request.call(this, ENDPOINTS.subscribeWebhook.at({}), {
 			body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
 		});
 		return undefined;
@@ -107,11 +105,7 @@ export async function unsubscribeEach(
 	const outcome: UnsubscribeOutcome = { removed: [], failed: [] };
 	for (const zapId of new Set(zapIds)) {
 		try {
-			await apiRequest.call(this, {
-				method: 'DELETE',
-				path: '/webhooks/unsubscribe',
-				body: { zapId },
-			});
+			await request.call(this, ENDPOINTS.unsubscribeWebhook.at({}), { body: { zapId } });
 			outcome.removed.push(zapId);
 		} catch (error) {
 			if (apiFailureOf(error)?.kind === 'notFound') {

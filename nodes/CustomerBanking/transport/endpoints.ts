@@ -95,4 +95,7 @@ export const ENDPOINTS = {
 	upsertPayee: payeeWrite<{ xaid: string }>('POST', ({ xaid }) => encoded`/account/${xaid}/payee`),
 	// spec §Payments rule 2: resent with the same x-idempotent-key and body, the bank acts once
 	payments: { ...read<object>(() => '/payments'), method: 'POST' as const, retry: 'safe' as const, whenOutcomeUnknown: LOOK_PAYMENT_UP },
+	// spec §Webhook subscriptions: writes the bank does not promise to act on once, so never resent
+	subscribeWebhook: { ...read<object>(() => '/webhooks/subscribe'), method: 'POST' as const, retry: 'never' as const },
+	unsubscribeWebhook: { ...read<object>(() => '/webhooks/unsubscribe'), method: 'DELETE' as const, retry: 'never' as const },
 };
