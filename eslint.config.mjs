@@ -18,7 +18,15 @@ export default tseslint.config(
 	},
 	{
 		files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-		languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
+		languageOptions: {
+			globals: {
+				require: 'readonly',
+				module: 'writable',
+				process: 'readonly',
+				console: 'readonly',
+				__dirname: 'readonly',
+			},
+		},
 	},
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],

@@ -47,7 +47,8 @@ export class CustomerBankingApi implements ICredentialType {
 		dark: 'file:../icons/customerBanking.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://github.com/customer-banking/n8n-nodes-customer-banking#credential-set-up';
+	documentationUrl =
+		'https://github.com/customer-banking/n8n-nodes-customer-banking#credential-set-up';
 
 	properties: INodeProperties[] = [
 		{
@@ -93,7 +94,7 @@ export class CustomerBankingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.bank.example.com',
-			description: 'The address of the bank\'s API (the base URL in the API documentation)',
+			description: "The address of the bank's API (the base URL in the API documentation)",
 		},
 		{
 			displayName: 'Token URL',
@@ -103,7 +104,7 @@ export class CustomerBankingApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://auth.bank.example.com',
 			description:
-				'The address of the bank\'s token service (the auth URL in the API documentation). The token path is added to it, unless the address already ends with it.',
+				"The address of the bank's token service (the auth URL in the API documentation). The token path is added to it, unless the address already ends with it.",
 		},
 		{
 			displayName: 'Audience',
@@ -256,7 +257,10 @@ async function authenticateRequest(
 }
 
 /** Whether the request goes to the credential's API: its origin, under its path. */
-function isWithinBaseUrl(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): boolean {
+function isWithinBaseUrl(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): boolean {
 	try {
 		const base = new URL(baseUrlOf(credentials));
 		// joined as n8n's HTTP client (axios) joins them: a relative url is appended to baseURL's path
@@ -269,7 +273,10 @@ function isWithinBaseUrl(credentials: ICredentialDataDecryptedObject, requestOpt
 				: url;
 		const target = new URL(joined);
 		const basePath = base.pathname.replace(/\/+$/, '');
-		return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
+		return (
+			target.origin === base.origin &&
+			(target.pathname === basePath || target.pathname.startsWith(`${basePath}/`))
+		);
 	} catch {
 		return false;
 	}
@@ -309,7 +316,8 @@ const TOKEN_REFUSALS: ReadonlyArray<{
 			),
 	},
 	{
-		applies: ({ errorCode, serviceMessage }) => errorCode === 'invalid_audience' || /audience/i.test(serviceMessage),
+		applies: ({ errorCode, serviceMessage }) =>
+			errorCode === 'invalid_audience' || /audience/i.test(serviceMessage),
 		error: ({ said }) =>
 			tokenError(
 				'The token service rejected the Audience',
@@ -335,7 +343,10 @@ const TOKEN_REFUSALS: ReadonlyArray<{
 	{
 		applies: ({ status }) => status >= 500,
 		error: ({ status, said }) =>
-			tokenError(`The token service failed (HTTP ${status})`, `This is usually temporary: try again later.${said}`),
+			tokenError(
+				`The token service failed (HTTP ${status})`,
+				`This is usually temporary: try again later.${said}`,
+			),
 	},
 	{
 		applies: () => true,
@@ -353,23 +364,37 @@ interface ExchangeFailure {
 }
 
 /** The refusal as the token service worded it, its message free of the client secret. */
-function tokenRefusalOf(failure: ExchangeFailure, status: number, tokenEndpoint: string, clientSecret: string): TokenRefusal {
+function tokenRefusalOf(
+	failure: ExchangeFailure,
+	status: number,
+	tokenEndpoint: string,
+	clientSecret: string,
+): TokenRefusal {
 	const answer = failure.response?.data;
 	const data = (typeof answer === 'object' && answer !== null ? answer : {}) as IDataObject;
 	const errorCode = typeof data.error === 'string' ? data.error : '';
-	const message = [data.message, data.error_description].find((text) => typeof text === 'string') as string | undefined;
+	const message = [data.message, data.error_description].find(
+		(text) => typeof text === 'string',
+	) as string | undefined;
 	const serviceMessage = redact(message ?? '', [clientSecret]);
 	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
 	const retryAfter = failure.response?.headers?.['retry-after'];
 	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint };
 }
 
-function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSecret: string): Error {
+function describeExchangeFailure(
+	error: unknown,
+	tokenEndpoint: string,
+	clientSecret: string,
+): Error {
 	const failure = (error ?? {}) as ExchangeFailure;
 	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
 	if (status !== undefined && status >= 300 && status < 400) {
 		const location = failure.response?.headers?.location;
-		const target = redirectTargetOf(typeof location === 'string' ? location : undefined, tokenEndpoint);
+		const target = redirectTargetOf(
+			typeof location === 'string' ? location : undefined,
+			tokenEndpoint,
+		);
 		return tokenError(
 			`The token service answered with a redirect (HTTP ${status})${target ? ` to ${target}` : ''}, which is not followed`,
 			'The token service is not expected to redirect, so the client secret was not sent on. Check the Token URL: it should be the address of the token service itself.',
@@ -384,6 +409,8 @@ function describeExchangeFailure(error: unknown, tokenEndpoint: string, clientSe
 		);
 	}
 	const refusal = tokenRefusalOf(failure, status, tokenEndpoint, clientSecret);
-	const row = TOKEN_REFUSALS.find((candidate) => candidate.applies(refusal)) ?? TOKEN_REFUSALS[TOKEN_REFUSALS.length - 1];
+	const row =
+		TOKEN_REFUSALS.find((candidate) => candidate.applies(refusal)) ??
+		TOKEN_REFUSALS[TOKEN_REFUSALS.length - 1];
 	return row.error(refusal);
 }

@@ -17,7 +17,15 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -48,19 +56,29 @@ function record(rev, tests, mode, keep) {
 	if (mode) env.CUSTOMER_BANKING_SANDBOX_MODE = mode;
 	else delete env.CUSTOMER_BANKING_SANDBOX_MODE;
 	console.log(`${rev}: running ${tests} in ${dir}${mode ? ` (${mode})` : ''}`);
-	const run = spawnSync('npx', ['jest', '--silent', ...tests.split(',')], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-	const summary = run.stderr.toString().split('\n').filter((line) => /^Tests:/.test(line)).join(' ');
+	const run = spawnSync('npx', ['jest', '--silent', ...tests.split(',')], {
+		cwd: dir,
+		env,
+		stdio: ['ignore', 'ignore', 'pipe'],
+	});
+	const summary = run.stderr
+		.toString()
+		.split('\n')
+		.filter((line) => /^Tests:/.test(line))
+		.join(' ');
 	console.log(`${rev}: jest exit ${run.status}; ${summary}; log ${log}`);
 	if (temporary && !keep) rmSync(dir, { recursive: true, force: true });
 	return { log };
 }
 
-const ID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{16,}\b|\b[A-Za-z0-9_-]{20,}\b/gi;
+const ID =
+	/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{16,}\b|\b[A-Za-z0-9_-]{20,}\b/gi;
 const TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g;
 /** A port in an address (the sandbox and n8n's webhook listen on free ports). */
 const PORT = /(\/\/[^/:\s"]+):\d{2,5}\b/g;
 /** The test process's id (and its last three digits) as a number of its own in a text: tests put it in references. */
-const pidIn = (pid) => (pid === undefined ? undefined : new RegExp(`(?<!\\d|<id )(?:${pid}|${pid % 1000})(?!\\d)`, 'g'));
+const pidIn = (pid) =>
+	pid === undefined ? undefined : new RegExp(`(?<!\\d|<id )(?:${pid}|${pid % 1000})(?!\\d)`, 'g');
 
 /**
  * One test's requests, ids replaced by `<id N>` in order of first appearance, times by `<time>`.
@@ -74,7 +92,8 @@ function normaliseTest(entries, anyNumber = false) {
 		return ids.get(id);
 	};
 	const pid = pidIn(entries[0]?.test?.pid);
-	const name = (text) => text.replace(TIME, '<time>').replace(PORT, '$1:<port>').replace(ID, placeholder);
+	const name = (text) =>
+		text.replace(TIME, '<time>').replace(PORT, '$1:<port>').replace(ID, placeholder);
 	// inside a body only strings are text: numbers (amounts) stay as they are
 	const nameBody = (value) => {
 		if (typeof value === 'string') {
@@ -89,7 +108,13 @@ function normaliseTest(entries, anyNumber = false) {
 		.sort((a, b) => a.id - b.id)
 		.map((entry) => {
 			const key = entry.headers?.['x-idempotent-key'];
-			const body = entry.body === undefined ? '' : createHash('sha256').update(JSON.stringify(nameBody(entry.body))).digest('hex').slice(0, 12);
+			const body =
+				entry.body === undefined
+					? ''
+					: createHash('sha256')
+							.update(JSON.stringify(nameBody(entry.body)))
+							.digest('hex')
+							.slice(0, 12);
 			const query = new URLSearchParams(entry.query ?? {}).toString();
 			return [
 				entry.area,
@@ -111,7 +136,9 @@ function readLog(log) {
 	for (const line of readFileSync(log, 'utf8').split('\n')) {
 		if (!line) continue;
 		const entry = JSON.parse(line);
-		const file = entry.test?.file ? entry.test.file.slice(entry.test.file.indexOf('/test/') + 1) : '(no test)';
+		const file = entry.test?.file
+			? entry.test.file.slice(entry.test.file.indexOf('/test/') + 1)
+			: '(no test)';
 		const test = `${file} › ${entry.test?.name ?? '(set-up)'}`;
 		if (!byTest.has(test)) byTest.set(test, []);
 		byTest.get(test).push(entry);
@@ -134,7 +161,10 @@ function compare(before, after) {
 		const [a, b] = [before, after].map((log) => normaliseTest(log.get(test) ?? []));
 		requests += a.length;
 		if (sameRequests(a, b)) same++;
-		else if (sameRequests(...[before, after].map((log) => normaliseTest(log.get(test) ?? [], true)))) sameButNumbers.push(test);
+		else if (
+			sameRequests(...[before, after].map((log) => normaliseTest(log.get(test) ?? [], true)))
+		)
+			sameButNumbers.push(test);
 		else differing.push({ test, a, b });
 	}
 	for (const { test, a, b } of differing) {
@@ -145,7 +175,8 @@ function compare(before, after) {
 		for (const r of onlyAfter.slice(0, 10)) console.log(`  + ${r}`);
 		if (!onlyBefore.length && !onlyAfter.length) console.log('  (same requests, other counts)');
 	}
-	for (const test of sameButNumbers) console.log(`~ ${test}: the same once numbers inside texts are ignored`);
+	for (const test of sameButNumbers)
+		console.log(`~ ${test}: the same once numbers inside texts are ignored`);
 	console.log(
 		`\n${tests.length} tests, ${requests} requests before; ${same} tests sent the same requests, ` +
 			`${sameButNumbers.length} the same but for numbers inside texts (the tests' references hold the process id), ` +
@@ -162,7 +193,10 @@ if (given !== -1) {
 	const tests = option('tests', 'test/integration');
 	const mode = option('mode', undefined);
 	const keep = process.argv.includes('--keep');
-	logs = [record(option('before', 'ad626cf'), tests, mode, keep), record(option('after', 'worktree'), tests, mode, keep)];
+	logs = [
+		record(option('before', 'ad626cf'), tests, mode, keep),
+		record(option('after', 'worktree'), tests, mode, keep),
+	];
 }
 for (const { log } of logs) if (!existsSync(log)) throw new Error(`no log ${log}`);
 process.exit(compare(...logs.map(({ log }) => readLog(log))) ? 0 : 1);

@@ -3,10 +3,33 @@
 // stays behind the documentation link. Used by lint-jargon.mjs and its unit test.
 
 /** Keys whose string value the editor shows as text. `name` counts only on an option (it has a value). */
-const TEXT_KEYS = new Set(['displayName', 'description', 'hint', 'placeholder', 'action', 'errorMessage', 'multipleValueButtonText']);
+const TEXT_KEYS = new Set([
+	'displayName',
+	'description',
+	'hint',
+	'placeholder',
+	'action',
+	'errorMessage',
+	'multipleValueButtonText',
+]);
 
 /** Keys whose values are data, not text: parameter values, visibility rules, request set-up. */
-const SKIPPED_KEYS = new Set(['default', 'value', 'displayOptions', 'routing', 'credentials', 'test', 'authenticate', 'icon', 'defaults', 'outputs', 'inputs', 'subtitle', 'codex', 'webhooks']);
+const SKIPPED_KEYS = new Set([
+	'default',
+	'value',
+	'displayOptions',
+	'routing',
+	'credentials',
+	'test',
+	'authenticate',
+	'icon',
+	'defaults',
+	'outputs',
+	'inputs',
+	'subtitle',
+	'codex',
+	'webhooks',
+]);
 
 const STATUS_CODES = '(?:100|20[0-8]|30[0-8]|40\\d|41\\d|42[0-9]|43\\d|451|50\\d|511)';
 
@@ -18,7 +41,10 @@ const RULES = [
 	{
 		words: 'a status code',
 		// a bare number only when it reads as a status: "at most 100" is a limit
-		pattern: new RegExp(`\\bHTTP\\s*\\d{3}\\b|(?<!\\b(?:most|to|of|than|least|max|maximum|limit)\\s)\\b${STATUS_CODES}\\b`, 'i'),
+		pattern: new RegExp(
+			`\\bHTTP\\s*\\d{3}\\b|(?<!\\b(?:most|to|of|than|least|max|maximum|limit)\\s)\\b${STATUS_CODES}\\b`,
+			'i',
+		),
 	},
 	{ words: 'a reference to the API documentation (spec §)', pattern: /§|\bspec\b/i },
 ];
@@ -32,14 +58,27 @@ function findJargon(description, file) {
 			return;
 		}
 		if (value === null || typeof value !== 'object') return;
-		const option = Object.hasOwn(value, 'value') && Object.hasOwn(value, 'name') && !Object.hasOwn(value, 'type');
+		const option =
+			Object.hasOwn(value, 'value') &&
+			Object.hasOwn(value, 'name') &&
+			!Object.hasOwn(value, 'type');
 		for (const [key, entry] of Object.entries(value)) {
 			if (SKIPPED_KEYS.has(key)) continue;
 			const where = `${path}.${key}`;
-			if (typeof entry === 'string' && (TEXT_KEYS.has(key) || (key === 'name' && (option || isOption)))) {
+			if (
+				typeof entry === 'string' &&
+				(TEXT_KEYS.has(key) || (key === 'name' && (option || isOption)))
+			) {
 				for (const rule of RULES) {
 					const match = rule.pattern.exec(entry);
-					if (match) problems.push({ file, property: where, words: rule.words, match: match[0].trim(), text: entry });
+					if (match)
+						problems.push({
+							file,
+							property: where,
+							words: rule.words,
+							match: match[0].trim(),
+							text: entry,
+						});
 				}
 			} else if (typeof entry === 'object') {
 				visit(entry, where, false);

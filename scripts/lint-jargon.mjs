@@ -14,12 +14,18 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { n8n } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const named = process.argv.slice(2);
 const sources =
-	named.length > 0 ? named : [...n8n.nodes, ...n8n.credentials].map((built) => built.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+	named.length > 0
+		? named
+		: [...n8n.nodes, ...n8n.credentials].map((built) =>
+				built.replace(/^dist\//, '').replace(/\.js$/, '.ts'),
+			);
 
 const problems = [];
 for (const source of sources) {
 	const loaded = await import(pathToFileURL(resolve(repoRoot, source)).href);
-	const classes = Object.values(loaded.default ?? loaded).filter((value) => typeof value === 'function');
+	const classes = Object.values(loaded.default ?? loaded).filter(
+		(value) => typeof value === 'function',
+	);
 	if (classes.length === 0) throw new Error(`${source}: exports no class`);
 	for (const Type of classes) {
 		const instance = new Type();
@@ -29,10 +35,14 @@ for (const source of sources) {
 }
 
 for (const problem of problems) {
-	console.error(`${problem.file}: ${problem.property}: ${problem.words} ("${problem.match}") in: ${problem.text}`);
+	console.error(
+		`${problem.file}: ${problem.property}: ${problem.words} ("${problem.match}") in: ${problem.text}`,
+	);
 }
 if (problems.length > 0) {
-	console.error(`lint-jargon: ${problems.length} problem(s): write plain words in the form (the API reference belongs in the documentation)`);
+	console.error(
+		`lint-jargon: ${problems.length} problem(s): write plain words in the form (the API reference belongs in the documentation)`,
+	);
 	process.exit(1);
 }
 console.log(`lint-jargon: no API words in the forms of ${sources.length} files`);

@@ -11,14 +11,23 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cliRoot = join(repoRoot, 'node_modules', '@n8n', 'node-cli');
-const defaultConfig = join(cliRoot, 'dist', 'template', 'templates', 'shared', 'default', 'eslint.config.mjs');
+const defaultConfig = join(
+	cliRoot,
+	'dist',
+	'template',
+	'templates',
+	'shared',
+	'default',
+	'eslint.config.mjs',
+);
 
 const published = ['nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json'];
 
 const copy = mkdtempSync(join(tmpdir(), 'n8n-node-lint-'));
 let status = 1;
 try {
-	for (const entry of published) cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+	for (const entry of published)
+		cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
 	cpSync(defaultConfig, join(copy, 'eslint.config.mjs'));
 	symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
 	console.log(`n8n-node lint on ${published.join(', ')} (copied to ${copy})`);

@@ -14,7 +14,9 @@ let problems = 0;
 for (const name of readdirSync(workflowsDir).filter((n) => /\.ya?ml$/.test(n))) {
 	const file = relative(repoRoot, join(workflowsDir, name));
 	for (const result of lint(readFileSync(join(repoRoot, file), 'utf8'), file)) {
-		console.log(`${result.file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
+		console.log(
+			`${result.file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`,
+		);
 		problems += 1;
 	}
 }

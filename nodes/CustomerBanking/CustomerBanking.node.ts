@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { outputsExpression, resources } from './actions/resources';
@@ -17,7 +22,8 @@ export class CustomerBanking implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Read accounts, balances, transactions and approvals, manage payees and send payments',
+		description:
+			'Read accounts, balances, transactions and approvals, manage payees and send payments',
 		defaults: {
 			name: 'Customer Banking',
 		},

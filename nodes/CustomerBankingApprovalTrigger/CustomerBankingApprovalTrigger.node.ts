@@ -45,15 +45,24 @@ async function oneAtATime<T>(owner: string, poll: () => Promise<T>): Promise<T> 
  * The newest pending approval (Approval Requested), else the newest decided one (Approval Decided), read
  * once: unclear evidence is shown as undetermined at once, as nothing is watched here.
  */
-async function exampleEvent(this: IPollFunctions, approvals: IDataObject[], events: ApprovalEvent[]): Promise<IDataObject> {
+async function exampleEvent(
+	this: IPollFunctions,
+	approvals: IDataObject[],
+	events: ApprovalEvent[],
+): Promise<IDataObject> {
 	const newestFirst = [...approvals].reverse();
 	const pending = newestFirst.find(isPending);
 	if (pending && events.includes('approvalRequested')) {
 		return { event: 'approvalRequested', ...describeApproval(pending), approval: pending };
 	}
-	for (const approval of events.includes('approvalDecided') ? newestFirst.filter((a) => !isPending(a)) : []) {
+	for (const approval of events.includes('approvalDecided')
+		? newestFirst.filter((a) => !isPending(a))
+		: []) {
 		const details = describeApproval(approval);
-		const known = { xtid: (details.xtid as string | null) ?? null, account: (details.account as string | null) ?? null };
+		const known = {
+			xtid: (details.xtid as string | null) ?? null,
+			account: (details.account as string | null) ?? null,
+		};
 		const read = await readDecision.call(this, String(details.ref), known, approval);
 		const { judgement } = read;
 		if (judgement.kind === 'pending') continue;
@@ -63,7 +72,7 @@ async function exampleEvent(this: IPollFunctions, approvals: IDataObject[], even
 	}
 	throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
 		description: events.includes('approvalDecided')
-			? 'Decide an approval in the bank\'s app (or submit a payment that needs approval), then fetch a test event again. A bank that lists only pending approvals shows no decided one here.'
+			? "Decide an approval in the bank's app (or submit a payment that needs approval), then fetch a test event again. A bank that lists only pending approvals shows no decided one here."
 			: 'Submit a payment that needs approval (Payment → Submit), then fetch a test event again.',
 	});
 }
@@ -112,7 +121,8 @@ function readList(
 		next.pending[ref] = knownOf(details);
 		const isNew = known.pending[ref] === undefined && known.watched[ref] === undefined;
 		const announce = known.baselineTaken ? isNew : includePendingAtStart;
-		if (announce && announceRequested) poll.emitted.push({ event: 'approvalRequested', ...details, approval });
+		if (announce && announceRequested)
+			poll.emitted.push({ event: 'approvalRequested', ...details, approval });
 	}
 	return listedDecided;
 }
@@ -126,7 +136,8 @@ function candidatesOf(poll: Poll, listedDecided: Map<string, IDataObject>): Cand
 	const { known, next } = poll;
 	const candidates: Candidate[] = [];
 	for (const [ref, approval] of Object.entries(known.pending)) {
-		if (next.pending[ref] === undefined) candidates.push({ ref, known: approval, polls: 0, listed: listedDecided.get(ref) });
+		if (next.pending[ref] === undefined)
+			candidates.push({ ref, known: approval, polls: 0, listed: listedDecided.get(ref) });
 	}
 	for (const [ref, { polls, ...approval }] of Object.entries(known.watched)) {
 		if (next.pending[ref] === undefined && known.pending[ref] === undefined) {
@@ -140,14 +151,24 @@ function candidatesOf(poll: Poll, listedDecided: Map<string, IDataObject>): Cand
 		const key = settledKey(ref);
 		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) poll.settled.add(key);
 		else if (!known.settledOverflow) {
-			candidates.push({ ref, known: knownOf(describeApproval(approval)), polls: 0, listed: approval });
+			candidates.push({
+				ref,
+				known: knownOf(describeApproval(approval)),
+				polls: 0,
+				listed: approval,
+			});
 		}
 	}
 	return candidates;
 }
 
 /** A candidate's decision read: still pending, decided (reported), unclear (watched, or undetermined at last). */
-async function judgeCandidate(this: IPollFunctions, poll: Poll, candidate: Candidate, wantDecided: boolean): Promise<void> {
+async function judgeCandidate(
+	this: IPollFunctions,
+	poll: Poll,
+	candidate: Candidate,
+	wantDecided: boolean,
+): Promise<void> {
 	const { ref, known: approval, listed } = candidate;
 	const settle = (): void => {
 		(listed ? poll.settled : poll.settledUnlisted).add(settledKey(ref));
@@ -202,9 +223,15 @@ async function pollChanges(
 		settledOverflow: known.settledOverflow,
 	};
 	const poll: Poll = { known, next, emitted: [], settled: new Set(), settledUnlisted: new Set() };
-	const listedDecided = readList(poll, approvals, events.includes('approvalRequested'), includePendingAtStart);
+	const listedDecided = readList(
+		poll,
+		approvals,
+		events.includes('approvalRequested'),
+		includePendingAtStart,
+	);
 	const wantDecided = events.includes('approvalDecided');
-	for (const candidate of candidatesOf(poll, listedDecided)) await judgeCandidate.call(this, poll, candidate, wantDecided);
+	for (const candidate of candidatesOf(poll, listedDecided))
+		await judgeCandidate.call(this, poll, candidate, wantDecided);
 	rememberSettled(poll);
 	return { emitted: poll.emitted, next };
 }
@@ -230,7 +257,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Approving happens in the bank\'s web or mobile app; this trigger checks the approvals on every poll and starts the workflow once per event.',
+					"Approving happens in the bank's web or mobile app; this trigger checks the approvals on every poll and starts the workflow once per event.",
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -246,7 +273,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 						name: 'Approval Decided',
 						value: 'approvalDecided',
 						description:
-							'A pending approval was decided: approved (the payment was sent), declined, expired, not sent, or undetermined when the bank\'s answers do not say',
+							"A pending approval was decided: approved (the payment was sent), declined, expired, not sent, or undetermined when the bank's answers do not say",
 					},
 					{
 						name: 'Approval Requested',
@@ -292,16 +319,27 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), 'Events must contain at least one event');
 		}
 		const accounts = textList(this.getNodeParameter('accounts', []));
-		const includePendingAtStart = this.getNodeParameter('options.includePendingAtStart', false) === true;
-		const owner = JSON.stringify([this.getWorkflow().id ?? '', this.getNode().id || this.getNode().name]);
+		const includePendingAtStart =
+			this.getNodeParameter('options.includePendingAtStart', false) === true;
+		const owner = JSON.stringify([
+			this.getWorkflow().id ?? '',
+			this.getNode().id || this.getNode().name,
+		]);
 		return await oneAtATime(owner, async () => {
 			const approvals = await listAllApprovals.call(this, accounts);
 
 			// n8n's "Fetch Test Event": the newest approval of a chosen event as an example; nothing is remembered.
-			if (this.getMode() === 'manual') return [[{ json: await exampleEvent.call(this, approvals, events) }]];
+			if (this.getMode() === 'manual')
+				return [[{ json: await exampleEvent.call(this, approvals, events) }]];
 
 			const staticData = this.getWorkflowStaticData('node');
-			const { emitted, next } = await pollChanges.call(this, approvals, readState(staticData), events, includePendingAtStart);
+			const { emitted, next } = await pollChanges.call(
+				this,
+				approvals,
+				readState(staticData),
+				events,
+				includePendingAtStart,
+			);
 			writeState(staticData, next);
 			return emitted.length > 0 ? [this.helpers.returnJsonArray(emitted)] : null;
 		});

@@ -9,7 +9,10 @@ import {
 	readApproval,
 	readPaymentTransaction,
 } from '../CustomerBanking/approvals/approvalRecords';
-import { approvalStatusMeaning, transactionStatusMeaning } from '../CustomerBanking/approvals/approvalStatus';
+import {
+	approvalStatusMeaning,
+	transactionStatusMeaning,
+} from '../CustomerBanking/approvals/approvalStatus';
 
 export type ApprovalEvent = 'approvalRequested' | 'approvalDecided';
 
@@ -70,11 +73,15 @@ function text(value: unknown): string | null {
 }
 
 function objectOf(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 function textsOf(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === 'string')
+		: [];
 }
 
 /** Short digest of an approval's ref: what `settled` stores. */
@@ -84,7 +91,10 @@ export function settledKey(ref: string): string {
 
 export function readState(staticData: IDataObject): ApprovalState {
 	const stored = objectOf(staticData[STATE]);
-	const known = (entry: unknown): KnownApproval => ({ xtid: text(objectOf(entry).xtid), account: text(objectOf(entry).account) });
+	const known = (entry: unknown): KnownApproval => ({
+		xtid: text(objectOf(entry).xtid),
+		account: text(objectOf(entry).account),
+	});
 	const pending: Record<string, KnownApproval> = {};
 	for (const [ref, entry] of Object.entries(objectOf(stored.pending))) pending[ref] = known(entry);
 	const watched: Record<string, WatchedApproval> = {};
@@ -136,16 +146,21 @@ export function describeApproval(approval: IDataObject): IDataObject {
 		approvers: meta.approvers,
 		expiresAt: meta.expiresAt,
 	})) {
-		if (value !== undefined && value !== null && value !== '') details[name] = value as IDataObject[string];
+		if (value !== undefined && value !== null && value !== '')
+			details[name] = value as IDataObject[string];
 	}
 	return details;
 }
 
 /** One pass over the approvals list in its largest pages, per account or for all. */
-export async function listAllApprovals(this: IPollFunctions, accounts: string[]): Promise<IDataObject[]> {
+export async function listAllApprovals(
+	this: IPollFunctions,
+	accounts: string[],
+): Promise<IDataObject[]> {
 	const scopes = accounts.length === 0 ? [{}] : accounts.map((xaid) => ({ xaid }));
 	const lists: IDataObject[][] = [];
-	for (const scope of scopes) lists.push(await listApprovals.call(this, scope, { returnAll: true }));
+	for (const scope of scopes)
+		lists.push(await listApprovals.call(this, scope, { returnAll: true }));
 	return lists.flat();
 }
 
@@ -160,14 +175,25 @@ export type Judgement =
  * it; a record is evidence of "approved" (spec §States and transitions) only when its own status does
  * not say otherwise. Anything else is unclear.
  */
-export function judgeDecision(approval: IDataObject | undefined, transaction: IDataObject | undefined): Judgement {
+export function judgeDecision(
+	approval: IDataObject | undefined,
+	transaction: IDataObject | undefined,
+): Judgement {
 	const said = approval ? approvalStatusMeaning(approval.status) : 'unknown';
 	const record = transaction ? transactionStatusMeaning(transaction.status) : 'absent';
 	if (said === 'pending') return { kind: 'pending' };
-	const approvalSays = approval ? `the approval's status is ${String(approval.status ?? 'missing')}` : 'the bank no longer shows the approval';
-	const recordSays = transaction ? `its transaction's status is ${String(transaction.status ?? 'missing')}` : 'no transaction of its payment is shown';
-	const unclear = (): Judgement => ({ kind: 'unclear', note: `Not known whether the payment was sent: ${approvalSays}, and ${recordSays}` });
-	if (said === 'approved') return record === 'sent' ? { kind: 'decided', decision: 'approved' } : unclear();
+	const approvalSays = approval
+		? `the approval's status is ${String(approval.status ?? 'missing')}`
+		: 'the bank no longer shows the approval';
+	const recordSays = transaction
+		? `its transaction's status is ${String(transaction.status ?? 'missing')}`
+		: 'no transaction of its payment is shown';
+	const unclear = (): Judgement => ({
+		kind: 'unclear',
+		note: `Not known whether the payment was sent: ${approvalSays}, and ${recordSays}`,
+	});
+	if (said === 'approved')
+		return record === 'sent' ? { kind: 'decided', decision: 'approved' } : unclear();
 	if (said === 'declined' || said === 'expired' || said === 'notApproved') {
 		if (record === 'sent') return unclear();
 		return { kind: 'decided', decision: said === 'notApproved' ? 'not_sent' : said };
@@ -175,7 +201,10 @@ export function judgeDecision(approval: IDataObject | undefined, transaction: ID
 	if (record === 'sent') return { kind: 'decided', decision: 'approved' };
 	if (record === 'notSent') {
 		const recordSaid = approvalStatusMeaning(transaction?.status);
-		return { kind: 'decided', decision: recordSaid === 'declined' || recordSaid === 'expired' ? recordSaid : 'not_sent' };
+		return {
+			kind: 'decided',
+			decision: recordSaid === 'declined' || recordSaid === 'expired' ? recordSaid : 'not_sent',
+		};
 	}
 	return unclear();
 }
@@ -190,21 +219,35 @@ export interface ReadDecision {
  * An approval that left the pending list (or is listed decided), with its transaction. `listed`: the
  * record as the list showed it, which saves reading it again.
  */
-export async function readDecision(this: IPollFunctions, ref: string, known: KnownApproval, listed?: IDataObject): Promise<ReadDecision> {
+export async function readDecision(
+	this: IPollFunctions,
+	ref: string,
+	known: KnownApproval,
+	listed?: IDataObject,
+): Promise<ReadDecision> {
 	const approval = listed ?? (await readApproval.call(this, ref));
 	if (approval && isPending(approval)) return { judgement: { kind: 'pending' }, approval };
-	const xtid = (approval && (text(approval.xtid) ?? text(approvalPayment(approval).xtid))) ?? known.xtid;
+	const xtid =
+		(approval && (text(approval.xtid) ?? text(approvalPayment(approval).xtid))) ?? known.xtid;
 	const transaction = xtid ? await readPaymentTransaction.call(this, xtid) : undefined;
 	return { judgement: judgeDecision(approval, transaction), approval, transaction };
 }
 
 /** The Approval Decided event for a decision, with everything the bank said. */
-export function decidedEvent(ref: string, known: KnownApproval, read: ReadDecision, decision: Decision, note?: string): IDataObject {
+export function decidedEvent(
+	ref: string,
+	known: KnownApproval,
+	read: ReadDecision,
+	decision: Decision,
+	note?: string,
+): IDataObject {
 	const { approval, transaction } = read;
 	return {
 		event: 'approvalDecided',
 		decision,
-		...(approval ? describeApproval(approval) : { ref, xtid: known.xtid, account: known.account, bankStatus: null }),
+		...(approval
+			? describeApproval(approval)
+			: { ref, xtid: known.xtid, account: known.account, bankStatus: null }),
 		transactionStatus: transaction ? (text(transaction.status) ?? null) : null,
 		...(note !== undefined && { note }),
 		...(approval && { approval }),

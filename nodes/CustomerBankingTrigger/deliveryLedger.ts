@@ -67,11 +67,17 @@ export class DeliveryLedger {
 	 * there is room); otherwise nothing is dropped (a dropped key could be emitted twice): the answer is
 	 * 'full' and the caller asks the bank to deliver again later.
 	 */
-	claim(key: string, nowSeconds: number, keepSeconds: number, mustKeepSeconds = keepSeconds): ClaimResult {
+	claim(
+		key: string,
+		nowSeconds: number,
+		keepSeconds: number,
+		mustKeepSeconds = keepSeconds,
+	): ClaimResult {
 		this.prune(nowSeconds - keepSeconds);
 		const entry = this.entries.get(key);
 		if (entry) return entry.settled ? 'duplicate' : 'inFlight';
-		if (this.entries.size >= this.capacity && !this.forgetOldest(nowSeconds - mustKeepSeconds)) return 'full';
+		if (this.entries.size >= this.capacity && !this.forgetOldest(nowSeconds - mustKeepSeconds))
+			return 'full';
 		this.entries.set(key, { at: nowSeconds, settled: false });
 		return 'claimed';
 	}
@@ -167,7 +173,8 @@ export function persistRecentKeys(staticData: IDataObject, ledger: DeliveryLedge
 	let i = 0;
 	let j = 0;
 	while (i < saved.length || j < mine.length) {
-		const next = j >= mine.length || (i < saved.length && saved[i][1] <= mine[j][1]) ? saved[i++] : mine[j++];
+		const next =
+			j >= mine.length || (i < saved.length && saved[i][1] <= mine[j][1]) ? saved[i++] : mine[j++];
 		if (seen.has(next[0])) continue;
 		seen.add(next[0]);
 		merged.push(next);
@@ -198,8 +205,13 @@ export interface Retention {
 	mustKeepSeconds: number;
 }
 
-export function retentionFor(scheme: Pick<SignatureScheme, 'signedContent' | 'toleranceSeconds'>): Retention {
+export function retentionFor(
+	scheme: Pick<SignatureScheme, 'signedContent' | 'toleranceSeconds'>,
+): Retention {
 	const mustKeepSeconds = retentionSecondsFor(scheme.toleranceSeconds);
-	const keepSeconds = scheme.signedContent === 'body' ? Math.max(REPLAYABLE_KEEP_SECONDS, mustKeepSeconds) : mustKeepSeconds;
+	const keepSeconds =
+		scheme.signedContent === 'body'
+			? Math.max(REPLAYABLE_KEEP_SECONDS, mustKeepSeconds)
+			: mustKeepSeconds;
 	return { keepSeconds, mustKeepSeconds };
 }

@@ -75,7 +75,9 @@ function rawBodyOf(this: IWebhookFunctions): Buffer {
 }
 
 /** Verifies first, before reading anything from the body (spec §Events rule 1, fail-closed). */
-export async function verifiedDelivery(this: IWebhookFunctions): Promise<Answer | VerifiedDelivery> {
+export async function verifiedDelivery(
+	this: IWebhookFunctions,
+): Promise<Answer | VerifiedDelivery> {
 	const scheme = readScheme.call(this);
 	const request = this.getRequestObject();
 	const headers = this.getHeaderData();
@@ -91,7 +93,11 @@ export async function verifiedDelivery(this: IWebhookFunctions): Promise<Answer 
 	let verdict = verify(remembered ?? (await readSigningSecrets.call(this, nowMs)));
 	// a secret set in the credential since it was read: read it again before refusing (rate-limited,
 	// since anybody can send a delivery with a bad signature)
-	if (remembered && !verdict.valid && (verdict.reason === 'badSignature' || verdict.reason === 'noSecret')) {
+	if (
+		remembered &&
+		!verdict.valid &&
+		(verdict.reason === 'badSignature' || verdict.reason === 'noSecret')
+	) {
 		const reread = await rereadSigningSecrets.call(this, nowMs);
 		if (reread) verdict = verify(reread);
 	}
@@ -111,7 +117,8 @@ export function parsedPayload(this: IWebhookFunctions, rawBody: Buffer): Answer 
 		this.logger.warn('Customer Banking Trigger: refused a signed delivery whose body is not JSON');
 		return refuse.call(this, 400);
 	}
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return refuse.call(this, 400);
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+		return refuse.call(this, 400);
 	return parsed as IDataObject;
 }
 
@@ -127,9 +134,13 @@ export interface DeliveryFacts {
  * spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
  * Names (defaults: DECISIONS.md §Webhooks).
  */
-export function deliveryFacts(this: IWebhookFunctions, payload: IDataObject): Answer | DeliveryFacts {
+export function deliveryFacts(
+	this: IWebhookFunctions,
+	payload: IDataObject,
+): Answer | DeliveryFacts {
 	const fields = readPayloadFields.call(this);
-	const field = (name: string): unknown => (Object.hasOwn(payload, name) ? payload[name] : undefined);
+	const field = (name: string): unknown =>
+		Object.hasOwn(payload, name) ? payload[name] : undefined;
 	const event = field(fields.event);
 	const account = checkId(field(fields.account), 'text');
 	const transaction = checkId(field(fields.transaction), 'text');
@@ -149,8 +160,14 @@ export function deliveryFacts(this: IWebhookFunctions, payload: IDataObject): An
 }
 
 /** A subscription left over from other accounts or events is acknowledged, not emitted. */
-export function watchedDelivery(this: IWebhookFunctions, facts: DeliveryFacts): Answer | DeliveryFacts {
-	if (!readAccounts.call(this).includes(facts.xaid) || !readEvents.call(this).includes(facts.event)) {
+export function watchedDelivery(
+	this: IWebhookFunctions,
+	facts: DeliveryFacts,
+): Answer | DeliveryFacts {
+	if (
+		!readAccounts.call(this).includes(facts.xaid) ||
+		!readEvents.call(this).includes(facts.event)
+	) {
 		return acknowledge('account or event not watched by this trigger');
 	}
 	return facts;
@@ -198,18 +215,25 @@ export function admittedDelivery(
 		deferDelivery.call(this, IN_FLIGHT_RETRY_AFTER_SECONDS, 'the same delivery is being processed');
 	if (running.has(key)) return beingProcessed();
 	// emitted before an n8n restart, or by another n8n webhook instance (queue mode)
-	if (persistedAsTaken(staticData, key, nowSeconds, retention.keepSeconds)) return acknowledge('duplicate delivery');
+	if (persistedAsTaken(staticData, key, nowSeconds, retention.keepSeconds))
+		return acknowledge('duplicate delivery');
 	const claim = ledger.claim(key, nowSeconds, retention.keepSeconds, retention.mustKeepSeconds);
 	if (claim === 'duplicate') return acknowledge('duplicate delivery');
 	if (claim === 'inFlight') return beingProcessed();
 	if (claim === 'full') {
-		this.logger.warn('Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry');
+		this.logger.warn(
+			'Customer Banking Trigger: too many deliveries inside the replay window; asked the bank to retry',
+		);
 		return deferDelivery.call(this, 60, 'too many deliveries; send again later');
 	}
 	const place = running.take(key, staticData, maxRunning.call(this));
 	if (!place) {
 		ledger.release(key);
-		return deferDelivery.call(this, BUSY_RETRY_AFTER_SECONDS, 'too many executions running; send again later');
+		return deferDelivery.call(
+			this,
+			BUSY_RETRY_AFTER_SECONDS,
+			'too many executions running; send again later',
+		);
 	}
 	// n8n closes the response once the execution ended (or failed), or when the bank hung up
 	this.getResponseObject().once('close', () => running.free(place));
@@ -255,7 +279,11 @@ export async function deliveryOutput(
  * of the static data written here (`workflow-runner.js` `establishContextForPersistence` builds a
  * workflow over the same object), so the keys are written again once the run has started.
  */
-export function handedOver(this: IWebhookFunctions, output: IDataObject, admission: Admission): IWebhookResponseData {
+export function handedOver(
+	this: IWebhookFunctions,
+	output: IDataObject,
+	admission: Admission,
+): IWebhookResponseData {
 	const { ledger, running } = admission;
 	ledger.settle(admission.key, Math.floor(Date.now() / 1000));
 	for (const staticData of new Set([admission.staticData, ...running.staticDataOfRunning()])) {

@@ -19,7 +19,9 @@ export const BANKING_EVENT_OPTIONS = [
 
 export type BankingEvent = (typeof BANKING_EVENT_OPTIONS)[number]['value'];
 
-export const BANKING_EVENTS: readonly BankingEvent[] = BANKING_EVENT_OPTIONS.map((option) => option.value);
+export const BANKING_EVENTS: readonly BankingEvent[] = BANKING_EVENT_OPTIONS.map(
+	(option) => option.value,
+);
 
 export function isBankingEvent(value: unknown): value is BankingEvent {
 	return typeof value === 'string' && (BANKING_EVENTS as readonly string[]).includes(value);

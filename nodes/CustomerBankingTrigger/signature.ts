@@ -149,7 +149,8 @@ type TimestampCheck = { text: string; seconds?: number } | { failure: Verificati
 /** The attempt's timestamp, checked against the replay window when the scheme has one. */
 function checkedTimestamp(input: VerifyDeliveryInput): TimestampCheck {
 	const { scheme } = input;
-	const usesTimestamp = scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
+	const usesTimestamp =
+		scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
 	if (!usesTimestamp) return { text: '' };
 	const values = readHeader(input.headers, scheme.timestampHeader);
 	if (values.length === 0) return { failure: 'missingTimestamp' };
@@ -158,12 +159,17 @@ function checkedTimestamp(input: VerifyDeliveryInput): TimestampCheck {
 	const seconds = parseTimestamp(text);
 	if (seconds === undefined) return { failure: 'invalidTimestamp' };
 	// Replay window, both ways: a timestamp far in the future is as suspect as an old one.
-	if (Math.abs(input.nowSeconds - seconds) > scheme.toleranceSeconds) return { failure: 'staleTimestamp' };
+	if (Math.abs(input.nowSeconds - seconds) > scheme.toleranceSeconds)
+		return { failure: 'staleTimestamp' };
 	return { text, seconds };
 }
 
 /** Whether one offered signature equals one expected digest (compared in constant time). */
-function anySignatureMatches(signatures: string[], expected: Buffer[], scheme: SignatureScheme): boolean {
+function anySignatureMatches(
+	signatures: string[],
+	expected: Buffer[],
+	scheme: SignatureScheme,
+): boolean {
 	for (const signature of signatures) {
 		const offered = decodeSignature(signature, scheme);
 		if (!offered) continue;
@@ -197,6 +203,7 @@ export function verifyDelivery(input: VerifyDeliveryInput): VerificationResult {
 
 	const payload = signedPayload(rawBody, scheme, timestamp.text);
 	const expected = secrets.map((secret) => computeSignature(secret, payload, scheme.algorithm));
-	if (anySignatureMatches(signatures, expected, scheme)) return { valid: true, timestampSeconds: timestamp.seconds };
+	if (anySignatureMatches(signatures, expected, scheme))
+		return { valid: true, timestampSeconds: timestamp.seconds };
 	return { valid: false, reason: 'badSignature' };
 }

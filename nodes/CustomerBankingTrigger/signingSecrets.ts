@@ -84,7 +84,11 @@ export async function readSigningSecrets(
 /** The secrets read less than SECRET_REUSE_MS ago, or undefined. */
 export function recentSigningSecrets(this: IWebhookFunctions, nowMs: number): string[] | undefined {
 	const entry = remembered.get(keyOf(this));
-	if (!entry?.secrets || nowMs - entry.secretsReadAtMs >= SECRET_REUSE_MS || nowMs < entry.secretsReadAtMs) {
+	if (
+		!entry?.secrets ||
+		nowMs - entry.secretsReadAtMs >= SECRET_REUSE_MS ||
+		nowMs < entry.secretsReadAtMs
+	) {
 		return undefined;
 	}
 	return entry.secrets;

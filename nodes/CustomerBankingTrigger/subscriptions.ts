@@ -28,7 +28,9 @@ export interface SubscriptionOwner {
 export function deriveZapId(owner: SubscriptionOwner, xaid: string, event: BankingEvent): string {
 	const environment = owner.isTest ? 'test' : 'prod';
 	const digest = createHash('sha256')
-		.update(JSON.stringify([owner.workflowId, owner.nodeId, environment, owner.webhookUrl, xaid, event]))
+		.update(
+			JSON.stringify([owner.workflowId, owner.nodeId, environment, owner.webhookUrl, xaid, event]),
+		)
 		.digest('hex');
 	return `n8n-${environment}-${digest.slice(0, 40)}`;
 }
@@ -68,7 +70,11 @@ function messageOf(error: unknown): string {
 }
 
 /** One POST /webhooks/subscribe { zapId, xaid, url, event } (spec §Webhook subscriptions); the failure, if any. */
-async function postSubscription(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
+async function postSubscription(
+	this: IHookFunctions,
+	target: SubscriptionTarget,
+	url: string,
+): Promise<unknown> {
 	try {
 		await request.call(this, ENDPOINTS.subscribeWebhook.at({}), {
 			body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
@@ -84,7 +90,11 @@ async function postSubscription(this: IHookFunctions, target: SubscriptionTarget
  * re-subscribing an existing zapId does: the sandbox replaces it, another bank may refuse it with 409.
  * Then the existing one is removed and made again, so this call, not an older one, is what is live.
  */
-async function subscribe(this: IHookFunctions, target: SubscriptionTarget, url: string): Promise<unknown> {
+async function subscribe(
+	this: IHookFunctions,
+	target: SubscriptionTarget,
+	url: string,
+): Promise<unknown> {
 	const failure = await postSubscription.call(this, target, url);
 	if (apiFailureOf(failure)?.kind !== 'conflict') return failure;
 	const removed = await unsubscribeEach.call(this, [target.zapId]);
@@ -184,7 +194,10 @@ export async function removeSubscriptions(
 		throw new NodeOperationError(
 			this.getNode(),
 			`Could not remove ${outcome.failed.length} webhook subscription(s): ${describeFailures(outcome.failed)}`,
-			{ description: 'They stay recorded on this node and are retried the next time the workflow is deactivated.' },
+			{
+				description:
+					'They stay recorded on this node and are retried the next time the workflow is deactivated.',
+			},
 		);
 	}
 }

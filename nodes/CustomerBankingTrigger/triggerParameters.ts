@@ -43,7 +43,9 @@ export function readPayloadFields(this: TriggerContext): PayloadFields {
 	const given = (this.getNodeParameter('payloadFields', {}) ?? {}) as IDataObject;
 	const name = (key: keyof PayloadFields) => {
 		const value = given[key];
-		return typeof value === 'string' && value.trim() !== '' ? value.trim() : DEFAULT_PAYLOAD_FIELDS[key];
+		return typeof value === 'string' && value.trim() !== ''
+			? value.trim()
+			: DEFAULT_PAYLOAD_FIELDS[key];
 	};
 	return {
 		deliveryId: name('deliveryId'),
@@ -62,7 +64,9 @@ export function readFetchTransaction(this: TriggerContext): boolean {
 export function readMaxRunning(this: TriggerContext): number {
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const value = options.maxRunningExecutions;
-	return value === undefined || value === null || value === '' ? DEFAULT_MAX_RUNNING : Number(value);
+	return value === undefined || value === null || value === ''
+		? DEFAULT_MAX_RUNNING
+		: Number(value);
 }
 
 export function isUsableMaxRunning(value: number): boolean {
@@ -123,7 +127,9 @@ export function schemeProblems(scheme: SignatureScheme): string[] {
 		scheme.toleranceSeconds < 1 ||
 		scheme.toleranceSeconds > MAX_TOLERANCE_SECONDS
 	) {
-		problems.push(`Timestamp Tolerance (Seconds) must be a whole number from 1 to ${MAX_TOLERANCE_SECONDS}`);
+		problems.push(
+			`Timestamp Tolerance (Seconds) must be a whole number from 1 to ${MAX_TOLERANCE_SECONDS}`,
+		);
 	}
 	return problems;
 }

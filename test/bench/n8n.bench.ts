@@ -17,11 +17,27 @@ import { credentialsFor } from '../helpers/sandboxCredentials';
 import { cleanEnv, defaultVersion } from '../e2e/lib/install';
 import type { N8n } from '../e2e/lib/n8n';
 import { buildAndPack, scratchDir } from '../e2e/lib/pack';
-import { activate, createCredential, credentialData, type Stack, startStack, waitFor } from '../e2e/lib/stack';
+import {
+	activate,
+	createCredential,
+	credentialData,
+	type Stack,
+	startStack,
+	waitFor,
+} from '../e2e/lib/stack';
 import type { Sandbox } from '../sandbox';
 import { Inspector } from './lib/inspector';
 import { startListProxy } from './lib/listProxy';
-import { mb, ms, percentile, range, ratio, runConcurrently, type Summary, summarise } from './lib/measure';
+import {
+	mb,
+	ms,
+	percentile,
+	range,
+	ratio,
+	runConcurrently,
+	type Summary,
+	summarise,
+} from './lib/measure';
 import {
 	type BenchWorkflow,
 	emptyWorkflow,
@@ -46,13 +62,19 @@ const profileIndex = process.argv.indexOf('--profile');
 /** cells to CPU-profile (its first measured run): ours, http500, submitBatch, submitBatchAuto, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
 const concurrencyIndex = process.argv.indexOf('--concurrency');
-const CONCURRENCIES = concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
+const CONCURRENCIES =
+	concurrencyIndex === -1 ? [1, 8] : process.argv[concurrencyIndex + 1].split(',').map(Number);
 /** n8n settings for this run, e.g. `--n8n-env N8N_EXPRESSION_ENGINE=legacy` */
 const N8N_ENV = Object.fromEntries(
-	process.argv.flatMap((arg, index) => (process.argv[index - 1] === '--n8n-env' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
+	process.argv.flatMap((arg, index) =>
+		process.argv[index - 1] === '--n8n-env' ? [arg.split(/=(.*)/s).slice(0, 2)] : [],
+	),
 ) as Record<string, string>;
 const onlyIndex = process.argv.indexOf('--only');
-const ONLY = onlyIndex === -1 ? ['returnAll', 'trigger', 'submitBatch', 'forged', 'overload'] : process.argv[onlyIndex + 1].split(',');
+const ONLY =
+	onlyIndex === -1
+		? ['returnAll', 'trigger', 'submitBatch', 'forged', 'overload']
+		: process.argv[onlyIndex + 1].split(',');
 const OVERLOAD_SECONDS = option('overload-seconds', 60);
 
 const report: string[] = [];
@@ -72,7 +94,8 @@ async function call(n8n: N8n, path: string, body: unknown): Promise<void> {
 	for (;;) {
 		const answer = await n8n.http('POST', `/webhook/${path}`, { body });
 		if (answer.status === 404) continue;
-		if (answer.status !== 200) throw new Error(`/webhook/${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
+		if (answer.status !== 200)
+			throw new Error(`/webhook/${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
 		return;
 	}
 }
@@ -82,7 +105,12 @@ async function bankToken(sandbox: Sandbox): Promise<string> {
 	const answer = await fetch(sandbox.tokenUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ client_id: String(client.clientId), client_secret: String(client.clientSecret), audience: sandbox.audience, grant_type: 'client_credentials' }).toString(),
+		body: new URLSearchParams({
+			client_id: String(client.clientId),
+			client_secret: String(client.clientSecret),
+			audience: sandbox.audience,
+			grant_type: 'client_credentials',
+		}).toString(),
 	});
 	return ((await answer.json()) as { access_token: string }).access_token;
 }
@@ -104,15 +132,35 @@ async function settle(): Promise<void> {
  */
 async function installFloorTrigger(n8n: N8n): Promise<void> {
 	const sh = (args: string[], cwd: string) => {
-		const result = spawnSync('npm', args, { cwd, env: cleanEnv(n8n.install.nodePackageDir), encoding: 'utf8' });
-		if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+		const result = spawnSync('npm', args, {
+			cwd,
+			env: cleanEnv(n8n.install.nodePackageDir),
+			encoding: 'utf8',
+		});
+		if (result.status !== 0)
+			throw new Error(
+				`npm ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`,
+			);
 		return result.stdout;
 	};
 	const destination = join(scratchDir, 'bench-floor');
 	rmSync(destination, { recursive: true, force: true });
 	mkdirSync(destination, { recursive: true });
-	const packed = JSON.parse(sh(['pack', '--json', '--pack-destination', destination], join(__dirname, 'floorTrigger'))) as Array<{ filename: string }>;
-	sh(['install', '--omit=dev', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', join(destination, packed[0].filename)], join(n8n.userFolder, '.n8n', 'nodes'));
+	const packed = JSON.parse(
+		sh(['pack', '--json', '--pack-destination', destination], join(__dirname, 'floorTrigger')),
+	) as Array<{ filename: string }>;
+	sh(
+		[
+			'install',
+			'--omit=dev',
+			'--legacy-peer-deps',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			join(destination, packed[0].filename),
+		],
+		join(n8n.userFolder, '.n8n', 'nodes'),
+	);
 	await n8n.restart();
 }
 
@@ -125,31 +173,61 @@ function rssBytes(pid: number): number {
 // ---------------------------------------------------------------- Return All
 
 /** Runs `work`, under the CPU profiler when it is the cell asked for and the first measured run. */
-async function maybeProfiled<T>(inspector: Inspector, cell: string, run: number, work: () => Promise<T>): Promise<T> {
+async function maybeProfiled<T>(
+	inspector: Inspector,
+	cell: string,
+	run: number,
+	work: () => Promise<T>,
+): Promise<T> {
 	if (!PROFILE.includes(cell) || run !== 1) return await work();
 	const file = join(__dirname, '..', '..', `bench-${cell}.cpuprofile`);
 	console.log(`profiling ${cell} into ${file}`);
 	return await inspector.profile(file, work);
 }
 
-async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: string, counts: number[]): Promise<void> {
+async function benchReturnAll(
+	stack: Stack,
+	inspector: Inspector,
+	credentialId: string,
+	counts: number[],
+): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const accounts = [sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur];
 	const token = await bankToken(sandbox);
 	const raw = async (xaid: string) => {
 		let items = 0;
 		for (let page = 0; ; page++) {
-			const answer = await fetch(`${sandbox.baseUrl}/account/${xaid}/transactions?limit=500&page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+			const answer = await fetch(
+				`${sandbox.baseUrl}/account/${xaid}/transactions?limit=500&page=${page}`,
+				{ headers: { authorization: `Bearer ${token}` } },
+			);
 			const { results } = (await answer.json()) as { results: unknown[] };
 			items += results.length;
 			if (results.length < 500) return items;
 		}
 	};
-	const paths = { ours: 'bench-ours', ahead: 'bench-ours-ahead', oneByOne: 'bench-ours-one-by-one', http500: 'bench-http-500', http100: 'bench-http-100', empty: 'bench-empty' };
+	const paths = {
+		ours: 'bench-ours',
+		ahead: 'bench-ours-ahead',
+		oneByOne: 'bench-ours-one-by-one',
+		http500: 'bench-http-500',
+		http100: 'bench-http-100',
+		empty: 'bench-empty',
+	};
 	await imported(n8n, returnAllWorkflow(paths.ours, credentialId));
 	// read-ahead against one page at a time, both through the same pass-through (listProxy.ts)
-	const proxies = [await startListProxy(sandbox.baseUrl, false), await startListProxy(sandbox.baseUrl, true)];
-	const viaProxy = async (index: number) => (await createCredential(n8n, `Customer Banking sandbox via proxy ${index}`, credentialData(sandbox, 'full', { baseUrl: proxies[index].url }))).id;
+	const proxies = [
+		await startListProxy(sandbox.baseUrl, false),
+		await startListProxy(sandbox.baseUrl, true),
+	];
+	const viaProxy = async (index: number) =>
+		(
+			await createCredential(
+				n8n,
+				`Customer Banking sandbox via proxy ${index}`,
+				credentialData(sandbox, 'full', { baseUrl: proxies[index].url }),
+			)
+		).id;
 	await imported(n8n, returnAllWorkflow(paths.ahead, await viaProxy(0)));
 	await imported(n8n, returnAllWorkflow(paths.oneByOne, await viaProxy(1)));
 	await imported(n8n, httpRequestWorkflow(paths.http500, credentialId, sandbox.baseUrl, 500));
@@ -162,7 +240,8 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 		const total = (await raw(xaid)) as number;
 		type Cell = 'ours' | 'ahead' | 'oneByOne' | 'http500' | 'http100' | 'raw' | 'empty';
 		const cells: Cell[] = ['ours', 'ahead', 'oneByOne', 'http500', 'http100', 'raw', 'empty'];
-		const perCell = () => Object.fromEntries(cells.map((c) => [c, [] as number[]])) as Record<Cell, number[]>;
+		const perCell = () =>
+			Object.fromEntries(cells.map((c) => [c, [] as number[]])) as Record<Cell, number[]>;
 		const times = perCell();
 		const memory = perCell();
 		const pages = perCell();
@@ -174,7 +253,11 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 				sandbox.control.clearRequests();
 				await settle();
 				const cpuBefore = cpuSeconds(n8n.process.child.pid as number);
-				const measured = await inspector.withPeakHeap(() => maybeProfiled(inspector, cell, run, async () => (cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }))));
+				const measured = await inspector.withPeakHeap(() =>
+					maybeProfiled(inspector, cell, run, async () =>
+						cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid }),
+					),
+				);
 				const cpu = cpuSeconds(n8n.process.child.pid as number) - cpuBefore;
 				const requests = sandbox.control.requests();
 				if (run === 0) continue;
@@ -185,21 +268,43 @@ async function benchReturnAll(stack: Stack, inspector: Inspector, credentialId: 
 				tokens.push(requests.filter((r) => r.area === 'auth').length);
 			}
 		}
-		const t = Object.fromEntries(cells.map((c) => [c, summarise(times[c])])) as Record<Cell, Summary>;
-		const m = Object.fromEntries(cells.map((c) => [c, summarise(memory[c])])) as Record<Cell, Summary>;
+		const t = Object.fromEntries(cells.map((c) => [c, summarise(times[c])])) as Record<
+			Cell,
+			Summary
+		>;
+		const m = Object.fromEntries(cells.map((c) => [c, summarise(memory[c])])) as Record<
+			Cell,
+			Summary
+		>;
 		const extra = (c: Cell) => Math.max(0, m[c].median - m.empty.median);
-		say(`### Return All ${total.toLocaleString('en')} transactions (${RUNS} interleaved runs per cell)`);
+		say(
+			`### Return All ${total.toLocaleString('en')} transactions (${RUNS} interleaved runs per cell)`,
+		);
 		say();
 		const core = (c: Cell) => `${(summarise(busy[c]).median * 100).toFixed(0)}%`;
-		say('| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow | n8n CPU time / elapsed |');
+		say(
+			'| workflow | time, median (min–max) | pages seen by the bank | peak n8n heap over the empty workflow | n8n CPU time / elapsed |',
+		);
 		say('|---|---|---|---|---|');
-		say(`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} | ${core('ours')} |`);
-		say(`| the same through a pass-through (read ahead) | ${range(t.ahead, ms)} | ${pages.ahead.join(', ')} | ${mb(extra('ahead'))} | ${core('ahead')} |`);
-		say(`| the same through a pass-through hiding the list's total (one page at a time) | ${range(t.oneByOne, ms)} | ${pages.oneByOne.join(', ')} | ${mb(extra('oneByOne'))} | ${core('oneByOne')} |`);
-		say(`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} | ${core('http500')} |`);
-		say(`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} | ${core('http100')} |`);
+		say(
+			`| this package, Return All | ${range(t.ours, ms)} | ${pages.ours.join(', ')} (ceil(N/500) = ${Math.ceil(total / 500)}) | ${mb(extra('ours'))} | ${core('ours')} |`,
+		);
+		say(
+			`| the same through a pass-through (read ahead) | ${range(t.ahead, ms)} | ${pages.ahead.join(', ')} | ${mb(extra('ahead'))} | ${core('ahead')} |`,
+		);
+		say(
+			`| the same through a pass-through hiding the list's total (one page at a time) | ${range(t.oneByOne, ms)} | ${pages.oneByOne.join(', ')} | ${mb(extra('oneByOne'))} | ${core('oneByOne')} |`,
+		);
+		say(
+			`| HTTP Request + Split Out, limit 500 | ${range(t.http500, ms)} | ${pages.http500[0]} | ${mb(extra('http500'))} | ${core('http500')} |`,
+		);
+		say(
+			`| HTTP Request + Split Out, limit 100 | ${range(t.http100, ms)} | ${pages.http100[0]} | ${mb(extra('http100'))} | ${core('http100')} |`,
+		);
 		say(`| raw HTTP loop outside n8n (floor) | ${range(t.raw, ms)} | ${pages.raw[0]} | — | — |`);
-		say(`| empty workflow (Webhook → No Operation) | ${range(t.empty, ms)} | 0 | (${mb(m.empty.median)} itself) | ${core('empty')} |`);
+		say(
+			`| empty workflow (Webhook → No Operation) | ${range(t.empty, ms)} | 0 | (${mb(m.empty.median)} itself) | ${core('empty')} |`,
+		);
 		say();
 		say(
 			`Ratios: ${ratio(t.ours.median, t.http500.median)} the limit-500 HTTP Request workflow (target ≤ 0.6×), ${ratio(t.ours.median, t.http100.median)} the limit-100 one, ` +
@@ -223,13 +328,25 @@ interface DeliveryCell {
 
 /** Executions of the workflow n8n has saved; with `finished`, only those that ended. */
 async function executionCount(n8n: N8n, workflowId: string, finished = false): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify(finished ? { workflowId, status: ['success', 'error', 'crashed', 'canceled'] } : { workflowId }));
-	const answer = await n8n.restOk<{ data: { count: number } }>('GET', `/executions?filter=${filter}&limit=1`);
+	const filter = encodeURIComponent(
+		JSON.stringify(
+			finished
+				? { workflowId, status: ['success', 'error', 'crashed', 'canceled'] }
+				: { workflowId },
+		),
+	);
+	const answer = await n8n.restOk<{ data: { count: number } }>(
+		'GET',
+		`/executions?filter=${filter}&limit=1`,
+	);
 	return answer.data.count;
 }
 
 /** Signed copies of a real delivery from the bank, each with its own delivery id. */
-async function deliveryMaker(sandbox: Sandbox, xaid: string): Promise<() => { deliveryId: string; body: string; headers: Record<string, string> }> {
+async function deliveryMaker(
+	sandbox: Sandbox,
+	xaid: string,
+): Promise<() => { deliveryId: string; body: string; headers: Record<string, string> }> {
 	const before = sandbox.control.deliveries().length;
 	await sandbox.control.receive(xaid, 1, 'BENCH-TEMPLATE');
 	await sandbox.control.waitForDeliveries();
@@ -244,11 +361,22 @@ async function deliveryMaker(sandbox: Sandbox, xaid: string): Promise<() => { de
 /** The bank's headers for `body`, signed now (a resent delivery is signed again, as the bank does). */
 function signed(sandbox: Sandbox, deliveryId: string, body: string): Record<string, string> {
 	const timestamp = Math.floor(Date.now() / 1000);
-	const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
-	return { 'content-type': 'application/json', 'x-cb-delivery-id': deliveryId, 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
+	const signature = createHmac('sha256', sandbox.signingSecret)
+		.update(`${timestamp}.${body}`)
+		.digest('hex');
+	return {
+		'content-type': 'application/json',
+		'x-cb-delivery-id': deliveryId,
+		'x-cb-timestamp': String(timestamp),
+		'x-cb-signature': `v1=${signature}`,
+	};
 }
 
-async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
+async function benchTrigger(
+	stack: Stack,
+	inspector: Inspector,
+	credentialId: string,
+): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const xaid = sandbox.seeded.accounts.gbp;
 	const webhookPath = 'bench-webhook-noop';
@@ -258,19 +386,52 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 	const triggers: Array<{ fetch: boolean; id: string; webhookId: string }> = [];
 	for (const fetchTransaction of [false, true]) {
 		const workflow = triggerWorkflow(credentialId, xaid, fetchTransaction, TRIGGER_VERSION);
-		triggers.push({ fetch: fetchTransaction, id: await imported(n8n, workflow), webhookId: String(workflow.nodes[0].webhookId) });
+		triggers.push({
+			fetch: fetchTransaction,
+			id: await imported(n8n, workflow),
+			webhookId: String(workflow.nodes[0].webhookId),
+		});
 	}
-	const urlOf = (hookId: string) => waitFor(`the subscription of ${hookId}`, () => sandbox.control.subscriptions().find((s) => s.url.includes(hookId))?.url, 60_000);
+	const urlOf = (hookId: string) =>
+		waitFor(
+			`the subscription of ${hookId}`,
+			() => sandbox.control.subscriptions().find((s) => s.url.includes(hookId))?.url,
+			60_000,
+		);
 	const cells: DeliveryCell[] = [
-		{ key: 'webhook', label: 'Webhook → No Operation', url: `${n8n.url}/webhook/${webhookPath}`, workflowId: webhookId },
-		{ key: 'floor', label: 'floor: a community trigger that only emits the body', url: `${n8n.url}/webhook/${String(floor.nodes[0].webhookId)}/webhook`, workflowId: floorId },
-		{ key: 'trigger-off', label: 'this trigger, fetch off', url: await urlOf(triggers[0].webhookId), workflowId: triggers[0].id },
-		{ key: 'trigger-on', label: 'this trigger, fetch on', url: await urlOf(triggers[1].webhookId), workflowId: triggers[1].id },
+		{
+			key: 'webhook',
+			label: 'Webhook → No Operation',
+			url: `${n8n.url}/webhook/${webhookPath}`,
+			workflowId: webhookId,
+		},
+		{
+			key: 'floor',
+			label: 'floor: a community trigger that only emits the body',
+			url: `${n8n.url}/webhook/${String(floor.nodes[0].webhookId)}/webhook`,
+			workflowId: floorId,
+		},
+		{
+			key: 'trigger-off',
+			label: 'this trigger, fetch off',
+			url: await urlOf(triggers[0].webhookId),
+			workflowId: triggers[0].id,
+		},
+		{
+			key: 'trigger-on',
+			label: 'this trigger, fetch on',
+			url: await urlOf(triggers[1].webhookId),
+			workflowId: triggers[1].id,
+		},
 	];
 	const delivery = await deliveryMaker(sandbox, xaid);
 
 	/** Sends `count` deliveries at `concurrency`; latency of each answer, and deliveries/s until every execution has finished. */
-	async function send(cell: DeliveryCell, count: number, concurrency: number): Promise<{ perSecond: number; latencies: number[] }> {
+	async function send(
+		cell: DeliveryCell,
+		count: number,
+		concurrency: number,
+	): Promise<{ perSecond: number; latencies: number[] }> {
 		const startCount = await executionCount(n8n, cell.workflowId);
 		const latencies: number[] = [];
 		const started = performance.now();
@@ -287,7 +448,13 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 			if (answer.status !== 200) throw new Error(`${cell.label}: ${answer.status}`);
 			latencies.push(performance.now() - sent);
 		});
-		await waitFor(`${count} executions of ${cell.label}`, async () => ((await executionCount(n8n, cell.workflowId)) - startCount >= count ? true : undefined), 600_000, 100);
+		await waitFor(
+			`${count} executions of ${cell.label}`,
+			async () =>
+				(await executionCount(n8n, cell.workflowId)) - startCount >= count ? true : undefined,
+			600_000,
+			100,
+		);
 		return { perSecond: count / ((performance.now() - started) / 1000), latencies };
 	}
 
@@ -300,7 +467,12 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 			for (let run = 0; run <= RUNS; run++) {
 				for (const index of rotated(indexes, run)) {
 					await settle();
-					const result = await maybeProfiled(inspector, concurrency === 1 ? cells[index].key : '', run, () => send(cells[index], run === 0 ? 20 : DELIVERIES, concurrency));
+					const result = await maybeProfiled(
+						inspector,
+						concurrency === 1 ? cells[index].key : '',
+						run,
+						() => send(cells[index], run === 0 ? 20 : DELIVERIES, concurrency),
+					);
 					if (run === 0) continue;
 					perSecond[index].push(result.perSecond);
 					p50[index].push(percentile(result.latencies, 50));
@@ -309,15 +481,25 @@ async function benchTrigger(stack: Stack, inspector: Inspector, credentialId: st
 			}
 			const s = (values: number[]) => summarise(values);
 			const rate = (v: number) => `${v.toFixed(1)}/s`;
-			say(`### Trigger deliveries ${title}, concurrency ${concurrency} (${DELIVERIES} signed deliveries per run, ${RUNS} interleaved runs)`);
+			say(
+				`### Trigger deliveries ${title}, concurrency ${concurrency} (${DELIVERIES} signed deliveries per run, ${RUNS} interleaved runs)`,
+			);
 			say();
 			say('| workflow | deliveries/s until every execution finished | answer p50 | answer p99 |');
 			say('|---|---|---|---|');
-			cells.forEach((cell, index) => say(`| ${cell.label} | ${range(s(perSecond[index]), rate)} | ${range(s(p50[index]), ms)} | ${range(s(p99[index]), ms)} |`));
+			cells.forEach((cell, index) =>
+				say(
+					`| ${cell.label} | ${range(s(perSecond[index]), rate)} | ${range(s(p50[index]), ms)} | ${range(s(p99[index]), ms)} |`,
+				),
+			);
 			say();
-			const median = (index: number) => ({ rate: s(perSecond[index]).median, p99: s(p99[index]).median });
+			const median = (index: number) => ({
+				rate: s(perSecond[index]).median,
+				p99: s(p99[index]).median,
+			});
 			const [webhook, floorCell, off, on] = [0, 1, 2, 3].map(median);
-			const against = (ours: { rate: number; p99: number }, base: { rate: number; p99: number }) => `throughput ${ratio(ours.rate, base.rate)}, p99 ${ratio(ours.p99, base.p99)}`;
+			const against = (ours: { rate: number; p99: number }, base: { rate: number; p99: number }) =>
+				`throughput ${ratio(ours.rate, base.rate)}, p99 ${ratio(ours.p99, base.p99)}`;
 			say(
 				`Against the floor (target throughput ≥ 0.95×, p99 ≤ 1.1×): fetch off ${against(off, floorCell)}; fetch on ${against(on, floorCell)}. ` +
 					`Against Webhook → No Operation: fetch off ${against(off, webhook)}; fetch on ${against(on, webhook)}; the floor itself ${against(floorCell, webhook)}.`,
@@ -348,7 +530,14 @@ async function benchOverload(stack: Stack, credentialId: string): Promise<void> 
 	const xaid = sandbox.seeded.accounts.gbp;
 	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
 	const workflowId = await imported(n8n, workflow);
-	const url = await waitFor('the overload subscription', () => sandbox.control.subscriptions().find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url, 60_000);
+	const url = await waitFor(
+		'the overload subscription',
+		() =>
+			sandbox.control
+				.subscriptions()
+				.find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url,
+		60_000,
+	);
 	const delivery = await deliveryMaker(sandbox, xaid);
 	const pid = n8n.process.child.pid as number;
 	const executions = () => executionCount(n8n, workflowId, true);
@@ -367,7 +556,11 @@ async function benchOverload(stack: Stack, credentialId: string): Promise<void> 
 			let status = 0;
 			let retryAfter: string | null = null;
 			try {
-				const answer = await fetch(url, { method: 'POST', headers: signed(sandbox, deliveryId, body), body });
+				const answer = await fetch(url, {
+					method: 'POST',
+					headers: signed(sandbox, deliveryId, body),
+					body,
+				});
 				await answer.text();
 				status = answer.status;
 				retryAfter = answer.headers.get('retry-after');
@@ -390,7 +583,12 @@ async function benchOverload(stack: Stack, credentialId: string): Promise<void> 
 		const started = performance.now();
 		const inFlight = { count: 0 };
 		await runConcurrently(count, 8, () => deliver(inFlight));
-		await waitFor('the calibration executions', async () => ((await executions()) - before >= count ? true : undefined), 600_000, 100);
+		await waitFor(
+			'the calibration executions',
+			async () => ((await executions()) - before >= count ? true : undefined),
+			600_000,
+			100,
+		);
 		return count / ((performance.now() - started) / 1000);
 	};
 	await calibrate(20);
@@ -428,7 +626,12 @@ async function benchOverload(stack: Stack, credentialId: string): Promise<void> 
 	const acceptedAfter = (performance.now() - started) / 1000;
 	let finished = 0;
 	try {
-		await waitFor('every overload execution', async () => ((finished = (await executions()) - before) >= sent ? true : undefined), 900_000, 250);
+		await waitFor(
+			'every overload execution',
+			async () => ((finished = (await executions()) - before) >= sent ? true : undefined),
+			900_000,
+			250,
+		);
 	} finally {
 		sampling = false;
 		await sampler;
@@ -436,18 +639,26 @@ async function benchOverload(stack: Stack, credentialId: string): Promise<void> 
 	const drainedAfter = (performance.now() - started) / 1000;
 	await settle();
 	const total = (await executionCount(n8n, workflowId)) - before;
-	say(`### Overload: twice the sustainable rate for ${OVERLOAD_SECONDS} s into this trigger (fetch off)`);
+	say(
+		`### Overload: twice the sustainable rate for ${OVERLOAD_SECONDS} s into this trigger (fetch off)`,
+	);
 	say();
 	say(
 		`Sustainable rate (100 deliveries 8 at a time, until every execution finished): ${sustainable.toFixed(1)}/s; sent ${rate.toFixed(1)}/s for ${OVERLOAD_SECONDS} s, ` +
 			'at most 32 at a time; a 503 or a dropped connection was sent again after its Retry-After (1 s without one).',
 	);
 	say();
-	say('| distinct deliveries | attempts | answered 503 | other answers or no answer | executions | every delivery accepted after | every execution finished after | n8n RSS before | n8n peak RSS |');
+	say(
+		'| distinct deliveries | attempts | answered 503 | other answers or no answer | executions | every delivery accepted after | every execution finished after | n8n RSS before | n8n peak RSS |',
+	);
 	say('|---|---|---|---|---|---|---|---|---|');
-	say(`| ${sent} | ${attempts} | ${answered503} | ${otherAnswers} | ${total} | ${acceptedAfter.toFixed(0)} s | ${drainedAfter.toFixed(0)} s | ${mb(baseline)} | ${mb(peak)} |`);
+	say(
+		`| ${sent} | ${attempts} | ${answered503} | ${otherAnswers} | ${total} | ${acceptedAfter.toFixed(0)} s | ${drainedAfter.toFixed(0)} s | ${mb(baseline)} | ${mb(peak)} |`,
+	);
 	say();
-	say(`Executions ${total === sent ? '=' : '≠'} distinct deliveries (${total} for ${sent}${finished > sent ? `; ${finished - sent} more than deliveries` : ''}).`);
+	say(
+		`Executions ${total === sent ? '=' : '≠'} distinct deliveries (${total} for ${sent}${finished > sent ? `; ${finished - sent} more than deliveries` : ''}).`,
+	);
 	say();
 }
 
@@ -470,18 +681,38 @@ async function benchForged(stack: Stack, credentialId: string): Promise<void> {
 	const xaid = sandbox.seeded.accounts.gbp;
 	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
 	await imported(n8n, workflow);
-	const url = await waitFor('the forged-bench subscription', () => sandbox.control.subscriptions().find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url, 60_000);
-	const body = JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid, xtid: randomUUID() });
+	const url = await waitFor(
+		'the forged-bench subscription',
+		() =>
+			sandbox.control
+				.subscriptions()
+				.find((s) => s.url.includes(String(workflow.nodes[0].webhookId)))?.url,
+		60_000,
+	);
+	const body = JSON.stringify({
+		deliveryId: randomUUID(),
+		event: 'TransactionReceived',
+		xaid,
+		xtid: randomUUID(),
+	});
 	const forged = () => {
 		const timestamp = Math.floor(Date.now() / 1000);
-		const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker').update(`${timestamp}.${body}`).digest('hex');
-		return { 'content-type': 'application/json', 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
+		const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker')
+			.update(`${timestamp}.${body}`)
+			.digest('hex');
+		return {
+			'content-type': 'application/json',
+			'x-cb-timestamp': String(timestamp),
+			'x-cb-signature': `v1=${signature}`,
+		};
 	};
 	const pid = n8n.process.child.pid as number;
 	const logLines = () => (n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
 	say(`### Forged deliveries (${FORGED} per concurrency, current timestamp, wrong signature)`);
 	say();
-	say('| concurrency | refused/s | n8n CPU per refusal | answers other than 401 | trigger log lines |');
+	say(
+		'| concurrency | refused/s | n8n CPU per refusal | answers other than 401 | trigger log lines |',
+	);
 	say('|---|---|---|---|---|');
 	for (const concurrency of CONCURRENCIES) {
 		await settle();
@@ -496,38 +727,67 @@ async function benchForged(stack: Stack, credentialId: string): Promise<void> {
 		});
 		const seconds = (performance.now() - started) / 1000;
 		const cpu = cpuSeconds(pid) - cpuBefore;
-		say(`| ${concurrency} | ${(FORGED / seconds).toFixed(0)}/s | ${((cpu * 1000) / FORGED).toFixed(2)} ms | ${other} | ${logLines() - linesBefore} |`);
+		say(
+			`| ${concurrency} | ${(FORGED / seconds).toFixed(0)}/s | ${((cpu * 1000) / FORGED).toFixed(2)} ms | ${other} | ${logLines() - linesBefore} |`,
+		);
 	}
 	say();
 }
 
 // ---------------------------------------------------------------- Submit Batch
 
-async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId: string): Promise<void> {
+async function benchSubmitBatch(
+	stack: Stack,
+	inspector: Inspector,
+	credentialId: string,
+): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const PAYMENTS = 1000;
 	const BATCH = 100;
-	const paths = { expressions: 'bench-submit-batch', automatic: 'bench-submit-batch-auto' } as const;
+	const paths = {
+		expressions: 'bench-submit-batch',
+		automatic: 'bench-submit-batch-auto',
+	} as const;
 	await imported(n8n, submitBatchWorkflow(paths.expressions, credentialId, 'expressions'));
 	await imported(n8n, submitBatchWorkflow(paths.automatic, credentialId, 'automatic'));
 	const account = sandbox.seeded.accounts.gbp;
 	const payee = sandbox.seeded.payees.gbp;
 	const token = await bankToken(sandbox);
-	const invoices = (run: string) => Array.from({ length: PAYMENTS }, (_, i) => ({ account, payee, amount: 0.01, reference: `B${run}-${i}`.slice(0, 18) }));
+	const invoices = (run: string) =>
+		Array.from({ length: PAYMENTS }, (_, i) => ({
+			account,
+			payee,
+			amount: 0.01,
+			reference: `B${run}-${i}`.slice(0, 18),
+		}));
 	const raw = async (run: string) => {
-		const all = invoices(run).map((invoice) => ({ xaid: invoice.account, xpid: invoice.payee, amount: invoice.amount, reference: invoice.reference }));
+		const all = invoices(run).map((invoice) => ({
+			xaid: invoice.account,
+			xpid: invoice.payee,
+			amount: invoice.amount,
+			reference: invoice.reference,
+		}));
 		for (let start = 0; start < all.length; start += BATCH) {
 			const answer = await fetch(`${sandbox.baseUrl}/payments`, {
 				method: 'POST',
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/json',
+					'x-idempotent-key': randomUUID(),
+				},
 				body: JSON.stringify(all.slice(start, start + BATCH)),
 			});
-			if (answer.status >= 300) throw new Error(`raw batch → ${answer.status} ${await answer.text()}`);
+			if (answer.status >= 300)
+				throw new Error(`raw batch → ${answer.status} ${await answer.text()}`);
 			await answer.text();
 		}
 	};
 	const cells = ['expressions', 'automatic', 'raw'] as const;
-	const times: Record<(typeof cells)[number], number[]> = { expressions: [], automatic: [], raw: [] };
+	const times: Record<(typeof cells)[number], number[]> = {
+		expressions: [],
+		automatic: [],
+		raw: [],
+	};
 	const posts: Record<'expressions' | 'automatic', number[]> = { expressions: [], automatic: [] };
 	for (let run = 0; run <= RUNS; run++) {
 		for (const cell of rotated([...cells], run)) {
@@ -536,14 +796,25 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 			const tag = `${run}${cell[0].toUpperCase()}${randomUUID().slice(0, 4)}`;
 			const started = performance.now();
 			if (cell === 'raw') await raw(tag);
-			else await maybeProfiled(inspector, cell === 'expressions' ? 'submitBatch' : 'submitBatchAuto', run, () => call(n8n, paths[cell], { invoices: invoices(tag) }));
+			else
+				await maybeProfiled(
+					inspector,
+					cell === 'expressions' ? 'submitBatch' : 'submitBatchAuto',
+					run,
+					() => call(n8n, paths[cell], { invoices: invoices(tag) }),
+				);
 			const elapsed = performance.now() - started;
-			const sent = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments').length;
-			const made = sandbox.control.ledger().transactions.filter((t) => String(t.reference).startsWith(`B${tag}`)).length;
+			const sent = sandbox.control
+				.requests()
+				.filter((r) => r.method === 'POST' && r.path === '/payments').length;
+			const made = sandbox.control
+				.ledger()
+				.transactions.filter((t) => String(t.reference).startsWith(`B${tag}`)).length;
 			if (run === 0) continue;
 			times[cell].push(elapsed);
 			if (cell !== 'raw') posts[cell].push(sent);
-			if (made !== PAYMENTS) throw new Error(`run ${run} ${cell}: the ledger has ${made} of ${PAYMENTS} payments`);
+			if (made !== PAYMENTS)
+				throw new Error(`run ${run} ${cell}: the ledger has ${made} of ${PAYMENTS} payments`);
 		}
 	}
 	const expressions = summarise(times.expressions);
@@ -553,11 +824,19 @@ async function benchSubmitBatch(stack: Stack, inspector: Inspector, credentialId
 	say();
 	say('| workflow | time, median (min–max) | POST /payments seen by the bank |');
 	say('|---|---|---|');
-	say(`| this package, Submit Batch, Map Automatically (batch size ${BATCH}) | ${range(automatic, ms)} | ${posts.automatic.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`);
-	say(`| this package, Submit Batch, a field expression per item (batch size ${BATCH}) | ${range(expressions, ms)} | ${posts.expressions.join(', ')} |`);
-	say(`| raw HTTP loop outside n8n (floor) | ${range(rawTimes, ms)} | ${Math.ceil(PAYMENTS / BATCH)} |`);
+	say(
+		`| this package, Submit Batch, Map Automatically (batch size ${BATCH}) | ${range(automatic, ms)} | ${posts.automatic.join(', ')} (floor ceil(${PAYMENTS}/${BATCH}) = ${Math.ceil(PAYMENTS / BATCH)}) |`,
+	);
+	say(
+		`| this package, Submit Batch, a field expression per item (batch size ${BATCH}) | ${range(expressions, ms)} | ${posts.expressions.join(', ')} |`,
+	);
+	say(
+		`| raw HTTP loop outside n8n (floor) | ${range(rawTimes, ms)} | ${Math.ceil(PAYMENTS / BATCH)} |`,
+	);
 	say();
-	say(`Ratios: Map Automatically ${ratio(automatic.median, expressions.median)} the expressions, ${ratio(automatic.median, rawTimes.median)} the raw loop; expressions ${ratio(expressions.median, rawTimes.median)} the raw loop.`);
+	say(
+		`Ratios: Map Automatically ${ratio(automatic.median, expressions.median)} the expressions, ${ratio(automatic.median, rawTimes.median)} the raw loop; expressions ${ratio(expressions.median, rawTimes.median)} the raw loop.`,
+	);
 	say();
 }
 
@@ -573,9 +852,19 @@ async function main(): Promise<void> {
 		inspector = await Inspector.attach(n8n.process.child.pid as number);
 		say(`# Benchmark results`);
 		say();
-		say(`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}${Object.keys(N8N_ENV).length ? ` · ${Object.entries(N8N_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+		say(
+			`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}${
+				Object.keys(N8N_ENV).length
+					? ` · ${Object.entries(N8N_ENV)
+							.map(([k, v]) => `${k}=${v}`)
+							.join(' ')}`
+					: ''
+			}`,
+		);
 		say();
-		say(`Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`. Absolute times vary between machines; compare the ratios, measured side by side in one run.`);
+		say(
+			`Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`. Absolute times vary between machines; compare the ratios, measured side by side in one run.`,
+		);
 		say();
 		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, [50_000, 5_000]);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
@@ -587,7 +876,10 @@ async function main(): Promise<void> {
 		await stack.stop();
 	}
 	const outIndex = process.argv.indexOf('--out');
-	const file = outIndex === -1 ? join(__dirname, '..', '..', 'docs', 'benchmark-results.md') : join(process.cwd(), process.argv[outIndex + 1]);
+	const file =
+		outIndex === -1
+			? join(__dirname, '..', '..', 'docs', 'benchmark-results.md')
+			: join(process.cwd(), process.argv[outIndex + 1]);
 	mkdirSync(join(file, '..'), { recursive: true });
 	writeFileSync(file, `${report.join('\n')}\n`);
 	console.log(`written: ${file}`);

@@ -42,15 +42,30 @@ async function main(): Promise<void> {
 				case 0:
 					return request(`${sandbox.baseUrl}/accounts`, { dispatcher: agent, headers: auth });
 				case 1:
-					return request(`${sandbox.baseUrl}/account/${gbp}/balance`, { dispatcher: agent, headers: auth });
+					return request(`${sandbox.baseUrl}/account/${gbp}/balance`, {
+						dispatcher: agent,
+						headers: auth,
+					});
 				case 2:
-					return request(`${sandbox.baseUrl}/account/${gbp}/payees`, { dispatcher: agent, headers: auth });
+					return request(`${sandbox.baseUrl}/account/${gbp}/payees`, {
+						dispatcher: agent,
+						headers: auth,
+					});
 				default:
 					return request(`${sandbox.baseUrl}/payments`, {
 						method: 'POST',
 						dispatcher: agent,
-						headers: { ...auth, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
-						body: JSON.stringify({ xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1, reference: 'BENCH-000001' }),
+						headers: {
+							...auth,
+							'content-type': 'application/json',
+							'x-idempotent-key': randomUUID(),
+						},
+						body: JSON.stringify({
+							xaid: gbp,
+							xpid: sandbox.seeded.payees.gbp,
+							amount: 1,
+							reference: 'BENCH-000001',
+						}),
 					});
 			}
 		};
@@ -78,20 +93,26 @@ async function main(): Promise<void> {
 			);
 			const ms = performance.now() - started;
 			latencies.sort((a, b) => a - b);
-			const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+			const at = (q: number) =>
+				latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
 			// round 0 warms up sockets and the JIT and is not reported
-			if (round > 0) results.push({ round, ms, rps: (CONCURRENCY / ms) * 1000, p50: at(0.5), p99: at(0.99) });
+			if (round > 0)
+				results.push({ round, ms, rps: (CONCURRENCY / ms) * 1000, p50: at(0.5), p99: at(0.99) });
 		}
 
 		const balance = sandbox.control.ledger().accounts.find((a) => a.xaid === gbp);
-		console.log(`sandbox bench: ${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (25% payments) on loopback`);
+		console.log(
+			`sandbox bench: ${ROUNDS} rounds of ${CONCURRENCY} concurrent requests (25% payments) on loopback`,
+		);
 		for (const r of results) {
 			console.log(
 				`  round ${r.round}: ${r.ms.toFixed(0)} ms, ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`,
 			);
 		}
 		const mean = results.reduce((sum, r) => sum + r.rps, 0) / results.length;
-		console.log(`  mean ${mean.toFixed(0)} req/s; errors ${errors}; payments ${payments}; GBP pending ${balance?.pendingBalance}`);
+		console.log(
+			`  mean ${mean.toFixed(0)} req/s; errors ${errors}; payments ${payments}; GBP pending ${balance?.pendingBalance}`,
+		);
 		if (errors > 0 || balance?.pendingBalance !== payments) process.exitCode = 1;
 	} finally {
 		await agent.close();

@@ -25,7 +25,9 @@ const FORGED_CONCURRENCY = 50;
 
 // n8nContext imports the nodes as `….node`, which Node resolves to the codex file `….node.json` before
 // tsx gets to `….node.ts`: resolve those to the TypeScript source, then load it.
-const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+const loader = Module as unknown as {
+	_resolveFilename: (request: string, ...rest: unknown[]) => string;
+};
 const resolveFilename = loader._resolveFilename;
 loader._resolveFilename = function (request: string, ...rest: unknown[]): string {
 	if (request.endsWith('.node')) {
@@ -44,15 +46,29 @@ async function main(): Promise<void> {
 	try {
 		const gbp = sandbox.seeded.accounts.gbp;
 		const credentials = credentialsFor(sandbox);
-		const parameters = { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false };
+		const parameters = {
+			accounts: [gbp],
+			events: ['TransactionReceived'],
+			fetchTransaction: false,
+		};
 		let database: IDataObject = {};
 		const trigger = new CustomerBankingTrigger();
 		const blocks: number[] = [];
 		let started = process.hrtime.bigint();
 		for (let n = 1; n <= DELIVERIES; n++) {
-			const body = Buffer.from(JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid: gbp, xtid: randomUUID() }));
+			const body = Buffer.from(
+				JSON.stringify({
+					deliveryId: randomUUID(),
+					event: 'TransactionReceived',
+					xaid: gbp,
+					xtid: randomUUID(),
+				}),
+			);
 			const timestamp = Math.floor(Date.now() / 1000);
-			const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(body).digest('hex');
+			const signature = createHmac('sha256', sandbox.signingSecret)
+				.update(`${timestamp}.`)
+				.update(body)
+				.digest('hex');
 			const staticData = { node: structuredClone(database), global: {} };
 			const { context } = createWebhookContext({
 				credentials,
@@ -74,17 +90,31 @@ async function main(): Promise<void> {
 			}
 		}
 		const saved = JSON.stringify(database).length;
-		console.log(`trigger delivery cost, µs per delivery by block of ${BLOCK}: ${blocks.map((us) => us.toFixed(0)).join(', ')}`);
-		console.log(`first block ${blocks[0].toFixed(0)} µs, last block ${blocks[blocks.length - 1].toFixed(0)} µs (ratio ${(blocks[blocks.length - 1] / blocks[0]).toFixed(2)}); static data after ${DELIVERIES} deliveries: ${saved} bytes`);
+		console.log(
+			`trigger delivery cost, µs per delivery by block of ${BLOCK}: ${blocks.map((us) => us.toFixed(0)).join(', ')}`,
+		);
+		console.log(
+			`first block ${blocks[0].toFixed(0)} µs, last block ${blocks[blocks.length - 1].toFixed(0)} µs (ratio ${(blocks[blocks.length - 1] / blocks[0]).toFixed(2)}); static data after ${DELIVERIES} deliveries: ${saved} bytes`,
+		);
 
 		// forged deliveries: what anybody who knows the webhook URL can send
 		let credentialReads = 0;
 		let logLines = 0;
 		let refused = 0;
 		const forged = () => {
-			const body = Buffer.from(JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid: gbp, xtid: randomUUID() }));
+			const body = Buffer.from(
+				JSON.stringify({
+					deliveryId: randomUUID(),
+					event: 'TransactionReceived',
+					xaid: gbp,
+					xtid: randomUUID(),
+				}),
+			);
 			const timestamp = Math.floor(Date.now() / 1000);
-			const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker').update(`${timestamp}.`).update(body).digest('hex');
+			const signature = createHmac('sha256', 'whsec_guessed_by_an_attacker')
+				.update(`${timestamp}.`)
+				.update(body)
+				.digest('hex');
 			const { context, response, logs } = createWebhookContext({
 				credentials,
 				parameters,

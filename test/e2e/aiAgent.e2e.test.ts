@@ -45,7 +45,8 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: bankCredential, name: 'Customer Banking sandbox' } },
 	});
-	const fromAi = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+	const fromAi = (key: string, description: string, type = 'string') =>
+		`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 	return {
 		name: 'E2E: AI agent with the banking tools',
 		nodes: [
@@ -56,7 +57,13 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: PATH, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: PATH,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -64,7 +71,12 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 				type: '@n8n/n8n-nodes-langchain.agent',
 				typeVersion: 3,
 				position: [220, 0],
-				parameters: { promptType: 'define', text: '={{ $json.body.prompt }}', hasOutputParser: false, options: {} },
+				parameters: {
+					promptType: 'define',
+					text: '={{ $json.body.prompt }}',
+					hasOutputParser: false,
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -76,7 +88,12 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 				credentials: { openAiApi: { id: modelCredential, name: 'Scripted model' } },
 			},
 			// Simplify off: as a tool the node returns the simplified records all the same
-			tool('Accounts', 220, { resource: 'account', operation: 'getMany', returnAll: true, simplify: false }),
+			tool('Accounts', 220, {
+				resource: 'account',
+				operation: 'getMany',
+				returnAll: true,
+				simplify: false,
+			}),
 			tool('Payees', 440, { resource: 'payee', operation: 'getMany', returnAll: true }),
 			tool('Pay', 660, {
 				resource: 'payment',
@@ -90,7 +107,9 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'OpenAI Chat Model': {
+				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+			},
 			Accounts: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 			Payees: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 			Pay: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
@@ -108,25 +127,36 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 	const runAgent = async (turns: ScriptedTurn[]) => {
 		model.script(turns);
 		const before = model.requests.length;
-		const { execution } = await runWebhookWorkflow(stack.n8n, workflowId, PATH, { prompt: 'Look after my banking.' });
+		const { execution } = await runWebhookWorkflow(stack.n8n, workflowId, PATH, {
+			prompt: 'Look after my banking.',
+		});
 		expect(executionError(execution)).toBeUndefined();
 		const requests = model.requests.slice(before);
 		expect(requests).toHaveLength(turns.length);
 		const received = new Map<string, string>();
-		for (const [id, content] of toolResults(requests.at(-1)!)) received.set(model.calls.get(id)!.name, content);
+		for (const [id, content] of toolResults(requests.at(-1)!))
+			received.set(model.calls.get(id)!.name, content);
 		return { execution, requests, received };
 	};
 
 	beforeAll(async () => {
 		stack = await startStack(version);
 		model = await startScriptedChatModel();
-		const bank = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		const bank = await createCredential(
+			stack.n8n,
+			'Customer Banking sandbox',
+			credentialData(stack.sandbox),
+		);
 		const openAi = await stack.n8n.restOk<{ data: { id: string } }>('POST', '/credentials', {
 			name: 'Scripted model',
 			type: 'openAiApi',
 			data: { apiKey: 'scripted-model-key', url: model.url },
 		});
-		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', agentWorkflow(bank.id, String(openAi.data.id)));
+		const created = await stack.n8n.apiOk<{ id: string }>(
+			'POST',
+			'/workflows',
+			agentWorkflow(bank.id, String(openAi.data.id)),
+		);
 		workflowId = String(created.id);
 		await activate(stack.n8n, workflowId);
 	});
@@ -138,58 +168,119 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 
 	beforeEach(() => stack.sandbox.control.clearRequests());
 
-	const seen = () => stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
+	const seen = () =>
+		stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 
 	it('offers the three tool nodes to the model', async () => {
 		const { requests } = await runAgent([{ content: 'Nothing to do.' }]);
-		expect(requests[0].tools?.map((t) => t.function.name).sort()).toEqual(['Accounts', 'Pay', 'Payees']);
+		expect(requests[0].tools?.map((t) => t.function.name).sort()).toEqual([
+			'Accounts',
+			'Pay',
+			'Payees',
+		]);
 		const pay = requests[0].tools?.find((t) => t.function.name === 'Pay');
-		expect(Object.keys((pay?.function.parameters as { properties: Json }).properties).sort()).toEqual(['account', 'amount', 'payee', 'reference']);
+		expect(
+			Object.keys((pay?.function.parameters as { properties: Json }).properties).sort(),
+		).toEqual(['account', 'amount', 'payee', 'reference']);
 	});
 
 	it('reads accounts and payees as tools; the model receives the simplified records', async () => {
 		const { received, execution } = await runAgent([
-			{ toolCalls: [{ name: 'Accounts', arguments: {} }, { name: 'Payees', arguments: {} }] },
+			{
+				toolCalls: [
+					{ name: 'Accounts', arguments: {} },
+					{ name: 'Payees', arguments: {} },
+				],
+			},
 			{ content: 'Here are your accounts and payees.' },
 		]);
-		expect(nodeOutput(execution, 'AI Agent')).toEqual([{ output: 'Here are your accounts and payees.' }]);
+		expect(nodeOutput(execution, 'AI Agent')).toEqual([
+			{ output: 'Here are your accounts and payees.' },
+		]);
 
 		const accounts = JSON.parse(received.get('Accounts')!) as Json[];
 		const ledger = stack.sandbox.control.ledger().accounts;
-		const byId = (a: Json, b: Json) => String(a.xaid ?? a.xpid).localeCompare(String(b.xaid ?? b.xpid));
-		expect([...accounts].sort(byId)).toEqual(ledger.map((account) => simplifyRecord('account', account)).sort(byId));
+		const byId = (a: Json, b: Json) =>
+			String(a.xaid ?? a.xpid).localeCompare(String(b.xaid ?? b.xpid));
+		expect([...accounts].sort(byId)).toEqual(
+			ledger.map((account) => simplifyRecord('account', account)).sort(byId),
+		);
 		// the bank's record has more (its balance, for one) than the model is given
 		expect(Object.keys(ledger[0]).length).toBeGreaterThan(Object.keys(accounts[0]).length);
 
 		const payees = JSON.parse(received.get('Payees')!) as Json[];
 		const payeeKeys = COMPACT_FIELDS.payee.map((field) => field.key);
-		expect(payees.map((payee) => payee.xpid)).toEqual(expect.arrayContaining([stack.sandbox.seeded.payees.gbp, stack.sandbox.seeded.payees.eur]));
-		for (const payee of payees) expect(Object.keys(payee)).toEqual(payeeKeys.filter((key) => key in payee));
-		expect(seen().filter((request) => !request.includes('/oauth/token')).sort()).toEqual(['GET /accounts 200', 'GET /payees 200']);
+		expect(payees.map((payee) => payee.xpid)).toEqual(
+			expect.arrayContaining([stack.sandbox.seeded.payees.gbp, stack.sandbox.seeded.payees.eur]),
+		);
+		for (const payee of payees)
+			expect(Object.keys(payee)).toEqual(payeeKeys.filter((key) => key in payee));
+		expect(
+			seen()
+				.filter((request) => !request.includes('/oauth/token'))
+				.sort(),
+		).toEqual(['GET /accounts 200', 'GET /payees 200']);
 	});
 
 	it('refuses a payment over the Maximum Amount: the bank sees no payment request, the model reads why', async () => {
 		const { seeded } = stack.sandbox;
 		const { received } = await runAgent([
-			{ toolCalls: [{ name: 'Pay', arguments: { account: seeded.accounts.gbp, payee: seeded.payees.gbp, amount: 250, reference: 'AGENT-OVER' } }] },
+			{
+				toolCalls: [
+					{
+						name: 'Pay',
+						arguments: {
+							account: seeded.accounts.gbp,
+							payee: seeded.payees.gbp,
+							amount: 250,
+							reference: 'AGENT-OVER',
+						},
+					},
+				],
+			},
 			{ content: 'The payment was refused.' },
 		]);
 		const [result] = JSON.parse(received.get('Pay')!) as Json[];
-		expect(result).toMatchObject({ status: 'rejected', notSent: true, amount: 250, reference: 'AGENT-OVER' });
-		expect(result.rejectionReason).toBe(`Amount 250 is over the Maximum Amount of ${MAX_AMOUNT}: not sent`);
+		expect(result).toMatchObject({
+			status: 'rejected',
+			notSent: true,
+			amount: 250,
+			reference: 'AGENT-OVER',
+		});
+		expect(result.rejectionReason).toBe(
+			`Amount 250 is over the Maximum Amount of ${MAX_AMOUNT}: not sent`,
+		);
 		expect(seen().filter((request) => request.includes('/payments'))).toEqual([]);
-		expect(stack.sandbox.control.ledger().paymentRequests.some((request) => JSON.stringify(request).includes('AGENT-OVER'))).toBe(false);
+		expect(
+			stack.sandbox.control
+				.ledger()
+				.paymentRequests.some((request) => JSON.stringify(request).includes('AGENT-OVER')),
+		).toBe(false);
 	});
 
 	it('pays within the Maximum Amount with the arguments the model gave', async () => {
 		const { seeded } = stack.sandbox;
 		const { received } = await runAgent([
-			{ toolCalls: [{ name: 'Pay', arguments: { account: seeded.accounts.gbp, payee: seeded.payees.gbp, amount: 12.5, reference: 'AGENT-SMALL' } }] },
+			{
+				toolCalls: [
+					{
+						name: 'Pay',
+						arguments: {
+							account: seeded.accounts.gbp,
+							payee: seeded.payees.gbp,
+							amount: 12.5,
+							reference: 'AGENT-SMALL',
+						},
+					},
+				],
+			},
 			{ content: 'Paid.' },
 		]);
 		const [result] = JSON.parse(received.get('Pay')!) as Json[];
 		expect(result).toMatchObject({ amount: 12.5, reference: 'AGENT-SMALL' });
 		expect(result.status).not.toBe('rejected');
-		expect(seen().filter((request) => request.includes('/payments'))).toEqual(['POST /payments 202']);
+		expect(seen().filter((request) => request.includes('/payments'))).toEqual([
+			'POST /payments 202',
+		]);
 	});
 });

@@ -5,7 +5,11 @@
  * emit nothing. n8n polls at every activation, so each poll here is a deactivation and an activation,
  * which also reloads the node's state from the database as a restart would.
  */
-import { type ApprovalStack, emittedEvents as events, startApprovalStack } from './lib/approvalPolls';
+import {
+	type ApprovalStack,
+	emittedEvents as events,
+	startApprovalStack,
+} from './lib/approvalPolls';
 import { selectedVersions } from './lib/config';
 
 describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (version) => {
@@ -42,13 +46,27 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (
 		await sandbox.control.approve(approved.ref);
 		const afterApproval = events(await poll());
 		expect(afterApproval).toEqual([
-			expect.objectContaining({ event: 'approvalDecided', decision: 'approved', ref: approved.ref, xtid: approved.xtid, transaction: expect.objectContaining({ xtid: approved.xtid }) }),
+			expect.objectContaining({
+				event: 'approvalDecided',
+				decision: 'approved',
+				ref: approved.ref,
+				xtid: approved.xtid,
+				transaction: expect.objectContaining({ xtid: approved.xtid }),
+			}),
 		]);
 
 		await sandbox.control.decline(declined.ref);
-		expect(events(await poll())).toEqual([expect.objectContaining({ event: 'approvalDecided', decision: 'declined', ref: declined.ref })]);
+		expect(events(await poll())).toEqual([
+			expect.objectContaining({
+				event: 'approvalDecided',
+				decision: 'declined',
+				ref: declined.ref,
+			}),
+		]);
 		await sandbox.control.expire(expired.ref);
-		expect(events(await poll())).toEqual([expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref })]);
+		expect(events(await poll())).toEqual([
+			expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref }),
+		]);
 
 		for (let i = 0; i < 10; i++) expect(await poll()).toEqual([]);
 	});

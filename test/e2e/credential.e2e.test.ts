@@ -32,7 +32,9 @@ describe.each(selectedVersions())('n8n %s: package and credential', (version) =>
 
 	it('registers both nodes of the installed tarball and the credential type', async () => {
 		const { n8n } = stack;
-		const nodes = await n8n.http<Array<{ name: string; displayName: string; credentials?: Array<{ name: string }> }>>('GET', '/types/nodes.json', {
+		const nodes = await n8n.http<
+			Array<{ name: string; displayName: string; credentials?: Array<{ name: string }> }>
+		>('GET', '/types/nodes.json', {
 			headers: { cookie: n8n.cookie },
 		});
 		expect(nodes.status).toBe(200);
@@ -44,13 +46,19 @@ describe.each(selectedVersions())('n8n %s: package and credential', (version) =>
 		expect(action?.displayName).toBe('Customer Banking');
 		expect(action?.credentials?.map((c) => c.name)).toEqual(['customerBankingApi']);
 
-		const credentials = await n8n.http<Array<{ name: string; displayName: string }>>('GET', '/types/credentials.json', {
-			headers: { cookie: n8n.cookie },
-		});
-		expect(credentials.body.find((c) => c.name === 'customerBankingApi')?.displayName).toBe('Customer Banking API');
+		const credentials = await n8n.http<Array<{ name: string; displayName: string }>>(
+			'GET',
+			'/types/credentials.json',
+			{
+				headers: { cookie: n8n.cookie },
+			},
+		);
+		expect(credentials.body.find((c) => c.name === 'customerBankingApi')?.displayName).toBe(
+			'Customer Banking API',
+		);
 	});
 
-	it('passes n8n\'s credential test with the sandbox client, one token exchange then GET /accounts', async () => {
+	it("passes n8n's credential test with the sandbox client, one token exchange then GET /accounts", async () => {
 		const { sandbox } = stack;
 		sandbox.control.clearRequests();
 		const answer = await testCredential('Sandbox (full)', credentialData(sandbox));
@@ -64,13 +72,18 @@ describe.each(selectedVersions())('n8n %s: package and credential', (version) =>
 		const { sandbox } = stack;
 		sandbox.control.clearRequests();
 		const wrongSecret = 'cs_wrong_e2e_secret_value_1234';
-		const answer = await testCredential('Sandbox (wrong secret)', credentialData(sandbox, 'full', { clientSecret: wrongSecret }));
+		const answer = await testCredential(
+			'Sandbox (wrong secret)',
+			credentialData(sandbox, 'full', { clientSecret: wrongSecret }),
+		);
 
 		expect(answer.data.status).toBe('Error');
 		expect(answer.data.message).toMatch(/Client ID or Client Secret/);
 		expect(JSON.stringify(answer)).not.toContain(wrongSecret);
 		// the token exchange was refused, so no API request followed
-		expect(sandbox.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /oauth/token 401']);
+		expect(sandbox.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /oauth/token 401',
+		]);
 	});
 
 	it('fails the credential test with a clear message when the Token URL leads nowhere', async () => {

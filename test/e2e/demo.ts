@@ -6,7 +6,13 @@
  * prints the editor URL and the login. Ctrl-C stops everything it started.
  */
 import { type Sandbox, startSandbox } from '../sandbox';
-import { ACTIVE_EXAMPLE, APPROVAL_EXAMPLES, importDemoWorkflows, seedApprovals, seedPendingApproval } from './lib/demo';
+import {
+	ACTIVE_EXAMPLE,
+	APPROVAL_EXAMPLES,
+	importDemoWorkflows,
+	seedApprovals,
+	seedPendingApproval,
+} from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { type N8n, OWNER, startN8n } from './lib/n8n';
 import { buildAndPack } from './lib/pack';
@@ -25,21 +31,33 @@ async function main(): Promise<void> {
 
 	console.log('Building and packing the package …');
 	const tarball = buildAndPack();
-	const sandbox = (running.sandbox = await startSandbox({ port: (await portIsFree(SANDBOX_PORT)) ? SANDBOX_PORT : 0 }));
+	const sandbox = (running.sandbox = await startSandbox({
+		port: (await portIsFree(SANDBOX_PORT)) ? SANDBOX_PORT : 0,
+	}));
 	await seedApprovals(sandbox);
-	console.log(`Starting n8n ${defaultVersion} (the first run installs it into the cache: a few minutes) …`);
-	const n8n = (running.n8n = await startN8n({ version: defaultVersion, tarball, port: (await portIsFree(N8N_PORT)) ? N8N_PORT : undefined }));
+	console.log(
+		`Starting n8n ${defaultVersion} (the first run installs it into the cache: a few minutes) …`,
+	);
+	const n8n = (running.n8n = await startN8n({
+		version: defaultVersion,
+		tarball,
+		port: (await portIsFree(N8N_PORT)) ? N8N_PORT : undefined,
+	}));
 
 	const credential = await createSandboxCredential(n8n, sandbox);
 	const active = [ACTIVE_EXAMPLE, ...APPROVAL_EXAMPLES];
 	const workflows = await importDemoWorkflows(n8n, sandbox, credential.id, active);
-	const imported = workflows.map(({ file, id, name }) => `${name}${active.includes(file) ? ' (active)' : ''}  ${n8n.url}/workflow/${id}`);
+	const imported = workflows.map(
+		({ file, id, name }) =>
+			`${name}${active.includes(file) ? ' (active)' : ''}  ${n8n.url}/workflow/${id}`,
+	);
 	// made after the approval triggers took their first look, so their next poll announces it
 	const pending = await seedPendingApproval(sandbox, 'DEMO-NEW-01', 1200);
 
 	const { accounts, payees } = sandbox.seeded;
 	const control = sandbox.controlUrl;
-	const named = (file: string) => `"${workflows.find((workflow) => workflow.file === file)?.name ?? file}"`;
+	const named = (file: string) =>
+		`"${workflows.find((workflow) => workflow.file === file)?.name ?? file}"`;
 	const [requested, decided, invoices] = APPROVAL_EXAMPLES.map(named);
 	console.log(
 		[
@@ -59,7 +77,7 @@ async function main(): Promise<void> {
 			'What to try next',
 			`  1. Open ${named('pay-invoices.json')} and click Execute workflow: INV-DEMO-0001 (120.50) is sent, INV-DEMO-0002 (1,500.00)`,
 			'     waits for approval. Run it again: nothing is paid twice (the invoice number is the idempotency key).',
-			'  2. The approval workflows poll the bank every minute; their runs show in each workflow\'s Executions tab.',
+			"  2. The approval workflows poll the bank every minute; their runs show in each workflow's Executions tab.",
 			`     Within a minute ${requested}`,
 			`     reports DEMO-NEW-01 (1,200.00). Decide it as an approver would in the bank's app, one of:`,
 			`       curl -X POST ${control}/approvals/${pending}/approve`,
@@ -67,7 +85,7 @@ async function main(): Promise<void> {
 			`       curl -X POST ${control}/approvals/${pending}/expire`,
 			`     and within a minute ${decided} runs,`,
 			`     and so does ${invoices}.`,
-			'     For INV-DEMO-0002, take its approvalRef from the Pay node\'s output and do the same.',
+			"     For INV-DEMO-0002, take its approvalRef from the Pay node's output and do the same.",
 			`  3. Money arriving starts ${named(ACTIVE_EXAMPLE)} at once:`,
 			`       curl -X POST ${control}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
 			`     and a sent payment settling too: curl -X POST ${control}/transactions/<transaction ID>/settle`,

@@ -40,7 +40,10 @@ const shots = join(repoRoot, 'artifacts', 'e2e', `editor-${defaultVersion}`);
 function ensureChromium(): void {
 	if (existsSync(CHROMIUM)) return;
 	execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+		stdio: 'inherit',
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+	});
 }
 
 describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
@@ -58,7 +61,11 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		ensureChromium();
 		mkdirSync(shots, { recursive: true });
 		stack = await startStack(defaultVersion);
-		const credential = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		const credential = await createCredential(
+			stack.n8n,
+			'Customer Banking sandbox',
+			credentialData(stack.sandbox),
+		);
 		await seedApprovals(stack.sandbox);
 		credentialId = credential.id;
 		examples = await importDemoWorkflows(stack.n8n, stack.sandbox, credential.id);
@@ -89,11 +96,13 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		});
 		page.on('console', (message) => {
 			const { url } = message.location();
-			if (message.type() === 'error' && !blocked.has(url)) consoleErrors.push(`${message.text()} @ ${url}`);
+			if (message.type() === 'error' && !blocked.has(url))
+				consoleErrors.push(`${message.text()} @ ${url}`);
 		});
 		page.on('pageerror', (error) => consoleErrors.push(`${error.message}\n${error.stack ?? ''}`));
 		page.on('response', (response) => {
-			if (OURS.test(response.url()) && response.status() >= 400) failedAssets.push(`${response.status()} ${response.url()}`);
+			if (OURS.test(response.url()) && response.status() >= 400)
+				failedAssets.push(`${response.status()} ${response.url()}`);
 		});
 	});
 
@@ -113,11 +122,22 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 
 	/** Types into the node panel's search and waits until the results show our node. */
 	async function searchNodePanel(term = 'Customer Banking'): Promise<Locator> {
-		const search = page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first();
+		const search = page
+			.locator(
+				'input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input',
+			)
+			.first();
 		await search.waitFor();
 		await search.fill(term);
-		const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]');
-		await waitFor(`"${term}" in the node panel`, async () => ((await items.allTextContents()).some((name) => name.includes(term)) ? true : undefined), 15_000);
+		const items = page.locator(
+			'[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]',
+		);
+		await waitFor(
+			`"${term}" in the node panel`,
+			async () =>
+				(await items.allTextContents()).some((name) => name.includes(term)) ? true : undefined,
+			15_000,
+		);
 		return items;
 	}
 
@@ -126,8 +146,11 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	 * of the workspace, each labelled "<name> (<currency>)" as the sandbox names them.
 	 */
 	async function openListShowingAccounts(opener: Locator): Promise<void> {
-		const labels = stack.sandbox.control.ledger().accounts.map((a) => `${a.name as string} (${a.currency as string})`);
-		const shown = () => Promise.all(labels.map((label) => page.getByText(label).filter({ visible: true }).count()));
+		const labels = stack.sandbox.control
+			.ledger()
+			.accounts.map((a) => `${a.name as string} (${a.currency as string})`);
+		const shown = () =>
+			Promise.all(labels.map((label) => page.getByText(label).filter({ visible: true }).count()));
 		await waitFor(
 			`the account list (${labels.join(', ')})`,
 			async () => {
@@ -143,7 +166,10 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 
 	it('signs in through the sign-in form', async () => {
 		await page.goto(`${stack.n8n.url}/signin`);
-		await page.locator('input[name="emailOrLdapLoginId"], input[name="email"]').first().fill(OWNER.email);
+		await page
+			.locator('input[name="emailOrLdapLoginId"], input[name="email"]')
+			.first()
+			.fill(OWNER.email);
 		await page.locator('input[type="password"]').fill(OWNER.password);
 		await page.locator('[data-test-id="form-submit-button"]').click();
 		await page.waitForURL(/\/home\//, { timeout: 30_000 });
@@ -155,11 +181,15 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	 */
 	async function openAppInNodePanel(app = 'Customer Banking'): Promise<Locator> {
 		const items = await searchNodePanel();
-		expect((await items.allTextContents()).map((name) => name.trim()).filter((name) => name.includes('Customer Banking'))).toEqual([
-			'Customer Banking',
-			'Customer Banking Approval',
-		]);
-		await items.filter({ hasText: new RegExp(`^\\s*${app}\\s*$`) }).first().click();
+		expect(
+			(await items.allTextContents())
+				.map((name) => name.trim())
+				.filter((name) => name.includes('Customer Banking')),
+		).toEqual(['Customer Banking', 'Customer Banking Approval']);
+		await items
+			.filter({ hasText: new RegExp(`^\\s*${app}\\s*$`) })
+			.first()
+			.click();
 		await page.locator('[data-test-id="node-creator"]').getByText('Node details').waitFor();
 		return page.locator('[data-test-id="node-creator"] [data-test-id="item-iterator-item"]');
 	}
@@ -173,19 +203,29 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const panelText = await page.locator('[data-test-id="node-creator"]').innerText();
 		expect(panelText).toMatch(/Triggers \(2\)/);
 		expect(panelText).toMatch(/Actions \(15\)/);
-		expect(await actions.allInnerTexts()).toEqual(expect.arrayContaining(['On transaction confirmed', 'On transaction received']));
+		expect(await actions.allInnerTexts()).toEqual(
+			expect.arrayContaining(['On transaction confirmed', 'On transaction received']),
+		);
 		await shot('02-node-panel-app');
 
 		await actions.filter({ hasText: 'On transaction confirmed' }).first().click();
 		await ndv().waitFor();
 		const panel = await ndv().innerText();
-		for (const label of ['Customer Banking Trigger', 'Account Names or IDs', 'Events', 'Fetch Full Transaction', 'Webhook Signing Secret']) {
+		for (const label of [
+			'Customer Banking Trigger',
+			'Account Names or IDs',
+			'Events',
+			'Fetch Full Transaction',
+			'Webhook Signing Secret',
+		]) {
 			expect(panel).toContain(label);
 		}
 		await shot('03-trigger-parameters');
 
 		// the accounts come from the sandbox through the credential n8n picked (the only one)
-		await openListShowingAccounts(ndv().locator('[data-test-id="parameter-input-accounts"] input').first());
+		await openListShowingAccounts(
+			ndv().locator('[data-test-id="parameter-input-accounts"] input').first(),
+		);
 		await shot('04-trigger-accounts');
 		await page.keyboard.press('Escape');
 		await page.keyboard.press('Escape');
@@ -195,12 +235,20 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await page.goto(`${stack.n8n.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-plus-button"]').click();
 		const actions = await openAppInNodePanel('Customer Banking Approval');
-		expect(await actions.allInnerTexts()).toEqual(expect.arrayContaining(['On approval decided', 'On approval requested']));
+		expect(await actions.allInnerTexts()).toEqual(
+			expect.arrayContaining(['On approval decided', 'On approval requested']),
+		);
 		await shot('04a-node-panel-approval-trigger');
 		await actions.filter({ hasText: 'On approval requested' }).first().click();
 		await ndv().waitFor();
 		const panel = await ndv().innerText();
-		for (const label of ['Customer Banking Approval Trigger', 'Poll Times', 'Events', 'Approval Requested', 'Account Names or IDs']) {
+		for (const label of [
+			'Customer Banking Approval Trigger',
+			'Poll Times',
+			'Events',
+			'Approval Requested',
+			'Account Names or IDs',
+		]) {
 			expect(panel).toContain(label);
 		}
 		await shot('04b-approval-trigger-parameters');
@@ -212,18 +260,28 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await page.goto(`${stack.n8n.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-plus-button"]').click();
 		// a workflow starts with a trigger: take the manual one, then add our node after it
-		await (await searchNodePanel('Manual Trigger')).filter({ hasText: 'Manual Trigger' }).first().click();
+		await (await searchNodePanel('Manual Trigger'))
+			.filter({ hasText: 'Manual Trigger' })
+			.first()
+			.click();
 		await page.keyboard.press('Escape');
 		await page.locator('[data-test-id="canvas-handle-plus"]').first().click();
 		const actions = await openAppInNodePanel();
 		const names = await actions.allInnerTexts();
-		expect(names).toEqual(expect.arrayContaining(['Get the balance of an account', 'Submit a payment', 'Create or update a payee']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'Get the balance of an account',
+				'Submit a payment',
+				'Create or update a payee',
+			]),
+		);
 		await shot('05-node-panel-actions');
 
 		await actions.filter({ hasText: 'Get the balance of an account' }).first().click();
 		await ndv().waitFor();
 		const panel = await ndv().innerText();
-		for (const label of ['Credential', 'Resource', 'Operation', 'Account']) expect(panel).toContain(label);
+		for (const label of ['Credential', 'Resource', 'Operation', 'Account'])
+			expect(panel).toContain(label);
 		await shot('06-action-parameters');
 
 		await openListShowingAccounts(ndv().getByPlaceholder('Choose...').first());
@@ -236,13 +294,30 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const modal = page.locator('[data-test-id="editCredential-modal"]');
 		await modal.getByText('Client Secret').first().waitFor();
 		const text = await modal.innerText();
-		for (const label of ['Environment', 'Base URL', 'Token URL', 'Audience', 'Client ID', 'Client Secret', 'Webhook Signing Secret', 'SANDBOX: test data only']) {
+		for (const label of [
+			'Environment',
+			'Base URL',
+			'Token URL',
+			'Audience',
+			'Client ID',
+			'Client Secret',
+			'Webhook Signing Secret',
+			'SANDBOX: test data only',
+		]) {
 			expect(text).toContain(label);
 		}
-		const values = await modal.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+		const values = await modal
+			.locator('input')
+			.evaluateAll((inputs) =>
+				inputs.map((input) => (input as unknown as { value: string }).value),
+			);
 		const { clientSecret } = stack.sandbox.clients.full;
 		expect(values).toContain(stack.sandbox.baseUrl);
-		expect(values.filter((value) => value.includes(clientSecret) || value.includes(stack.sandbox.signingSecret))).toEqual([]);
+		expect(
+			values.filter(
+				(value) => value.includes(clientSecret) || value.includes(stack.sandbox.signingSecret),
+			),
+		).toEqual([]);
 		await shot('00-credential');
 		await page.keyboard.press('Escape');
 	});
@@ -258,7 +333,11 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 					type: 'n8n-nodes-base.httpRequest',
 					typeVersion: 4.2,
 					position: [0, 0],
-					parameters: { url: `${stack.sandbox.baseUrl}/accounts`, authentication: 'predefinedCredentialType', options: {} },
+					parameters: {
+						url: `${stack.sandbox.baseUrl}/accounts`,
+						authentication: 'predefinedCredentialType',
+						options: {},
+					},
 				},
 			],
 			connections: {},
@@ -266,21 +345,38 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		});
 		await page.goto(`${stack.n8n.url}/workflow/${String(created.id)}/${nodeId}`);
 		await ndv().waitFor();
-		const credentialType = ndv().locator('[data-test-id="parameter-input-nodeCredentialType"] input').first();
+		const credentialType = ndv()
+			.locator('[data-test-id="parameter-input-nodeCredentialType"] input')
+			.first();
 		await credentialType.click();
 		await credentialType.fill('Customer Banking');
-		const option = page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: /^\s*Customer Banking API\s*$/ }).filter({ visible: true });
+		const option = page
+			.locator('.el-select-dropdown__item, [role="option"]')
+			.filter({ hasText: /^\s*Customer Banking API\s*$/ })
+			.filter({ visible: true });
 		await option.first().waitFor();
 		await shot('12-http-request-credential-type');
 		await option.first().click();
 		// then the saved credentials of that type are offered: the sandbox one
-		const credentialSelect = ndv().locator('[data-test-id="node-credentials-select"] input').first();
+		const credentialSelect = ndv()
+			.locator('[data-test-id="node-credentials-select"] input')
+			.first();
 		await credentialSelect.waitFor();
 		if ((await credentialSelect.inputValue()) !== 'Customer Banking sandbox') {
 			await credentialSelect.click();
-			await page.locator('.el-select-dropdown__item, [role="option"]').filter({ hasText: 'Customer Banking sandbox' }).filter({ visible: true }).first().click();
+			await page
+				.locator('.el-select-dropdown__item, [role="option"]')
+				.filter({ hasText: 'Customer Banking sandbox' })
+				.filter({ visible: true })
+				.first()
+				.click();
 		}
-		await waitFor('the sandbox credential picked', async () => ((await credentialSelect.inputValue()) === 'Customer Banking sandbox' ? true : undefined), 10_000);
+		await waitFor(
+			'the sandbox credential picked',
+			async () =>
+				(await credentialSelect.inputValue()) === 'Customer Banking sandbox' ? true : undefined,
+			10_000,
+		);
 		await shot('13-http-request-credential');
 		await page.keyboard.press('Escape');
 	});
@@ -288,16 +384,30 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	it('finds the nodes in the node panel by the words people search for ("transfer", "approval")', async () => {
 		await page.goto(`${stack.n8n.url}/workflow/new`);
 		await page.locator('[data-test-id="canvas-plus-button"]').click();
-		const search = page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first();
-		const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]');
+		const search = page
+			.locator(
+				'input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input',
+			)
+			.first();
+		const items = page.locator(
+			'[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]',
+		);
 		const found = async (term: string) => {
 			await search.fill(term);
-			return await waitFor(`our nodes for "${term}"`, async () => {
-				const names = (await items.allTextContents()).map((name) => name.trim()).filter((name) => name.startsWith('Customer Banking'));
-				return names.length > 0 ? names : undefined;
-			}, 15_000);
+			return await waitFor(
+				`our nodes for "${term}"`,
+				async () => {
+					const names = (await items.allTextContents())
+						.map((name) => name.trim())
+						.filter((name) => name.startsWith('Customer Banking'));
+					return names.length > 0 ? names : undefined;
+				},
+				15_000,
+			);
 		};
-		expect(await found('transfer')).toEqual(expect.arrayContaining(['Customer Banking', 'Customer Banking Approval']));
+		expect(await found('transfer')).toEqual(
+			expect.arrayContaining(['Customer Banking', 'Customer Banking Approval']),
+		);
 		await shot('14-node-panel-search-transfer');
 		expect(await found('approval')).toContain('Customer Banking Approval');
 		await page.keyboard.press('Escape');
@@ -327,22 +437,56 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const ledger = sandbox.control.ledger();
 
 		// "Execute workflow" on a polling trigger fetches the newest approval of its events as an example
-		const requested = nodeOutput(await runExample('approval-requested.json', '08-example-approval-requested'), 'Notification');
+		const requested = nodeOutput(
+			await runExample('approval-requested.json', '08-example-approval-requested'),
+			'Notification',
+		);
 		expect(requested).toEqual([
-			expect.objectContaining({ text: expect.stringMatching(/^Payment \S+ needs approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ before .+\. Approve or decline it in the bank's app \(approval \S+\)\.$/) }),
+			expect.objectContaining({
+				text: expect.stringMatching(
+					/^Payment \S+ needs approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ before .+\. Approve or decline it in the bank's app \(approval \S+\)\.$/,
+				),
+			}),
 		]);
-		const decided = nodeOutput(await runExample('approval-decided.json', '08b-example-approval-decided'), 'Approved');
-		expect(decided).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Approved: payment \S+: 1800 GBP \(reference DEMO-APPROVED-01\) was sent\.$/) })]);
-		const paid = nodeOutput(await runExample('approved-invoices.json', '08c-example-approved-invoices'), 'Mark invoice paid');
+		const decided = nodeOutput(
+			await runExample('approval-decided.json', '08b-example-approval-decided'),
+			'Approved',
+		);
+		expect(decided).toEqual([
+			expect.objectContaining({
+				text: expect.stringMatching(
+					/^Approved: payment \S+: 1800 GBP \(reference DEMO-APPROVED-01\) was sent\.$/,
+				),
+			}),
+		]);
+		const paid = nodeOutput(
+			await runExample('approved-invoices.json', '08c-example-approved-invoices'),
+			'Mark invoice paid',
+		);
 		expect(paid).toEqual([expect.objectContaining({ invoice: 'DEMO-APPROVED-01' })]);
 
-		const balances = nodeOutput(await runExample('daily-balances.json', '09-example-balances'), 'Summary line');
-		expect(balances.map((line) => line.currency).sort()).toEqual(ledger.accounts.map((account) => account.currency).sort());
+		const balances = nodeOutput(
+			await runExample('daily-balances.json', '09-example-balances'),
+			'Summary line',
+		);
+		expect(balances.map((line) => line.currency).sort()).toEqual(
+			ledger.accounts.map((account) => account.currency).sort(),
+		);
 
-		const synced = nodeOutput(await runExample('sync-payees.json', '10-example-payees'), 'Create or update payee');
-		expect(synced.map((payee) => payee.name)).toEqual(['Acme Supplies Ltd', 'Blue Harbour Logistics', 'Northwind Stationery']);
+		const synced = nodeOutput(
+			await runExample('sync-payees.json', '10-example-payees'),
+			'Create or update payee',
+		);
+		expect(synced.map((payee) => payee.name)).toEqual([
+			'Acme Supplies Ltd',
+			'Blue Harbour Logistics',
+			'Northwind Stationery',
+		]);
 		// running the sync again finds every payee and updates it: no duplicates
-		const again = nodeOutput(await runExample('sync-payees.json', '11-example-payees-again'), 'Create or update payee');
+		const again = nodeOutput(
+			await runExample('sync-payees.json', '11-example-payees-again'),
+			'Create or update payee',
+		);
 		expect(again.map((payee) => payee.xpid)).toEqual(synced.map((payee) => payee.xpid));
 
 		// after the approval examples, which show the newest pending approval: paying invoices adds one
@@ -353,7 +497,9 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		]);
 		await openCanvasNode('Pay');
 		// the Mapping list shows its choice in an input; the notice below it is only there for Map Automatically
-		expect(await ndv().innerText()).toContain("Each input item must have the fields 'account', 'payee', 'amount', 'reference'");
+		expect(await ndv().innerText()).toContain(
+			"Each input item must have the fields 'account', 'payee', 'amount', 'reference'",
+		);
 		await shot('16-map-automatically');
 		await page.keyboard.press('Escape');
 		const accounts = examples.find((workflow) => workflow.file === 'daily-balances.json');
@@ -368,7 +514,9 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const before = await executionIds(stack.n8n, String(trigger?.id));
 		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 120.5, 'Invoice 42');
 		const received = await waitForNewExecution(stack.n8n, String(trigger?.id), before);
-		expect(nodeOutput(received, 'Message')).toEqual([{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) }]);
+		expect(nodeOutput(received, 'Message')).toEqual([
+			{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) },
+		]);
 	});
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {

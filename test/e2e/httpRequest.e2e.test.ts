@@ -26,7 +26,11 @@ import {
 interface NodeTypeAnswer {
 	name: string;
 	version: number | number[];
-	properties: Array<{ name: string; options?: Array<{ name: string; value: unknown }>; credentialTypes?: string[] }>;
+	properties: Array<{
+		name: string;
+		options?: Array<{ name: string; value: unknown }>;
+		credentialTypes?: string[];
+	}>;
 }
 
 /** Webhook → HTTP Request (GET of the address in the webhook's body, the credential as predefined type). */
@@ -41,7 +45,13 @@ function httpRequestWorkflow(path: string, credentialId: string) {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -69,14 +79,24 @@ describe.each(selectedVersions())('n8n %s: the credential in the HTTP Request no
 	let workflowId: string;
 	const path = 'e2e-http-request';
 
-	const get = async (url: string): Promise<Execution> => (await runWebhookWorkflow(stack.n8n, workflowId, path, { url })).execution;
-	const seen = () => stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
+	const get = async (url: string): Promise<Execution> =>
+		(await runWebhookWorkflow(stack.n8n, workflowId, path, { url })).execution;
+	const seen = () =>
+		stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 
 	beforeAll(async () => {
 		stack = await startStack(version);
 		other = await startOtherHost();
-		const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
-		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', httpRequestWorkflow(path, id));
+		const { id } = await createCredential(
+			stack.n8n,
+			'Customer Banking sandbox',
+			credentialData(stack.sandbox),
+		);
+		const created = await stack.n8n.apiOk<{ id: string }>(
+			'POST',
+			'/workflows',
+			httpRequestWorkflow(path, id),
+		);
 		workflowId = String(created.id);
 		await activate(stack.n8n, workflowId);
 	});
@@ -93,27 +113,41 @@ describe.each(selectedVersions())('n8n %s: the credential in the HTTP Request no
 
 	it('serves the credential type with authenticate, which is what HTTP Request lists', async () => {
 		const { n8n } = stack;
-		const credentials = await n8n.http<Array<{ name: string; authenticate?: unknown }>>('GET', '/types/credentials.json', {
-			headers: { cookie: n8n.cookie },
-		});
+		const credentials = await n8n.http<Array<{ name: string; authenticate?: unknown }>>(
+			'GET',
+			'/types/credentials.json',
+			{
+				headers: { cookie: n8n.cookie },
+			},
+		);
 		expect(credentials.status).toBe(200);
 		expect(credentials.body.find((c) => c.name === CREDENTIAL_TYPE)?.authenticate).toEqual({});
 
-		const nodes = await n8n.http<NodeTypeAnswer[]>('GET', '/types/nodes.json', { headers: { cookie: n8n.cookie } });
-		const httpRequest = nodes.body.find((node) => node.name === 'n8n-nodes-base.httpRequest' && [node.version].flat().includes(4.2));
+		const nodes = await n8n.http<NodeTypeAnswer[]>('GET', '/types/nodes.json', {
+			headers: { cookie: n8n.cookie },
+		});
+		const httpRequest = nodes.body.find(
+			(node) => node.name === 'n8n-nodes-base.httpRequest' && [node.version].flat().includes(4.2),
+		);
 		const predefined = httpRequest?.properties.find((p) => p.name === 'nodeCredentialType');
 		expect(predefined?.credentialTypes).toContain('has:authenticate');
 	});
 
 	it('adds "Custom API Call" to the action node\'s resources and operations', async () => {
 		const { n8n } = stack;
-		const nodes = await n8n.http<NodeTypeAnswer[]>('GET', '/types/nodes.json', { headers: { cookie: n8n.cookie } });
+		const nodes = await n8n.http<NodeTypeAnswer[]>('GET', '/types/nodes.json', {
+			headers: { cookie: n8n.cookie },
+		});
 		const action = nodes.body.find((node) => node.name === `${PACKAGE}.customerBanking`);
 		const resource = action?.properties.find((p) => p.name === 'resource');
-		expect(resource?.options?.at(-1)).toEqual({ name: 'Custom API Call', value: '__CUSTOM_API_CALL__' });
+		expect(resource?.options?.at(-1)).toEqual({
+			name: 'Custom API Call',
+			value: '__CUSTOM_API_CALL__',
+		});
 		const operations = action?.properties.filter((p) => p.name === 'operation') ?? [];
 		expect(operations.length).toBeGreaterThan(0);
-		for (const operation of operations) expect(operation.options?.at(-1)?.value).toBe('__CUSTOM_API_CALL__');
+		for (const operation of operations)
+			expect(operation.options?.at(-1)?.value).toBe('__CUSTOM_API_CALL__');
 	});
 
 	it('reads the accounts with the credential: one token request, then the read with its token', async () => {
@@ -127,7 +161,9 @@ describe.each(selectedVersions())('n8n %s: the credential in the HTTP Request no
 	});
 
 	it('follows no redirect: a read redirected to another host fails, the token does not follow', async () => {
-		stack.sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` }]);
+		stack.sandbox.control.setFaults([
+			{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` },
+		]);
 		try {
 			const execution = await get(`${stack.sandbox.baseUrl}/accounts`);
 			expect(execution.status).toBe('error');
@@ -142,7 +178,9 @@ describe.each(selectedVersions())('n8n %s: the credential in the HTTP Request no
 	it('sends nothing to an address outside the Base URL', async () => {
 		const execution = await get(`${other.origin}/accounts`);
 		expect(execution.status).toBe('error');
-		expect(executionError(execution)).toContain('The request does not go to the Base URL of the credential');
+		expect(executionError(execution)).toContain(
+			'The request does not go to the Base URL of the credential',
+		);
 		expect(other.arrived).toHaveLength(0);
 	});
 });

@@ -10,7 +10,9 @@ async function main(): Promise<void> {
 	for (const version of wanted.length > 0 ? wanted : selectedVersions()) {
 		const started = Date.now();
 		const install = await ensureN8n(version);
-		console.log(`[e2e] n8n ${version}: ${install.dir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+		console.log(
+			`[e2e] n8n ${version}: ${install.dir} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+		);
 	}
 }
 

@@ -27,7 +27,9 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 	/** workflows/account-transactions.json, imported and activated once (its webhook path is unique) */
 	function accountTransactionsWorkflow(): Promise<string> {
-		accountTransactions ??= importWorkflow(stack.n8n, 'account-transactions.json', { CREDENTIAL_ID: credentialId }).then(async (workflow) => {
+		accountTransactions ??= importWorkflow(stack.n8n, 'account-transactions.json', {
+			CREDENTIAL_ID: credentialId,
+		}).then(async (workflow) => {
 			await activate(stack.n8n, workflow.id);
 			return workflow.id;
 		});
@@ -36,7 +38,9 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 	beforeAll(async () => {
 		stack = await startStack(version);
-		credentialId = (await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))).id;
+		credentialId = (
+			await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox))
+		).id;
 	});
 
 	afterAll(async () => {
@@ -63,8 +67,14 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		const after = sandbox.control.ledger();
 
 		// Account: Get Many / Get / Get Balance
-		expect(nodeOutput(execution, 'Accounts').map((a) => a.xaid).sort()).toEqual(before.accounts.map((a) => a.xaid).sort());
-		expect(nodeOutput(execution, 'Account')).toEqual([expect.objectContaining({ xaid: gbp, currency: 'GBP' })]);
+		expect(
+			nodeOutput(execution, 'Accounts')
+				.map((a) => a.xaid)
+				.sort(),
+		).toEqual(before.accounts.map((a) => a.xaid).sort());
+		expect(nodeOutput(execution, 'Account')).toEqual([
+			expect.objectContaining({ xaid: gbp, currency: 'GBP' }),
+		]);
 		const ledgerGbp = before.accounts.find((a) => a.xaid === gbp);
 		expect(nodeOutput(execution, 'Balance')).toEqual([
 			expect.objectContaining({
@@ -77,54 +87,111 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 		// Payee: Create / Get / Update / Create or Update (found by look-up) / Get Many
 		const [created] = nodeOutput(execution, 'Create Payee');
-		expect(created).toEqual(expect.objectContaining({ xaid: gbp, currency: 'GBP', name: 'Northwind Supplies Ltd', sortCode: '040004' }));
-		expect(nodeOutput(execution, 'Payee')).toEqual([expect.objectContaining({ xpid: created.xpid, name: created.name })]);
-		expect(nodeOutput(execution, 'Update Payee')).toEqual([expect.objectContaining({ xpid: created.xpid, displayName: 'Renamed Supplier' })]);
-		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([expect.objectContaining({ xpid: created.xpid, purpose: 'Upserted purpose' })]);
+		expect(created).toEqual(
+			expect.objectContaining({
+				xaid: gbp,
+				currency: 'GBP',
+				name: 'Northwind Supplies Ltd',
+				sortCode: '040004',
+			}),
+		);
+		expect(nodeOutput(execution, 'Payee')).toEqual([
+			expect.objectContaining({ xpid: created.xpid, name: created.name }),
+		]);
+		expect(nodeOutput(execution, 'Update Payee')).toEqual([
+			expect.objectContaining({ xpid: created.xpid, displayName: 'Renamed Supplier' }),
+		]);
+		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([
+			expect.objectContaining({ xpid: created.xpid, purpose: 'Upserted purpose' }),
+		]);
 		const payees = nodeOutput(execution, 'Payees');
 		expect(payees.filter((p) => p.xpid === created.xpid)).toHaveLength(1);
 		expect(payees.every((p) => p.xaid === gbp)).toBe(true);
 
 		// Payment: Submit (no policy: sent) and Submit Batch (≥ 1000: approval)
 		const [paid] = nodeOutput(execution, 'Pay');
-		expect(paid).toEqual(expect.objectContaining({ status: 'submitted', xpid: created.xpid, amount: 12.34, reference: 'E2E-OPS-0001' }));
+		expect(paid).toEqual(
+			expect.objectContaining({
+				status: 'submitted',
+				xpid: created.xpid,
+				amount: 12.34,
+				reference: 'E2E-OPS-0001',
+			}),
+		);
 		expect(paid.idempotencyKey).toMatch(UUID_V4);
 		expect(after.transactions.find((t) => t.xtid === paid.xtid)).toEqual(
-			expect.objectContaining({ xaid: gbp, direction: 'outgoing', status: 'sent', amount: 12.34, reference: 'E2E-OPS-0001' }),
+			expect.objectContaining({
+				xaid: gbp,
+				direction: 'outgoing',
+				status: 'sent',
+				amount: 12.34,
+				reference: 'E2E-OPS-0001',
+			}),
 		);
 		const [batched] = nodeOutput(execution, 'Pay Batch');
-		expect(batched).toEqual(expect.objectContaining({ status: 'pending_approval', amount: 1500, approvalRef: expect.any(String) }));
+		expect(batched).toEqual(
+			expect.objectContaining({
+				status: 'pending_approval',
+				amount: 1500,
+				approvalRef: expect.any(String),
+			}),
+		);
 		expect(after.approvals.find((a) => a.ref === batched.approvalRef)).toEqual(
 			expect.objectContaining({ xtid: batched.xtid, status: 'pending', parent_xaid: gbp }),
 		);
 		expect(after.transactions.find((t) => t.xtid === batched.xtid)).toBeUndefined();
 
 		// Transaction: Get / Get Many (limit 3: the first page, oldest first)
-		expect(nodeOutput(execution, 'Transaction')).toEqual([expect.objectContaining({ xtid: paid.xtid, status: 'sent', amount: 12.34 })]);
+		expect(nodeOutput(execution, 'Transaction')).toEqual([
+			expect.objectContaining({ xtid: paid.xtid, status: 'sent', amount: 12.34 }),
+		]);
 		const transactions = nodeOutput(execution, 'Transactions');
 		expect(transactions.map((t) => t.xtid)).toEqual(
-			after.transactions.filter((t) => t.xaid === gbp).slice(0, 3).map((t) => t.xtid),
+			after.transactions
+				.filter((t) => t.xaid === gbp)
+				.slice(0, 3)
+				.map((t) => t.xtid),
 		);
 
 		// Simplify (on by default for Get Many) and Filters: the outgoing transactions of the last hour, compact
 		const outgoing = after.transactions.filter((t) => t.xaid === gbp && t.direction === 'outgoing');
 		expect(outgoing.map((t) => t.xtid)).toContain(paid.xtid);
 		expect(outgoing.length).toBeLessThan(after.transactions.filter((t) => t.xaid === gbp).length);
-		expect(nodeOutput(execution, 'Outgoing Transactions')).toEqual(outgoing.map((t) => simplifyRecord('transaction', t)));
-		expect(nodeOutput(execution, 'Transactions')).toEqual(
-			after.transactions.filter((t) => t.xaid === gbp).slice(0, 3).map((t) => simplifyRecord('transaction', t)),
+		expect(nodeOutput(execution, 'Outgoing Transactions')).toEqual(
+			outgoing.map((t) => simplifyRecord('transaction', t)),
 		);
-		expect(Object.keys(nodeOutput(execution, 'Outgoing Transactions')[0]).every((key) => COMPACT_FIELDS.transaction.some((field) => field.key === key))).toBe(true);
+		expect(nodeOutput(execution, 'Transactions')).toEqual(
+			after.transactions
+				.filter((t) => t.xaid === gbp)
+				.slice(0, 3)
+				.map((t) => simplifyRecord('transaction', t)),
+		);
+		expect(
+			Object.keys(nodeOutput(execution, 'Outgoing Transactions')[0]).every((key) =>
+				COMPACT_FIELDS.transaction.some((field) => field.key === key),
+			),
+		).toBe(true);
 
 		// Approval: Get by Payment / Get / Get Many
-		expect(nodeOutput(execution, 'Approval of Payment')).toEqual([expect.objectContaining({ ref: batched.approvalRef, xtid: batched.xtid })]);
-		expect(nodeOutput(execution, 'Approval')).toEqual([expect.objectContaining({ ref: batched.approvalRef, status: 'pending' })]);
-		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(after.approvals.map((a) => a.ref));
+		expect(nodeOutput(execution, 'Approval of Payment')).toEqual([
+			expect.objectContaining({ ref: batched.approvalRef, xtid: batched.xtid }),
+		]);
+		expect(nodeOutput(execution, 'Approval')).toEqual([
+			expect.objectContaining({ ref: batched.approvalRef, status: 'pending' }),
+		]);
+		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(
+			after.approvals.map((a) => a.ref),
+		);
 
 		// two payments, two requests, two different keys, both sent as the node reported them
-		const payments = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+		const payments = sandbox.control
+			.requests()
+			.filter((r) => r.method === 'POST' && r.path === '/payments');
 		expect(payments.map((r) => r.status)).toEqual([202, 202]);
-		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([paid.idempotencyKey, batched.idempotencyKey]);
+		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([
+			paid.idempotencyKey,
+			batched.idempotencyKey,
+		]);
 		// one token for the whole execution
 		expect(sandbox.control.requests().filter((r) => r.path === '/oauth/token')).toHaveLength(1);
 	});
@@ -132,27 +199,36 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 	it.each([
 		['not a multiple of the page size', 2437],
 		['an exact multiple of the page size', 3000],
-	])('Return All reads every transaction of an account (%s) with one request per page', async (_, count) => {
-		const { n8n, sandbox } = stack;
-		const usd = sandbox.seeded.accounts.usd;
-		const already = sandbox.control.ledger().transactions.filter((t) => t.xaid === usd).length;
-		await sandbox.control.seedTransactions(usd, count - already);
-		const expected = sandbox.control.ledger().transactions.filter((t) => t.xaid === usd);
-		expect(expected).toHaveLength(count);
+	])(
+		'Return All reads every transaction of an account (%s) with one request per page',
+		async (_, count) => {
+			const { n8n, sandbox } = stack;
+			const usd = sandbox.seeded.accounts.usd;
+			const already = sandbox.control.ledger().transactions.filter((t) => t.xaid === usd).length;
+			await sandbox.control.seedTransactions(usd, count - already);
+			const expected = sandbox.control.ledger().transactions.filter((t) => t.xaid === usd);
+			expect(expected).toHaveLength(count);
 
-		const workflowId = await accountTransactionsWorkflow();
-		sandbox.control.clearRequests();
-		const { execution } = await runWebhookWorkflow(n8n, workflowId, 'e2e-account-transactions', { xaid: usd });
-		expect(executionError(execution)).toBeUndefined();
+			const workflowId = await accountTransactionsWorkflow();
+			sandbox.control.clearRequests();
+			const { execution } = await runWebhookWorkflow(n8n, workflowId, 'e2e-account-transactions', {
+				xaid: usd,
+			});
+			expect(executionError(execution)).toBeUndefined();
 
-		const items = nodeOutput(execution, 'All Transactions');
-		expect(items).toHaveLength(count);
-		expect(new Set(items.map((t) => t.xtid))).toEqual(new Set(expected.map((t) => t.xtid)));
+			const items = nodeOutput(execution, 'All Transactions');
+			expect(items).toHaveLength(count);
+			expect(new Set(items.map((t) => t.xtid))).toEqual(new Set(expected.map((t) => t.xtid)));
 
-		const pages = sandbox.control.requests().filter((r) => r.method === 'GET' && r.path === `/account/${usd}/transactions`);
-		// the envelope's total ends the paging: no extra request for an empty page, also on an exact multiple
-		expect(pages).toHaveLength(Math.ceil(count / PAGE_SIZE));
-		expect(pages.map((r) => r.query)).toEqual(pages.map((_, page) => ({ page: String(page), limit: String(PAGE_SIZE) })));
-		expect(pages.every((r) => r.status === 200)).toBe(true);
-	});
+			const pages = sandbox.control
+				.requests()
+				.filter((r) => r.method === 'GET' && r.path === `/account/${usd}/transactions`);
+			// the envelope's total ends the paging: no extra request for an empty page, also on an exact multiple
+			expect(pages).toHaveLength(Math.ceil(count / PAGE_SIZE));
+			expect(pages.map((r) => r.query)).toEqual(
+				pages.map((_, page) => ({ page: String(page), limit: String(PAGE_SIZE) })),
+			);
+			expect(pages.every((r) => r.status === 200)).toBe(true);
+		},
+	);
 });

@@ -24,7 +24,11 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 
 	beforeAll(async () => {
 		stack = await startStack(defaultVersion);
-		const { id } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox));
+		const { id } = await createCredential(
+			stack.n8n,
+			'Customer Banking sandbox',
+			credentialData(stack.sandbox),
+		);
 		for (const file of ['balance.json', 'pay.json', 'pay-loop.json', 'account-transactions.json']) {
 			const workflow = await importWorkflow(stack.n8n, file, { CREDENTIAL_ID: id });
 			await activate(stack.n8n, workflow.id);
@@ -40,15 +44,26 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 		stack?.sandbox.control.clearFaults();
 	});
 
-	async function run(file: string, path: string, body: Record<string, unknown>): Promise<Execution> {
+	async function run(
+		file: string,
+		path: string,
+		body: Record<string, unknown>,
+	): Promise<Execution> {
 		const { execution } = await runWebhookWorkflow(stack.n8n, workflows[file], path, body);
 		return execution;
 	}
 
-	const balance = () => run('balance.json', 'e2e-balance', { xaid: stack.sandbox.seeded.accounts.gbp });
+	const balance = () =>
+		run('balance.json', 'e2e-balance', { xaid: stack.sandbox.seeded.accounts.gbp });
 	const pay = (amount: number, reference: string) =>
-		run('pay.json', 'e2e-pay', { xaid: stack.sandbox.seeded.accounts.gbp, xpid: stack.sandbox.seeded.payees.gbp, amount, reference });
-	const seen = () => stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
+		run('pay.json', 'e2e-pay', {
+			xaid: stack.sandbox.seeded.accounts.gbp,
+			xpid: stack.sandbox.seeded.payees.gbp,
+			amount,
+			reference,
+		});
+	const seen = () =>
+		stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 
 	describe('scenario 3: one token for many executions, one refresh after revocation', () => {
 		it('shares one token across executions', async () => {
@@ -56,9 +71,14 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			for (let i = 0; i < 5; i++) {
 				const execution = await balance();
 				expect(executionError(execution)).toBeUndefined();
-				expect(nodeOutput(execution, 'Balance')).toEqual([expect.objectContaining({ currency: 'GBP' })]);
+				expect(nodeOutput(execution, 'Balance')).toEqual([
+					expect.objectContaining({ currency: 'GBP' }),
+				]);
 			}
-			expect(seen()).toEqual(['POST /oauth/token 200', ...Array(5).fill('GET /account/{xaid}/balance 200')]);
+			expect(seen()).toEqual([
+				'POST /oauth/token 200',
+				...Array(5).fill('GET /account/{xaid}/balance 200'),
+			]);
 		});
 
 		it('after the bank revokes tokens: one 401, one refresh, one retry, and the execution succeeds', async () => {
@@ -67,7 +87,11 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			const execution = await balance();
 			expect(executionError(execution)).toBeUndefined();
 			expect(execution.status).toBe('success');
-			expect(seen()).toEqual(['GET /account/{xaid}/balance 401', 'POST /oauth/token 200', 'GET /account/{xaid}/balance 200']);
+			expect(seen()).toEqual([
+				'GET /account/{xaid}/balance 401',
+				'POST /oauth/token 200',
+				'GET /account/{xaid}/balance 200',
+			]);
 
 			// the new token was stored: the next execution needs no exchange
 			stack.sandbox.control.clearRequests();
@@ -81,23 +105,35 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			expect(executionError(execution)).toBeUndefined();
 			expect(execution.status).toBe('success');
 			const [paid] = nodeOutput(execution, 'Pay');
-			expect(paid).toEqual(expect.objectContaining({ status: 'submitted', reference, xtid: expect.any(String) }));
+			expect(paid).toEqual(
+				expect.objectContaining({ status: 'submitted', reference, xtid: expect.any(String) }),
+			);
 
 			const ledger = stack.sandbox.control.ledger();
 			const transactions = ledger.transactions.filter((t) => t.reference === reference);
-			expect(transactions).toEqual([expect.objectContaining({ xtid: paid.xtid, direction: 'outgoing', amount: 42.5 })]);
-			expect(ledger.paymentRequests.filter((r) => JSON.stringify(r).includes(reference))).toHaveLength(1);
+			expect(transactions).toEqual([
+				expect.objectContaining({ xtid: paid.xtid, direction: 'outgoing', amount: 42.5 }),
+			]);
+			expect(
+				ledger.paymentRequests.filter((r) => JSON.stringify(r).includes(reference)),
+			).toHaveLength(1);
 
-			const posts = stack.sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+			const posts = stack.sandbox.control
+				.requests()
+				.filter((r) => r.method === 'POST' && r.path === '/payments');
 			// every attempt, across transport resends and Retry On Fail tries, carried the same key and body
-			expect(new Set(posts.map((r) => r.headers['x-idempotent-key']))).toEqual(new Set([paid.idempotencyKey]));
+			expect(new Set(posts.map((r) => r.headers['x-idempotent-key']))).toEqual(
+				new Set([paid.idempotencyKey]),
+			);
 			expect(new Set(posts.map((r) => JSON.stringify(r.body))).size).toBe(1);
 			return posts;
 		}
 
 		it('the transport resends a payment whose answer was lost, with the same key: one payment', async () => {
 			stack.sandbox.control.clearRequests();
-			stack.sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+			stack.sandbox.control.setFaults([
+				{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+			]);
 			const execution = await pay(42.5, 'E2E-DROP-0001');
 			const posts = assertPaidOnce(execution, 'E2E-DROP-0001');
 			expect(posts.map((r) => r.status)).toEqual([0, 202]);
@@ -109,19 +145,26 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 				// every transport attempt of the first try is committed, then its answer is lost …
 				{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: BACKOFF.maxAttempts },
 				// … and the look-up that would find it fails too, so the node fails and n8n retries it
-				{ method: 'GET', path: /^\/account\/[^/]+\/(approvals|transactions)$/, kind: 'status', status: 403 },
+				{
+					method: 'GET',
+					path: /^\/account\/[^/]+\/(approvals|transactions)$/,
+					kind: 'status',
+					status: 403,
+				},
 			]);
 			const execution = await pay(42.5, 'E2E-RETRY-0001');
 			const posts = assertPaidOnce(execution, 'E2E-RETRY-0001');
 			// first try: every attempt's answer dropped; second try (Retry On Fail): the stored answer is replayed
 			expect(posts.map((r) => r.status)).toEqual([...Array(BACKOFF.maxAttempts).fill(0), 202]);
-			const lookups = stack.sandbox.control.requests().filter((r) => r.method === 'GET' && r.status === 403);
+			const lookups = stack.sandbox.control
+				.requests()
+				.filter((r) => r.method === 'GET' && r.status === 403);
 			expect(lookups.length).toBeGreaterThan(0);
 		});
 	});
 
 	describe('a loop runs the payment node once per pass', () => {
-		it('each pass gets its own key from n8n\'s run index: every payment is made once', async () => {
+		it("each pass gets its own key from n8n's run index: every payment is made once", async () => {
 			const { sandbox } = stack;
 			const references = ['E2E-LOOP-0001', 'E2E-LOOP-0002', 'E2E-LOOP-0003'];
 			const payments = references.map((reference, i) => ({
@@ -135,11 +178,17 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			expect(executionError(execution)).toBeUndefined();
 			expect(execution.data.resultData.runData.Pay).toHaveLength(references.length);
 
-			const posts = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
+			const posts = sandbox.control
+				.requests()
+				.filter((r) => r.method === 'POST' && r.path === '/payments');
 			expect(posts.map((r) => r.status)).toEqual(references.map(() => 202));
 			expect(new Set(posts.map((r) => r.headers['x-idempotent-key'])).size).toBe(references.length);
-			const paid = sandbox.control.ledger().transactions.filter((t) => references.includes(String(t.reference)));
-			expect(paid.map((t) => [t.reference, t.amount]).sort()).toEqual(payments.map((p) => [p.reference, p.amount]));
+			const paid = sandbox.control
+				.ledger()
+				.transactions.filter((t) => references.includes(String(t.reference)));
+			expect(paid.map((t) => [t.reference, t.amount]).sort()).toEqual(
+				payments.map((p) => [p.reference, p.amount]),
+			);
 		});
 	});
 
@@ -150,19 +199,41 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			const execution = await pay(1500, 'E2E-APPROVE-01');
 			expect(executionError(execution)).toBeUndefined();
 			const [pending] = nodeOutput(execution, 'Pay');
-			expect(pending).toEqual(expect.objectContaining({ status: 'pending_approval', amount: 1500, approvalRef: expect.any(String), xtid: expect.any(String) }));
+			expect(pending).toEqual(
+				expect.objectContaining({
+					status: 'pending_approval',
+					amount: 1500,
+					approvalRef: expect.any(String),
+					xtid: expect.any(String),
+				}),
+			);
 
 			const before = sandbox.control.ledger();
-			expect(before.approvals.find((a) => a.ref === pending.approvalRef)).toEqual(expect.objectContaining({ status: 'pending', xtid: pending.xtid }));
+			expect(before.approvals.find((a) => a.ref === pending.approvalRef)).toEqual(
+				expect.objectContaining({ status: 'pending', xtid: pending.xtid }),
+			);
 			expect(before.transactions.find((t) => t.xtid === pending.xtid)).toBeUndefined();
 
 			await sandbox.control.approve(String(pending.approvalRef));
 
-			const listed = await run('account-transactions.json', 'e2e-account-transactions', { xaid: gbp });
+			const listed = await run('account-transactions.json', 'e2e-account-transactions', {
+				xaid: gbp,
+			});
 			expect(executionError(listed)).toBeUndefined();
-			const transaction = nodeOutput(listed, 'All Transactions').find((t) => t.xtid === pending.xtid);
-			expect(transaction).toEqual(expect.objectContaining({ status: 'sent', amount: 1500, reference: 'E2E-APPROVE-01', direction: 'outgoing' }));
-			expect(sandbox.control.ledger().approvals.find((a) => a.ref === pending.approvalRef)?.status).toBe('approved');
+			const transaction = nodeOutput(listed, 'All Transactions').find(
+				(t) => t.xtid === pending.xtid,
+			);
+			expect(transaction).toEqual(
+				expect.objectContaining({
+					status: 'sent',
+					amount: 1500,
+					reference: 'E2E-APPROVE-01',
+					direction: 'outgoing',
+				}),
+			);
+			expect(
+				sandbox.control.ledger().approvals.find((a) => a.ref === pending.approvalRef)?.status,
+			).toBe('approved');
 		});
 	});
 });

@@ -63,8 +63,14 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 
 	const balance = (name = 'balance') => run(name, { xaid: stack.sandbox.seeded.accounts.gbp });
 	const pay = (reference: string) =>
-		run('pay', { xaid: stack.sandbox.seeded.accounts.gbp, xpid: stack.sandbox.seeded.payees.gbp, amount: 4.25, reference });
-	const seen = () => stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
+		run('pay', {
+			xaid: stack.sandbox.seeded.accounts.gbp,
+			xpid: stack.sandbox.seeded.payees.gbp,
+			amount: 4.25,
+			reference,
+		});
+	const seen = () =>
+		stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 	const clientSecret = () => credentialData(stack.sandbox).clientSecret;
 	/** n8n 1.x keeps no response headers in the error the node gets, so only 2.x can name where a redirect pointed. */
 	const apiRedirect = (status: number) =>
@@ -72,21 +78,37 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 
 	/** The editor's Save after changing fields: the stored data as the editor gets it (secrets redacted), changed, sent back. */
 	async function editInEditor(id: string, changes: Record<string, string>): Promise<void> {
-		const stored = await stack.n8n.restOk<StoredCredential>('GET', `/credentials/${id}?includeData=true`);
+		const stored = await stack.n8n.restOk<StoredCredential>(
+			'GET',
+			`/credentials/${id}?includeData=true`,
+		);
 		const { name, type, data } = stored.data;
-		await stack.n8n.restOk('PATCH', `/credentials/${id}`, { name, type, data: { ...data, ...changes } });
+		await stack.n8n.restOk('PATCH', `/credentials/${id}`, {
+			name,
+			type,
+			data: { ...data, ...changes },
+		});
 	}
 
 	/** Whether n8n still holds a cached token for the credential (the editor sees it redacted, or empty). */
 	async function holdsToken(id: string): Promise<boolean> {
-		const stored = await stack.n8n.restOk<StoredCredential>('GET', `/credentials/${id}?includeData=true`);
-		return ![undefined, '', CREDENTIAL_EMPTY_VALUE].includes(stored.data.data.accessToken as string);
+		const stored = await stack.n8n.restOk<StoredCredential>(
+			'GET',
+			`/credentials/${id}?includeData=true`,
+		);
+		return ![undefined, '', CREDENTIAL_EMPTY_VALUE].includes(
+			stored.data.data.accessToken as string,
+		);
 	}
 
 	beforeAll(async () => {
 		stack = await startStack(version);
 		other = await startOtherHost();
-		({ id: credentialId } = await createCredential(stack.n8n, 'Customer Banking sandbox', credentialData(stack.sandbox)));
+		({ id: credentialId } = await createCredential(
+			stack.n8n,
+			'Customer Banking sandbox',
+			credentialData(stack.sandbox),
+		));
 		await importAs('balance', 'balance.json', credentialId);
 		await importAs('pay', 'pay.json', credentialId);
 		// a token is cached before the redirects start
@@ -106,7 +128,12 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 
 	it('a read redirected to another host fails clearly; the token does not follow', async () => {
 		stack.sandbox.control.setFaults([
-			{ path: '/account/{xaid}/balance', kind: 'redirect', status: 302, location: `${other.origin}/balance?x=1` },
+			{
+				path: '/account/{xaid}/balance',
+				kind: 'redirect',
+				status: 302,
+				location: `${other.origin}/balance?x=1`,
+			},
 		]);
 		const execution = await balance();
 		expect(execution.status).toBe('error');
@@ -116,23 +143,47 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 	});
 
 	it('a payment redirected (307) is not re-posted elsewhere: the node looks it up and reports its state unknown', async () => {
-		stack.sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'redirect', status: 307, location: `${other.origin}/payments`, times: 1 }]);
+		stack.sandbox.control.setFaults([
+			{
+				method: 'POST',
+				path: '/payments',
+				kind: 'redirect',
+				status: 307,
+				location: `${other.origin}/payments`,
+				times: 1,
+			},
+		]);
 		const execution = await pay('E2E-REDIRECT-1');
 		expect(execution.status).toBe('error');
-		expect(executionError(execution)).toMatch(/Payment state unknown — not resubmitted \(reference "E2E-REDIRECT-1"/);
+		expect(executionError(execution)).toMatch(
+			/Payment state unknown — not resubmitted \(reference "E2E-REDIRECT-1"/,
+		);
 		expect(executionError(execution)).toContain(apiRedirect(307));
 		expect(seen().filter((line) => !line.startsWith('GET '))).toEqual(['POST /payments 307']);
-		expect(stack.sandbox.control.ledger().paymentRequests.filter((p) => p.submitted.some((s) => s.reference === 'E2E-REDIRECT-1'))).toHaveLength(0);
+		expect(
+			stack.sandbox.control
+				.ledger()
+				.paymentRequests.filter((p) => p.submitted.some((s) => s.reference === 'E2E-REDIRECT-1')),
+		).toHaveLength(0);
 		expect(other.arrived).toHaveLength(0);
 	});
 
 	it('a token request redirected (307) does not re-post the client secret elsewhere', async () => {
 		// the bank revokes the cached token, so n8n asks the token service for a new one
 		stack.sandbox.control.revokeTokens();
-		stack.sandbox.control.setFaults([{ path: '/oauth/token', kind: 'redirect', status: 307, location: `${other.origin}/oauth/token` }]);
+		stack.sandbox.control.setFaults([
+			{
+				path: '/oauth/token',
+				kind: 'redirect',
+				status: 307,
+				location: `${other.origin}/oauth/token`,
+			},
+		]);
 		const execution = await balance();
 		expect(execution.status).toBe('error');
-		expect(executionError(execution)).toContain(`The token service answered with a redirect (HTTP 307) to ${other.origin}, which is not followed`);
+		expect(executionError(execution)).toContain(
+			`The token service answered with a redirect (HTTP 307) to ${other.origin}, which is not followed`,
+		);
 		expect(seen()).toEqual(['GET /account/{xaid}/balance 401', 'POST /oauth/token 307']);
 		expect(other.arrived).toHaveLength(0);
 		expect(other.occurrences([clientSecret()])).toBe(0);
@@ -151,12 +202,14 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 			expect(await holdsToken(credentialId)).toBe(true);
 			await balance();
 			expect(seen()).toEqual(['POST /oauth/token 200']);
-			expect(other.arrived.map((request) => `${request.method} ${request.url.split('?')[0]}`)).toEqual([
-				`GET /api/account/${stack.sandbox.seeded.accounts.gbp}/balance`,
-			]);
+			expect(
+				other.arrived.map((request) => `${request.method} ${request.url.split('?')[0]}`),
+			).toEqual([`GET /api/account/${stack.sandbox.seeded.accounts.gbp}/balance`]);
 			const bearer = String(other.arrived[0].headers.authorization ?? '').replace(/^Bearer /, '');
 			expect(bearer).toMatch(/^sbx_/);
-			expect((await call('GET', `${stack.sandbox.baseUrl}/accounts`, { token: bearer })).status).toBe(200);
+			expect(
+				(await call('GET', `${stack.sandbox.baseUrl}/accounts`, { token: bearer })).status,
+			).toBe(200);
 			expect(other.occurrences([clientSecret()])).toBe(0);
 		} finally {
 			await editInEditor(credentialId, { baseUrl: stack.sandbox.baseUrl });
@@ -178,13 +231,18 @@ describe.each(selectedVersions())('n8n %s: no secret follows a redirect', (versi
 		await importAs('production', 'balance.json', id);
 		await editInEditor(id, { baseUrl: `${other.origin}/api` });
 		expect(await holdsToken(id)).toBe(true);
-		const stored = await stack.n8n.restOk<StoredCredential>('GET', `/credentials/${id}?includeData=true`);
+		const stored = await stack.n8n.restOk<StoredCredential>(
+			'GET',
+			`/credentials/${id}?includeData=true`,
+		);
 		expect(stored.data.type).toBe(CREDENTIAL_TYPE);
 		expect(stored.data.data.baseUrl).toBe(`${other.origin}/api`);
 
 		const execution = await balance('production');
 		expect(execution.status).toBe('error');
-		expect(executionError(execution)).toContain('The Base URL of a production credential must start with https://');
+		expect(executionError(execution)).toContain(
+			'The Base URL of a production credential must start with https://',
+		);
 		expect(other.arrived).toHaveLength(0);
 		expect(other.occurrences([cachedToken, clientSecret()])).toBe(0);
 		expect(seen()).toEqual([]);

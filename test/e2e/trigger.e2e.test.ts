@@ -53,12 +53,16 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 
 	const subscriptions = () => stack.sandbox.control.subscriptions('workspace-1');
 
-	it('activating subscribes every account × event to n8n\'s production webhook URL', async () => {
+	it("activating subscribes every account × event to n8n's production webhook URL", async () => {
 		expect(subscriptions()).toEqual([]);
 		await activate(stack.n8n, triggerWorkflowId);
 
 		// n8n 2.x finishes activating after the API call has answered
-		const made = await waitFor('4 subscriptions', () => (subscriptions().length >= 4 ? subscriptions() : undefined), 30_000);
+		const made = await waitFor(
+			'4 subscriptions',
+			() => (subscriptions().length >= 4 ? subscriptions() : undefined),
+			30_000,
+		);
 		const { gbp, eur } = stack.sandbox.seeded.accounts;
 		expect(made.map((s) => `${s.xaid} ${s.event}`).sort()).toEqual(
 			[gbp, eur].flatMap((xaid) => EVENTS.map((event) => `${xaid} ${event}`)).sort(),
@@ -71,7 +75,12 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 	it('a settled payment is delivered, signed, and starts an execution with the full transaction', async () => {
 		const { n8n, sandbox } = stack;
 		const { gbp } = sandbox.seeded.accounts;
-		const paid = await runWebhookWorkflow(n8n, payWorkflowId, 'e2e-pay', { xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 75.25, reference: 'E2E-SETTLE-01' });
+		const paid = await runWebhookWorkflow(n8n, payWorkflowId, 'e2e-pay', {
+			xaid: gbp,
+			xpid: sandbox.seeded.payees.gbp,
+			amount: 75.25,
+			reference: 'E2E-SETTLE-01',
+		});
 		expect(executionError(paid.execution)).toBeUndefined();
 		const [{ xtid }] = nodeOutput(paid.execution, 'Pay');
 
@@ -92,16 +101,24 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 				transaction: settled,
 			}),
 		]);
-		const deliveries = sandbox.control.deliveries().filter((d) => JSON.stringify(d).includes(String(xtid)));
+		const deliveries = sandbox.control
+			.deliveries()
+			.filter((d) => JSON.stringify(d).includes(String(xtid)));
 		expect(deliveries).toEqual([
-			expect.objectContaining({ event: 'TransactionConfirmed', status: 'delivered', attempts: [expect.objectContaining({ statusCode: 200 })] }),
+			expect.objectContaining({
+				event: 'TransactionConfirmed',
+				status: 'delivered',
+				attempts: [expect.objectContaining({ statusCode: 200 })],
+			}),
 		]);
 	});
 
 	it('forged or unsigned deliveries get 401 and start no execution', async () => {
 		const { n8n, sandbox } = stack;
 		const [subscription] = subscriptions().filter((s) => s.event === 'TransactionConfirmed');
-		const transaction = sandbox.control.ledger().transactions.find((t) => t.xaid === subscription.xaid);
+		const transaction = sandbox.control
+			.ledger()
+			.transactions.find((t) => t.xaid === subscription.xaid);
 		const body = JSON.stringify({
 			deliveryId: 'forged-delivery-1',
 			event: 'TransactionConfirmed',
@@ -111,17 +128,26 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 			occurredAt: new Date().toISOString(),
 		});
 		const timestamp = String(Math.floor(Date.now() / 1000));
-		const forgedSignature = createHmac('sha256', 'whsec_not_the_bank').update(`${timestamp}.${body}`).digest('hex');
+		const forgedSignature = createHmac('sha256', 'whsec_not_the_bank')
+			.update(`${timestamp}.${body}`)
+			.digest('hex');
 		const before = await executionIds(n8n, triggerWorkflowId);
 
 		const attempts: Array<Record<string, string>> = [
 			{ 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${forgedSignature}` },
 			{ 'x-cb-timestamp': timestamp },
 			// the right secret over other bytes: a tampered body
-			{ 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${body} `).digest('hex')}` },
+			{
+				'x-cb-timestamp': timestamp,
+				'x-cb-signature': `v1=${createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${body} `).digest('hex')}`,
+			},
 		];
 		for (const headers of attempts) {
-			const answer = await fetch(subscription.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+			const answer = await fetch(subscription.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
 			expect(answer.status).toBe(401);
 		}
 		await sleep(2000);
@@ -131,7 +157,11 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 	it('deactivating removes every subscription', async () => {
 		await deactivate(stack.n8n, triggerWorkflowId);
 		// like activation, n8n 2.x finishes deactivating after the API call has answered
-		await waitFor('no subscriptions', () => (subscriptions().length === 0 ? true : undefined), 30_000).catch(() => undefined);
+		await waitFor(
+			'no subscriptions',
+			() => (subscriptions().length === 0 ? true : undefined),
+			30_000,
+		).catch(() => undefined);
 		expect(subscriptions()).toEqual([]);
 	});
 });

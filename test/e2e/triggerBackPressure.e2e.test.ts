@@ -53,9 +53,18 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 			})
 		).id;
 		await activate(n8n, workflowId);
-		await waitFor('the subscription', () => (subscriptions().length === 1 ? true : undefined), 30_000);
+		await waitFor(
+			'the subscription',
+			() => (subscriptions().length === 1 ? true : undefined),
+			30_000,
+		);
 		// n8n answers 404 on a production webhook for a moment after activation
-		await waitFor('the webhook to be registered', async () => ((await post('{}', {})).status === 404 ? undefined : true), 30_000, 250);
+		await waitFor(
+			'the webhook to be registered',
+			async () => ((await post('{}', {})).status === 404 ? undefined : true),
+			30_000,
+			250,
+		);
 	});
 
 	afterAll(async () => {
@@ -68,14 +77,25 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 
 	async function post(body: string, headers: Record<string, string>): Promise<Answer> {
 		const started = Date.now();
-		const answer = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+		const answer = await fetch(url(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body,
+		});
 		const text = await answer.text();
-		return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: text, ms: Date.now() - started };
+		return {
+			status: answer.status,
+			retryAfter: answer.headers.get('retry-after'),
+			body: text,
+			ms: Date.now() - started,
+		};
 	}
 
 	const signed = (body: string) => {
 		const timestamp = Math.floor(Date.now() / 1000);
-		const signature = createHmac('sha256', stack.sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
+		const signature = createHmac('sha256', stack.sandbox.signingSecret)
+			.update(`${timestamp}.${body}`)
+			.digest('hex');
 		return { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` };
 	};
 
@@ -101,7 +121,9 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const template = sandbox.control.deliveries()[before];
 		await sleep((WAIT_SECONDS + 1) * 1000);
 		const ids = Array.from({ length: 12 }, (_, i) => `e2e-burst-${i}-${Date.now()}`);
-		const bodies = ids.map((id) => template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"${id}"`));
+		const bodies = ids.map((id) =>
+			template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"${id}"`),
+		);
 
 		const first = await Promise.all(bodies.map((body) => post(body, signed(body))));
 		const accepted = first.filter((a) => a.status === 200);
@@ -110,10 +132,14 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		expect(accepted.length).toBe(MAX_RUNNING);
 		for (const answer of refused) {
 			expect(answer.retryAfter).toBe('5');
-			expect(JSON.parse(answer.body)).toEqual({ received: false, reason: 'too many executions running; send again later' });
+			expect(JSON.parse(answer.body)).toEqual({
+				received: false,
+				reason: 'too many executions running; send again later',
+			});
 		}
 		// answered only once the execution ended (the workflow waits WAIT_SECONDS)
-		for (const answer of accepted) expect(answer.ms).toBeGreaterThanOrEqual(WAIT_SECONDS * 1000 - 100);
+		for (const answer of accepted)
+			expect(answer.ms).toBeGreaterThanOrEqual(WAIT_SECONDS * 1000 - 100);
 
 		// the sender resends every 503 (sooner than Retry-After, which is allowed), and copies of what was answered
 		let pending = bodies.filter((_, i) => first[i].status !== 200);
@@ -129,11 +155,18 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		}
 		expect(pending).toEqual([]);
 		const copies = await Promise.all(answered.slice(0, 3).map((body) => post(body, signed(body))));
-		for (const copy of copies) expect(JSON.parse(copy.body)).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
+		for (const copy of copies)
+			expect(JSON.parse(copy.body)).toEqual({
+				received: true,
+				emitted: false,
+				reason: 'duplicate delivery',
+			});
 
 		const counts = await executionsPerDelivery();
 		expect(ids.map((id) => counts.get(id) ?? 0)).toEqual(Array(12).fill(1));
-		console.log(`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first`);
+		console.log(
+			`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first`,
+		);
 	});
 
 	it('the sandbox bank delivers 8 events at once: some are refused with 503 and retried by the bank, every one runs exactly once', async () => {
@@ -141,12 +174,29 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const before = sandbox.control.deliveries().length;
 		const xtids: string[] = [];
 		for (let i = 0; i < 8; i++) {
-			xtids.push(String((await sandbox.control.receive(sandbox.seeded.accounts.gbp, 20 + i, `E2E-BPB-${++reference}`)).xtid));
+			xtids.push(
+				String(
+					(
+						await sandbox.control.receive(
+							sandbox.seeded.accounts.gbp,
+							20 + i,
+							`E2E-BPB-${++reference}`,
+						)
+					).xtid,
+				),
+			);
 		}
-		await waitFor('the bank to have delivered every event', () => {
-			const records = sandbox.control.deliveries().slice(before);
-			return records.length >= 8 && records.every((d) => d.status !== 'pending') ? true : undefined;
-		}, 60_000, 500);
+		await waitFor(
+			'the bank to have delivered every event',
+			() => {
+				const records = sandbox.control.deliveries().slice(before);
+				return records.length >= 8 && records.every((d) => d.status !== 'pending')
+					? true
+					: undefined;
+			},
+			60_000,
+			500,
+		);
 		await sandbox.control.waitForDeliveries();
 		const records = sandbox.control.deliveries().slice(before);
 		expect(records.map((d) => d.status)).toEqual(Array(8).fill('delivered'));

@@ -53,15 +53,28 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 
 	async function activated(): Promise<void> {
 		await activate(stack.n8n, workflowId);
-		await waitFor('4 subscriptions', () => (subscriptions().length === 4 ? true : undefined), 30_000);
+		await waitFor(
+			'4 subscriptions',
+			() => (subscriptions().length === 4 ? true : undefined),
+			30_000,
+		);
 		// n8n answers 404 on a production webhook for a moment after activation
-		await waitFor('the webhook to be registered', async () => ((await post('{}', {})) === 404 ? undefined : true), 30_000, 250);
+		await waitFor(
+			'the webhook to be registered',
+			async () => ((await post('{}', {})) === 404 ? undefined : true),
+			30_000,
+			250,
+		);
 	}
 
 	/** The status n8n answers, or 0 when it closed the connection without one. */
 	async function post(body: string, headers: Record<string, string>): Promise<number> {
 		try {
-			const answer = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+			const answer = await fetch(url(), {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
 			await answer.text();
 			return answer.status;
 		} catch {
@@ -69,14 +82,20 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		}
 	}
 
-
 	/** The delivery the sandbox made for money received now, with its body, re-signable at will. */
 	async function aDelivery(): Promise<{ body: string; deliveryId: string; xtid: string }> {
 		const { sandbox } = stack;
 		const before = sandbox.control.deliveries().length;
-		const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10 + ++reference, `E2E-SAFE-${reference}`);
+		const transaction = await sandbox.control.receive(
+			sandbox.seeded.accounts.gbp,
+			10 + ++reference,
+			`E2E-SAFE-${reference}`,
+		);
 		await sandbox.control.waitForDeliveries();
-		const record = sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid);
+		const record = sandbox.control
+			.deliveries()
+			.slice(before)
+			.find((d) => d.xtid === transaction.xtid);
 		if (!record) throw new Error('the sandbox made no delivery');
 		return { body: record.body, deliveryId: record.deliveryId, xtid: String(transaction.xtid) };
 	}
@@ -102,31 +121,47 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		const { n8n, sandbox } = stack;
 		await activated();
 
-		sandbox.control.setFaults([{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 2 }]);
+		sandbox.control.setFaults([
+			{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 2 },
+		]);
 		await deactivate(n8n, workflowId);
 		await sleep(2000);
 		await activated();
 
 		// every unsubscribe commits at the bank but its answer is lost: n8n keeps believing they exist
-		sandbox.control.setFaults([{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'commitThenDrop' }]);
+		sandbox.control.setFaults([
+			{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'commitThenDrop' },
+		]);
 		await deactivate(n8n, workflowId);
-		await waitFor('the bank to have removed them', () => (subscriptions().length === 0 ? true : undefined), 30_000);
+		await waitFor(
+			'the bank to have removed them',
+			() => (subscriptions().length === 0 ? true : undefined),
+			30_000,
+		);
 		sandbox.control.clearFaults();
 		await activated();
 
 		const live = subscriptions();
 		expect(live.map((s) => `${s.xaid} ${s.event}`).sort()).toEqual(
-			[sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur].flatMap((xaid) => ['TransactionConfirmed', 'TransactionReceived'].map((event) => `${xaid} ${event}`)).sort(),
+			[sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur]
+				.flatMap((xaid) =>
+					['TransactionConfirmed', 'TransactionReceived'].map((event) => `${xaid} ${event}`),
+				)
+				.sort(),
 		);
 		const { deliveryId } = await aDelivery();
-		expect(sandbox.control.deliveries().find((d) => d.deliveryId === deliveryId)?.status).toBe('delivered');
+		expect(sandbox.control.deliveries().find((d) => d.deliveryId === deliveryId)?.status).toBe(
+			'delivered',
+		);
 		expect(await executionsOf(deliveryId)).toBe(1);
 	});
 
 	it('10 concurrent copies of one delivery start one execution', async () => {
 		if (subscriptions().length < 4) await activated();
 		const delivery = await aDelivery();
-		const statuses = await Promise.all(Array.from({ length: 10 }, () => post(delivery.body, signed(delivery.body))));
+		const statuses = await Promise.all(
+			Array.from({ length: 10 }, () => post(delivery.body, signed(delivery.body))),
+		);
 		expect(statuses).toEqual(Array(10).fill(200));
 		// the sandbox's own delivery, plus 10 copies: still one execution
 		expect(await executionsOf(delivery.deliveryId)).toBe(1);
@@ -136,9 +171,20 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		const { sandbox } = stack;
 		if (subscriptions().length < 4) await activated();
 		const before = sandbox.control.deliveries().length;
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 2500 }]);
-		const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 77.7, 'E2E-SLOW-FETCH');
-		const record = await waitFor('the sandbox to send the delivery', () => sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid));
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 2500 },
+		]);
+		const transaction = await sandbox.control.receive(
+			sandbox.seeded.accounts.gbp,
+			77.7,
+			'E2E-SLOW-FETCH',
+		);
+		const record = await waitFor('the sandbox to send the delivery', () =>
+			sandbox.control
+				.deliveries()
+				.slice(before)
+				.find((d) => d.xtid === transaction.xtid),
+		);
 		const copies: Array<Promise<number>> = [];
 		for (let i = 0; i < 3; i++) {
 			copies.push(post(record.body, signed(record.body)));
@@ -150,12 +196,16 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		expect(statuses.filter((status) => status === 503).length).toBeGreaterThanOrEqual(2);
 		await sandbox.control.waitForDeliveries();
 		sandbox.control.clearFaults();
-		expect(sandbox.control.deliveries().find((d) => d.deliveryId === record.deliveryId)?.status).toBe('delivered');
+		expect(
+			sandbox.control.deliveries().find((d) => d.deliveryId === record.deliveryId)?.status,
+		).toBe('delivered');
 		expect(await executionsOf(record.deliveryId)).toBe(1);
 	});
 
 	/** A delivery of an existing transaction with a delivery id of its own, sent by the test as the bank would. */
-	async function ownDelivery(label: string): Promise<{ body: string; deliveryId: string; xtid: string }> {
+	async function ownDelivery(
+		label: string,
+	): Promise<{ body: string; deliveryId: string; xtid: string }> {
 		const template = await aDelivery();
 		const deliveryId = `e2e-${label}-${Date.now()}`;
 		const body = template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"${deliveryId}"`);
@@ -163,12 +213,21 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		return { body, deliveryId, xtid: template.xtid };
 	}
 
-	it('another delivery completes while the first one fetches, then the first one\'s fetch fails: the bank\'s retry runs once', async () => {
+	it("another delivery completes while the first one fetches, then the first one's fetch fails: the bank's retry runs once", async () => {
 		const { sandbox } = stack;
 		if (subscriptions().length < 4) await activated();
 		const first = await ownDelivery('lost-a');
 		const other = await ownDelivery('lost-a-other');
-		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${first.xtid}`, kind: 'status', status: 404, latencyMs: 2000, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				method: 'GET',
+				path: `/transaction/${first.xtid}`,
+				kind: 'status',
+				status: 404,
+				latencyMs: 2000,
+				times: 1,
+			},
+		]);
 		try {
 			const firstAnswer = post(first.body, signed(first.body));
 			await sleep(400);
@@ -186,11 +245,20 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		expect(await executionsOf(other.deliveryId)).toBe(1);
 	});
 
-	it('a copy arriving while the first one fetches is not answered 200; the first one fails; the bank\'s retry runs once', async () => {
+	it("a copy arriving while the first one fetches is not answered 200; the first one fails; the bank's retry runs once", async () => {
 		const { sandbox } = stack;
 		if (subscriptions().length < 4) await activated();
 		const delivery = await ownDelivery('lost-b');
-		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${delivery.xtid}`, kind: 'status', status: 404, latencyMs: 2000, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				method: 'GET',
+				path: `/transaction/${delivery.xtid}`,
+				kind: 'status',
+				status: 404,
+				latencyMs: 2000,
+				times: 1,
+			},
+		]);
 		try {
 			const firstAnswer = post(delivery.body, signed(delivery.body));
 			await sleep(500);
@@ -205,17 +273,25 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		expect(await executionsOf(delivery.deliveryId)).toBe(1);
 	});
 
-	it('a burst of forged deliveries: every one refused with 401, and summarised in n8n\'s log instead of a line each', async () => {
+	it("a burst of forged deliveries: every one refused with 401, and summarised in n8n's log instead of a line each", async () => {
 		if (subscriptions().length < 4) await activated();
 		const template = await aDelivery();
-		const refusals = () => (stack.n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
+		const refusals = () =>
+			(stack.n8n.logs().match(/Customer Banking Trigger: refused/g) ?? []).length;
 		const before = refusals();
 		const statuses: number[] = [];
 		for (let wave = 0; wave < 10; wave++) {
-			statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => {
-				const body = template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-forged-${wave}-${i}-${Date.now()}"`);
-				return post(body, signed(body, 'whsec_guessed_by_an_attacker'));
-			}))));
+			statuses.push(
+				...(await Promise.all(
+					Array.from({ length: 10 }, (_, i) => {
+						const body = template.body.replace(
+							/"deliveryId":"[^"]+"/,
+							`"deliveryId":"e2e-forged-${wave}-${i}-${Date.now()}"`,
+						);
+						return post(body, signed(body, 'whsec_guessed_by_an_attacker'));
+					}),
+				)),
+			);
 		}
 		expect(statuses).toEqual(Array(100).fill(401));
 		await sleep(500);
@@ -232,7 +308,12 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		const delivery = await aDelivery();
 		expect(await executionsOf(delivery.deliveryId)).toBe(1);
 		await stack.n8n.restart();
-		await waitFor('the webhook after the restart', async () => ((await post('{}', {})) === 404 ? undefined : true), 60_000, 500);
+		await waitFor(
+			'the webhook after the restart',
+			async () => ((await post('{}', {})) === 404 ? undefined : true),
+			60_000,
+			500,
+		);
 		expect(await post(delivery.body, signed(delivery.body))).toBe(200);
 		expect(await executionsOf(delivery.deliveryId)).toBe(1);
 		// and a new delivery still starts one
@@ -252,21 +333,32 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 			await n8n.restOk('PATCH', `/credentials/${credentialId}`, {
 				name: 'Customer Banking sandbox',
 				type: 'customerBankingApi',
-				data: credentialData(sandbox, 'full', { webhookSigningSecret: secret, webhookSigningSecretPrevious: '' }),
+				data: credentialData(sandbox, 'full', {
+					webhookSigningSecret: secret,
+					webhookSigningSecretPrevious: '',
+				}),
 			});
 		await saveSecret(replacement);
 		try {
 			// the delivery above with new delivery ids: nothing the sandbox sends while its secret is not the credential's
-			const fresh = first.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-replacement-${Date.now()}"`);
+			const fresh = first.body.replace(
+				/"deliveryId":"[^"]+"/,
+				`"deliveryId":"e2e-replacement-${Date.now()}"`,
+			);
 			expect(await post(fresh, signed(fresh, replacement))).toBe(200);
-			const again = fresh.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"e2e-replaced-${Date.now()}"`);
+			const again = fresh.replace(
+				/"deliveryId":"[^"]+"/,
+				`"deliveryId":"e2e-replaced-${Date.now()}"`,
+			);
 			expect(await post(again, signed(again, sandbox.signingSecret))).toBe(401);
 		} finally {
 			await saveSecret(sandbox.signingSecret);
 		}
 		// and the sandbox's own deliveries are verified again with the restored secret
 		const restored = await aDelivery();
-		expect(sandbox.control.deliveries().find((d) => d.deliveryId === restored.deliveryId)?.status).toBe('delivered');
+		expect(
+			sandbox.control.deliveries().find((d) => d.deliveryId === restored.deliveryId)?.status,
+		).toBe('delivered');
 		expect(await executionsOf(restored.deliveryId)).toBe(1);
 	});
 });

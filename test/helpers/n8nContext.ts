@@ -18,7 +18,11 @@ import { join } from 'node:path';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import axios, { type AxiosError as NativeAxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import axios, {
+	type AxiosError as NativeAxiosError,
+	type AxiosResponse,
+	type InternalAxiosRequestConfig,
+} from 'axios';
 import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
@@ -92,7 +96,9 @@ export interface LogEntry {
 }
 
 /** The error n8n's HTTP client throws (axios'); NodeApiError reads it by its constructor name. */
-export type AxiosError = NativeAxiosError & { config: InternalAxiosRequestConfig & { headers: IDataObject } };
+export type AxiosError = NativeAxiosError & {
+	config: InternalAxiosRequestConfig & { headers: IDataObject };
+};
 
 /** Which record a request or log line belongs to: set around every helper call of a context and every engine run. */
 const recording = new AsyncLocalStorage<Pick<ContextParts, 'requests' | 'logs'>>();
@@ -110,16 +116,22 @@ function parseBody(raw: string): unknown {
 /** Header names are case-insensitive in HTTP: the record answers for any spelling of a name it holds. */
 function caseInsensitive(headers: Record<string, string>): Record<string, string> {
 	const find = (name: string | symbol) =>
-		typeof name === 'string' ? Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase()) : undefined;
+		typeof name === 'string'
+			? Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase())
+			: undefined;
 	return new Proxy(headers, {
 		get: (target, name) => Reflect.get(target, find(name) ?? name),
 		has: (target, name) => find(name) !== undefined || Reflect.has(target, name),
-		getOwnPropertyDescriptor: (target, name) => Reflect.getOwnPropertyDescriptor(target, find(name) ?? name),
+		getOwnPropertyDescriptor: (target, name) =>
+			Reflect.getOwnPropertyDescriptor(target, find(name) ?? name),
 	});
 }
 
 /** Completes a record from the config axios actually sent: final URL, headers and body bytes. */
-function complete(config: InternalAxiosRequestConfig | undefined, outcome: { status?: number; errorCode?: string }) {
+function complete(
+	config: InternalAxiosRequestConfig | undefined,
+	outcome: { status?: number; errorCode?: string },
+) {
 	const record = config && inFlight.get(config);
 	if (!config || !record) return;
 	inFlight.delete(config);
@@ -140,7 +152,11 @@ function complete(config: InternalAxiosRequestConfig | undefined, outcome: { sta
 axios.interceptors.request.use((config) => {
 	const requests = recording.getStore()?.requests;
 	if (requests) {
-		const record: RecordedRequest = { method: (config.method ?? 'get').toUpperCase(), url: axios.getUri(config), headers: {} };
+		const record: RecordedRequest = {
+			method: (config.method ?? 'get').toUpperCase(),
+			url: axios.getUri(config),
+			headers: {},
+		};
 		requests.push(record);
 		inFlight.set(config, record);
 	}
@@ -152,7 +168,10 @@ axios.interceptors.response.use(
 		return response;
 	},
 	(error: NativeAxiosError) => {
-		complete(error.config, { status: error.response?.status, errorCode: error.response ? undefined : error.code });
+		complete(error.config, {
+			status: error.response?.status,
+			errorCode: error.response ? undefined : error.code,
+		});
 		throw error;
 	},
 );
@@ -170,9 +189,15 @@ function recordHelpers(helpers: object, parts: ContextParts): void {
 }
 
 /** n8n-core's `helpers.httpRequest` (n8n's outbound client, axios), recorded into `requests`. */
-export async function n8nHttpRequest(requestOptions: IHttpRequestOptions, requests: RecordedRequest[]): Promise<unknown> {
+export async function n8nHttpRequest(
+	requestOptions: IHttpRequestOptions,
+	requests: RecordedRequest[],
+): Promise<unknown> {
 	const { context } = createLoadOptionsContext({ credentials: {} });
-	return await recording.run({ requests, logs: [] }, async () => await context.helpers.httpRequest(requestOptions));
+	return await recording.run(
+		{ requests, logs: [] },
+		async () => await context.helpers.httpRequest(requestOptions),
+	);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -198,7 +223,8 @@ class CredentialsHelper extends ICredentialsHelper {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.typeNamed(typeName);
-		if (typeof authenticate !== 'function') throw new Error('the test credential store applies a function authenticate only');
+		if (typeof authenticate !== 'function')
+			throw new Error('the test credential store applies a function authenticate only');
 		return await authenticate(credentials, requestOptions);
 	}
 
@@ -211,20 +237,36 @@ class CredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.typeNamed(typeName);
-		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		const testing = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
 		if (credentials[expirable.name] !== '' && !credentialsExpired && !testing) return undefined;
-		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined || !node.credentials) return undefined;
-		await this.updateCredentials(node.credentials[type.name], type.name, { ...this.store, ...output });
+		await this.updateCredentials(node.credentials[type.name], type.name, {
+			...this.store,
+			...output,
+		});
 		return Object.assign(credentials, output);
 	}
 
-	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	) {
 		const type = this.typeNamed(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return ((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject | undefined) ?? undefined;
+		return (
+			((await type.preAuthentication.call(helpers, credentials)) as
+				| ICredentialDataDecryptedObject
+				| undefined) ?? undefined
+		);
 	}
 
 	async getCredentials(): Promise<never> {
@@ -242,10 +284,21 @@ class CredentialsHelper extends ICredentialsHelper {
 
 	decrypted(type = this.type.name): ICredentialDataDecryptedObject {
 		const properties = this.typeNamed(type).properties;
-		return NodeHelpers.getNodeParameters(properties, structuredClone(this.store) as never, true, false, null, null) as ICredentialDataDecryptedObject;
+		return NodeHelpers.getNodeParameters(
+			properties,
+			structuredClone(this.store) as never,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		_type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		Object.assign(this.store, data);
 	}
 
@@ -295,7 +348,11 @@ function typeNameOf(nodeType: INodeType): string {
 	return name.includes('.') ? name : `${PACKAGE}.${name}`;
 }
 
-const ourNodeTypes = [new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger()];
+const ourNodeTypes = [
+	new CustomerBanking(),
+	new CustomerBankingTrigger(),
+	new CustomerBankingApprovalTrigger(),
+];
 
 /** n8n's node-types registry: our nodes, and the one a suite brings. */
 function nodeTypesWith(nodeType: INodeType): INodeTypes {
@@ -309,7 +366,10 @@ function nodeTypesWith(nodeType: INodeType): INodeTypes {
 	return {
 		getByName: byName,
 		getByNameAndVersion: byName,
-		getKnownTypes: () => Object.fromEntries([...known.keys()].map((name) => [name, { className: name, sourcePath: '' }])),
+		getKnownTypes: () =>
+			Object.fromEntries(
+				[...known.keys()].map((name) => [name, { className: name, sourcePath: '' }]),
+			),
 	};
 }
 
@@ -318,7 +378,9 @@ function nodeTypesWith(nodeType: INodeType): INodeTypes {
  * item's value by `$itemIndex`. Braces are escaped so no value can close the expression.
  */
 function perItemExpression(values: unknown[]): string {
-	const literal = JSON.stringify(JSON.stringify(values)).replace(/[{}]/g, (brace) => (brace === '{' ? '\\u007b' : '\\u007d'));
+	const literal = JSON.stringify(JSON.stringify(values)).replace(/[{}]/g, (brace) =>
+		brace === '{' ? '\\u007b' : '\\u007d',
+	);
 	return `={{ JSON.parse(${literal})[$itemIndex] }}`;
 }
 
@@ -334,11 +396,15 @@ function getPath(source: unknown, path: string[]): unknown {
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
-	if (path.some((segment) => PROTOTYPE_KEYS.has(segment))) throw new Error(`A parameter path cannot name a prototype key: ${path.join('.')}`);
+	if (path.some((segment) => PROTOTYPE_KEYS.has(segment)))
+		throw new Error(`A parameter path cannot name a prototype key: ${path.join('.')}`);
 	let current = target;
 	for (const segment of path.slice(0, -1)) {
 		const next = current[segment];
-		current = (current[segment] = typeof next === 'object' && next !== null ? next : {}) as Record<string, unknown>;
+		current = (current[segment] = typeof next === 'object' && next !== null ? next : {}) as Record<
+			string,
+			unknown
+		>;
 	}
 	current[path[path.length - 1]] = value;
 }
@@ -348,13 +414,20 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
  * (a value the same for every item is set as it is). n8n offers no expression for a parameter with
  * `noDataExpression`, so such a parameter cannot differ between items.
  */
-function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | undefined, nodeType: INodeType): Parameters {
+function nodeParameters(
+	parameters: Parameters,
+	itemParameters: Parameters[] | undefined,
+	nodeType: INodeType,
+): Parameters {
 	const result = structuredClone(parameters);
 	if (!itemParameters?.length) return result;
 	const leaves = new Map<string, string[]>();
 	// an object holding a prototype key is one value: walking into it would write to a prototype
 	const isGroup = (value: unknown): value is object =>
-		typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { __rl?: unknown }).__rl !== true &&
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		(value as { __rl?: unknown }).__rl !== true &&
 		!Object.keys(value).some((key) => PROTOTYPE_KEYS.has(key));
 	const collect = (value: unknown, path: string[]) => {
 		if (isGroup(value)) {
@@ -365,10 +438,23 @@ function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | u
 		for (const [name, value] of Object.entries(overrides)) collect(value, name.split('.'));
 	}
 	// an item without a value of its own gets the node's, defaults included, as n8n reads it
-	const node = { name: 'Test', type: typeNameOf(nodeType), typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	const node = {
+		name: 'Test',
+		type: typeNameOf(nodeType),
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	} as INode;
 	let withDefaults: Parameters | undefined;
 	const defaulted = () =>
-		(withDefaults ??= (NodeHelpers.getNodeParameters(nodeType.description.properties, structuredClone(parameters) as never, true, false, node, nodeType.description) ?? {}) as Parameters);
+		(withDefaults ??= (NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			structuredClone(parameters) as never,
+			true,
+			false,
+			node,
+			nodeType.description,
+		) ?? {}) as Parameters);
 	for (const path of leaves.values()) {
 		const values = itemParameters.map((overrides) => {
 			const own = getPath(expandDotted(overrides), path);
@@ -381,9 +467,13 @@ function nodeParameters(parameters: Parameters, itemParameters: Parameters[] | u
 			setPath(result, path, structuredClone(values[0]));
 			continue;
 		}
-		const property = nodeType.description.properties.find((candidate) => candidate.name === path[0]);
+		const property = nodeType.description.properties.find(
+			(candidate) => candidate.name === path[0],
+		);
 		if (property?.noDataExpression) {
-			throw new Error(`n8n cannot give "${path.join('.')}" a value per item: its parameter takes no expressions (noDataExpression)`);
+			throw new Error(
+				`n8n cannot give "${path.join('.')}" a value per item: its parameter takes no expressions (noDataExpression)`,
+			);
 		}
 		setPath(result, path, perItemExpression(values));
 	}
@@ -395,12 +485,23 @@ function expandDotted(overrides: Parameters): Parameters {
 	for (const [name, value] of Object.entries(overrides)) {
 		const path = name.split('.');
 		const existing = getPath(expanded, path);
-		setPath(expanded, path, typeof existing === 'object' && existing !== null ? { ...existing, ...(value as object) } : value);
+		setPath(
+			expanded,
+			path,
+			typeof existing === 'object' && existing !== null
+				? { ...existing, ...(value as object) }
+				: value,
+		);
 	}
 	return expanded;
 }
 
-function makeNode(options: CommonContextOptions, nodeType: INodeType, parameters: Parameters, defaults: Partial<INode>): INode {
+function makeNode(
+	options: CommonContextOptions,
+	nodeType: INodeType,
+	parameters: Parameters,
+	defaults: Partial<INode>,
+): INode {
 	return {
 		id: 'node-1',
 		name: nodeType.description.defaults.name ?? 'Customer Banking',
@@ -422,7 +523,12 @@ const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
  * The workflow n8n builds for one call: static data read as the database holds it (JSON). The suite's
  * `staticData` then shows the workflow's static data, read as n8n would save it.
  */
-function makeWorkflow(options: CommonContextOptions, node: INode, nodeType: INodeType, staticData?: StaticData): Workflow {
+function makeWorkflow(
+	options: CommonContextOptions,
+	node: INode,
+	nodeType: INodeType,
+	staticData?: StaticData,
+): Workflow {
 	const nodeKey = `node:${node.name}`;
 	const workflow = new Workflow({
 		id: options.workflowId ?? 'workflow-1',
@@ -431,11 +537,16 @@ function makeWorkflow(options: CommonContextOptions, node: INode, nodeType: INod
 		connections: {},
 		active: options.mode === 'trigger' || options.mode === 'webhook',
 		nodeTypes: nodeTypesWith(nodeType),
-		staticData: staticData ? { [nodeKey]: asJson(staticData.node), global: asJson(staticData.global) } : {},
+		staticData: staticData
+			? { [nodeKey]: asJson(staticData.node), global: asJson(staticData.global) }
+			: {},
 		settings: { timezone: 'UTC' },
 	});
 	if (staticData) {
-		for (const [name, key] of [['node', nodeKey], ['global', 'global']] as const) {
+		for (const [name, key] of [
+			['node', nodeKey],
+			['global', 'global'],
+		] as const) {
 			Object.defineProperty(staticData, name, {
 				configurable: true,
 				enumerable: true,
@@ -449,7 +560,11 @@ function makeWorkflow(options: CommonContextOptions, node: INode, nodeType: INod
 	return workflow;
 }
 
-function makeAdditionalData(parts: ContextParts, options: CommonContextOptions, extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+function makeAdditionalData(
+	parts: ContextParts,
+	options: CommonContextOptions,
+	extra: Partial<IWorkflowExecuteAdditionalData> = {},
+): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: parts.credentialsHelper,
 		executionId: options.executionId ?? 'execution-1',
@@ -474,14 +589,25 @@ function makeAdditionalData(parts: ContextParts, options: CommonContextOptions, 
 }
 
 function makeParts(credentials: ICredentialDataDecryptedObject): ContextParts {
-	return { requests: [], logs: [], credentials, credentialsHelper: new CredentialsHelper(credentials) };
+	return {
+		requests: [],
+		logs: [],
+		credentials,
+		credentialsHelper: new CredentialsHelper(credentials),
+	};
 }
 
 function logger(logs: () => LogEntry[] | undefined) {
 	const log = (level: LogEntry['level']) => (message: string, meta?: unknown) => {
 		logs()?.push({ level, message, meta });
 	};
-	const recorder = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), scoped: () => recorder };
+	const recorder = {
+		debug: log('debug'),
+		info: log('info'),
+		warn: log('warn'),
+		error: log('error'),
+		scoped: () => recorder,
+	};
 	return recorder;
 }
 
@@ -522,10 +648,15 @@ export interface ExecuteContextOptions extends CommonContextOptions {
 function executionSetup(options: ExecuteContextOptions, nodeSettings: Partial<INode> = {}) {
 	const nodeType = options.nodeType ?? new CustomerBanking();
 	const parts = makeParts(options.credentials);
-	const node = makeNode(options, nodeType, nodeParameters(options.parameters, options.itemParameters, nodeType), {
-		onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
-		...nodeSettings,
-	});
+	const node = makeNode(
+		options,
+		nodeType,
+		nodeParameters(options.parameters, options.itemParameters, nodeType),
+		{
+			onError: options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow',
+			...nodeSettings,
+		},
+	);
 	const workflow = makeWorkflow(options, node, nodeType);
 	const items = options.items ?? [{ json: {} }];
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
@@ -537,13 +668,39 @@ function executionSetup(options: ExecuteContextOptions, nodeSettings: Partial<IN
 			waitingExecutionSource: {},
 		},
 	});
-	return { parts, node, workflow, items, runExecutionData, mode: options.mode ?? 'manual', additionalData: makeAdditionalData(parts, options) };
+	return {
+		parts,
+		node,
+		workflow,
+		items,
+		runExecutionData,
+		mode: options.mode ?? 'manual',
+		additionalData: makeAdditionalData(parts, options),
+	};
 }
 
-export function createExecuteContext(options: ExecuteContextOptions): ContextParts & { context: IExecuteFunctions } {
-	const { parts, node, workflow, items, runExecutionData, mode, additionalData } = executionSetup(options);
-	const executeData: IExecuteData = { node, data: { main: [items] }, source: { main: [{ previousNode: 'Start' }] } };
-	const context = new ExecuteContext(workflow, node, additionalData, mode, runExecutionData, options.runIndex ?? 0, items, { main: [items] }, executeData, []);
+export function createExecuteContext(
+	options: ExecuteContextOptions,
+): ContextParts & { context: IExecuteFunctions } {
+	const { parts, node, workflow, items, runExecutionData, mode, additionalData } =
+		executionSetup(options);
+	const executeData: IExecuteData = {
+		node,
+		data: { main: [items] },
+		source: { main: [{ previousNode: 'Start' }] },
+	};
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		runExecutionData,
+		options.runIndex ?? 0,
+		items,
+		{ main: [items] },
+		executeData,
+		[],
+	);
 	return { ...parts, context: finish(context, parts) };
 }
 
@@ -567,17 +724,31 @@ export async function runInEngine(
 		options,
 		options.retryOnFail && { retryOnFail: true, ...options.retryOnFail },
 	);
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId ?? 'execution-1', {
-		id: workflow.id,
-		name: workflow.name,
-		nodes: [node],
-		connections: {},
-		active: false,
-		settings: {},
-	} as never);
-	const run = await recording.run(parts, async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
+	additionalData.hooks = new ExecutionLifecycleHooks(
+		mode,
+		additionalData.executionId ?? 'execution-1',
+		{
+			id: workflow.id,
+			name: workflow.name,
+			nodes: [node],
+			connections: {},
+			active: false,
+			settings: {},
+		} as never,
+	);
+	const run = await recording.run(
+		parts,
+		async () =>
+			await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+				workflow,
+			),
+	);
 	const error = run.data.resultData.error;
-	const output = error ? undefined : (run.data.resultData.runData[node.name]?.at(-1)?.data?.main as INodeExecutionData[][] | undefined);
+	const output = error
+		? undefined
+		: (run.data.resultData.runData[node.name]?.at(-1)?.data?.main as
+				| INodeExecutionData[][]
+				| undefined);
 	return { ...parts, run, output, error };
 }
 
@@ -589,7 +760,12 @@ export function createLoadOptionsContext(
 	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), {});
 	const workflow = makeWorkflow(options, node, nodeType);
 	const currentNodeParameters = { ...node.parameters, ...options.currentParameters } as IDataObject;
-	const context = new LoadOptionsContext(workflow, node, makeAdditionalData(parts, options, { currentNodeParameters } as never), 'parameters');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		makeAdditionalData(parts, options, { currentNodeParameters } as never),
+		'parameters',
+	);
 	return { ...parts, context: finish(context, parts) };
 }
 
@@ -607,8 +783,12 @@ const WEBHOOK_ID = 'webhook-1';
  * Where n8n would serve a webhook URL a suite names: `<base>/<webhook id>/<path>`, the path being the
  * node's webhook path. n8n-core's getNodeWebhookUrl then gives back exactly that URL.
  */
-function webhookAddress(webhookUrl: string | undefined, path: string): { baseUrl?: string; webhookId: string } {
-	const match = webhookUrl === undefined ? null : new RegExp(`^(.*)/([^/]+)/${path}$`).exec(webhookUrl);
+function webhookAddress(
+	webhookUrl: string | undefined,
+	path: string,
+): { baseUrl?: string; webhookId: string } {
+	const match =
+		webhookUrl === undefined ? null : new RegExp(`^(.*)/([^/]+)/${path}$`).exec(webhookUrl);
 	return match ? { baseUrl: match[1], webhookId: match[2] } : { webhookId: WEBHOOK_ID };
 }
 
@@ -616,16 +796,24 @@ function webhookAddress(webhookUrl: string | undefined, path: string): { baseUrl
 function webhookSetup(options: HookContextOptions, mode: 'trigger' | 'webhook') {
 	const nodeType = options.nodeType ?? new CustomerBankingTrigger();
 	const parts = makeParts(options.credentials);
-	const description = (nodeType.description.webhooks ?? []).find((webhook) => webhook.name === (options.webhookName ?? 'default'));
+	const description = (nodeType.description.webhooks ?? []).find(
+		(webhook) => webhook.name === (options.webhookName ?? 'default'),
+	);
 	const path = String(description?.path ?? 'webhook');
 	const { baseUrl, webhookId } = webhookAddress(options.webhookUrl, path);
-	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), { webhookId });
+	const node = makeNode(options, nodeType, structuredClone(options.parameters ?? {}), {
+		webhookId,
+	});
 	const staticData = options.staticData ?? { node: {}, global: {} };
 	const workflow = makeWorkflow({ mode, ...options }, node, nodeType, staticData);
 	const isTest = (options.mode ?? mode) === 'manual';
-	const additionalData = makeAdditionalData(parts, { mode, ...options }, {
-		...(baseUrl && (isTest ? { webhookTestBaseUrl: baseUrl } : { webhookBaseUrl: baseUrl })),
-	});
+	const additionalData = makeAdditionalData(
+		parts,
+		{ mode, ...options },
+		{
+			...(baseUrl && (isTest ? { webhookTestBaseUrl: baseUrl } : { webhookBaseUrl: baseUrl })),
+		},
+	);
 	const webhookData: IWebhookData | undefined = description && {
 		httpMethod: 'POST',
 		node: node.name,
@@ -642,7 +830,10 @@ function webhookSetup(options: HookContextOptions, mode: 'trigger' | 'webhook') 
 export function createHookContext(
 	options: HookContextOptions,
 ): ContextParts & { context: IHookFunctions; staticData: StaticData } {
-	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(options, 'trigger');
+	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(
+		options,
+		'trigger',
+	);
 	const context = new HookContext(
 		workflow,
 		node,
@@ -664,7 +855,13 @@ export function createPollContext(
 	const staticData = options.staticData ?? { node: {}, global: {} };
 	const mode = options.mode ?? 'trigger';
 	const workflow = makeWorkflow({ ...options, mode }, node, nodeType, staticData);
-	const context = new PollContext(workflow, node, makeAdditionalData(parts, options), mode, options.activationMode ?? 'activate');
+	const context = new PollContext(
+		workflow,
+		node,
+		makeAdditionalData(parts, options),
+		mode,
+		options.activationMode ?? 'activate',
+	);
 	return { ...parts, staticData, context: finish(context, parts) };
 }
 
@@ -689,7 +886,9 @@ export interface WebhookContextOptions extends HookContextOptions {
 function webhookRequest(options: WebhookContextOptions) {
 	const rawBody = Buffer.isBuffer(options.body)
 		? options.body
-		: Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body ?? {}));
+		: Buffer.from(
+				typeof options.body === 'string' ? options.body : JSON.stringify(options.body ?? {}),
+			);
 	let body: IDataObject = {};
 	try {
 		body = JSON.parse(rawBody.toString('utf8')) as IDataObject;
@@ -697,9 +896,18 @@ function webhookRequest(options: WebhookContextOptions) {
 		body = {};
 	}
 	const headers: Record<string, string> = {};
-	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
+	for (const [key, value] of Object.entries(options.headers ?? {}))
+		headers[key.toLowerCase()] = value;
 	headers['content-type'] ??= 'application/json';
-	return { method: options.method ?? 'POST', headers, body, rawBody, query: options.query ?? {}, params: {}, url: `/webhook/${WEBHOOK_ID}/webhook` };
+	return {
+		method: options.method ?? 'POST',
+		headers,
+		body,
+		rawBody,
+		query: options.query ?? {},
+		params: {},
+		url: `/webhook/${WEBHOOK_ID}/webhook`,
+	};
 }
 
 /** express' response, recording what the node answers. */
@@ -748,12 +956,29 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 	staticData: StaticData;
 	response: RecordedResponse;
 } {
-	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(options, 'webhook');
-	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false, close: () => undefined };
+	const { parts, node, staticData, workflow, additionalData, webhookData } = webhookSetup(
+		options,
+		'webhook',
+	);
+	const recorded: RecordedResponse = {
+		statusCode: 200,
+		headers: {},
+		ended: false,
+		close: () => undefined,
+	};
 	additionalData.httpRequest = webhookRequest(options) as never;
 	additionalData.httpResponse = webhookResponse(recorded) as never;
-	if (!webhookData) throw new Error(`${node.type} has no webhook "${options.webhookName ?? 'default'}"`);
-	const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookData, [], null);
+	if (!webhookData)
+		throw new Error(`${node.type} has no webhook "${options.webhookName ?? 'default'}"`);
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		options.mode ?? 'webhook',
+		webhookData,
+		[],
+		null,
+	);
 	return { ...parts, staticData, response: recorded, context: finish(context, parts) };
 }
 
@@ -767,7 +992,9 @@ export interface CredentialTestResult {
 	requests: RecordedRequest[];
 }
 
-export async function testCredential(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+export async function testCredential(
+	credentials: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
 	const testRequest = (credentialType.test as ICredentialTestRequest).request;
 	const noOp = {
 		description: {
@@ -780,25 +1007,58 @@ export async function testCredential(credentials: ICredentialDataDecryptedObject
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: credentialType.name, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest }, default: '' }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest },
+					default: '',
+				},
+			],
 		},
 	} as unknown as INodeType;
 	const parts = makeParts(credentials);
-	const node = makeNode({ credentials, mode: 'internal' }, noOp, {}, { id: 'temp', name: 'Temp-Node' });
+	const node = makeNode(
+		{ credentials, mode: 'internal' },
+		noOp,
+		{},
+		{ id: 'temp', name: 'Temp-Node' },
+	);
 	const workflow = makeWorkflow({ credentials }, node, noOp);
 	const executeData: IExecuteData = { node, data: {}, source: null };
 	const context = finish(
-		new ExecuteContext(workflow, node, makeAdditionalData(parts, { credentials }), 'internal', createRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, executeData, []),
+		new ExecuteContext(
+			workflow,
+			node,
+			makeAdditionalData(parts, { credentials }),
+			'internal',
+			createRunExecutionData(),
+			0,
+			[],
+			{ main: [[{ json: {} }]] },
+			executeData,
+			[],
+		),
 		parts,
 	);
 	const decrypted = parts.credentialsHelper.decrypted();
 	try {
-		await recording.run(parts, async () =>
-			await new RoutingNode(context, noOp, { id: 'cred-1', name: 'Customer Banking account', type: credentialType.name, data: decrypted }).runNode(),
+		await recording.run(
+			parts,
+			async () =>
+				await new RoutingNode(context, noOp, {
+					id: 'cred-1',
+					name: 'Customer Banking account',
+					type: credentialType.name,
+					data: decrypted,
+				}).runNode(),
 		);
 		return { status: 'OK', message: 'Connection successful!', requests: parts.requests };
 	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
 		if (cause?.response) {
 			return {
 				status: 'Error',

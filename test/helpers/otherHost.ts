@@ -36,7 +36,14 @@ export async function startOtherHost(): Promise<OtherHost> {
 				body: Buffer.concat(chunks).toString('utf8'),
 			});
 			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ access_token: 'token-from-the-other-host', results: [], total: 0, ok: true }));
+			res.end(
+				JSON.stringify({
+					access_token: 'token-from-the-other-host',
+					results: [],
+					total: 0,
+					ok: true,
+				}),
+			);
 		});
 	});
 	server.keepAliveTimeout = 1;
@@ -46,7 +53,9 @@ export async function startOtherHost(): Promise<OtherHost> {
 		origin: `http://127.0.0.1:${port}`,
 		arrived,
 		occurrences: (secrets) => {
-			const everything = arrived.map((request) => `${request.url}\n${JSON.stringify(request.headers)}\n${request.body}`).join('\n');
+			const everything = arrived
+				.map((request) => `${request.url}\n${JSON.stringify(request.headers)}\n${request.body}`)
+				.join('\n');
 			return secrets
 				.filter((secret) => secret !== '')
 				.reduce((count, secret) => count + everything.split(secret).length - 1, 0);

@@ -33,7 +33,9 @@ export function credentialsFor(
 		clientSecret,
 		// Every client but otherWorkspace belongs to the main workspace. Read now: rotation later is not followed.
 		webhookSigningSecret:
-			client === 'otherWorkspace' ? (sandbox.signingSecrets?.otherWorkspace ?? '') : sandbox.signingSecret,
+			client === 'otherWorkspace'
+				? (sandbox.signingSecrets?.otherWorkspace ?? '')
+				: sandbox.signingSecret,
 		webhookSigningSecretPrevious: '',
 		accessToken: '',
 	};

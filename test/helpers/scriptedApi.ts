@@ -60,7 +60,9 @@ export function issueTokens(): Handler {
 	});
 }
 
-export async function startScriptedApi(api: Handler = () => ({ status: 200, body: {} })): Promise<ScriptedApi> {
+export async function startScriptedApi(
+	api: Handler = () => ({ status: 200, body: {} }),
+): Promise<ScriptedApi> {
 	let apiHandler = api;
 	let tokenHandler = issueTokens();
 	const served: ServedRequest[] = [];
@@ -146,6 +148,12 @@ export function scriptedCredentials(
 }
 
 /** The credential with `token` cached as n8n stores it after a token request: bound to this credential. */
-export function withCachedToken(credentials: ICredentialDataDecryptedObject, token: string): ICredentialDataDecryptedObject {
-	return Object.assign(credentials, { accessToken: token, tokenBinding: tokenBindingOf(credentials) });
+export function withCachedToken(
+	credentials: ICredentialDataDecryptedObject,
+	token: string,
+): ICredentialDataDecryptedObject {
+	return Object.assign(credentials, {
+		accessToken: token,
+		tokenBinding: tokenBindingOf(credentials),
+	});
 }

@@ -7,7 +7,11 @@ import type { Sandbox } from '../sandbox';
 
 export interface NodeRun {
 	output?: INodeExecutionData[][];
-	error?: Error & { httpCode?: string | null; context?: { itemIndex?: number }; description?: string | null };
+	error?: Error & {
+		httpCode?: string | null;
+		context?: { itemIndex?: number };
+		description?: string | null;
+	};
 	/** Requests the node sent (token requests included), in order. */
 	requests: RecordedRequest[];
 	/** API requests only, as "METHOD /path?query" relative to the base URL. */
@@ -33,7 +37,9 @@ export async function runNode(
 	const nodeType = new CustomerBanking();
 	const items =
 		options.items ??
-		(options.itemParameters ? options.itemParameters.map((_, index) => ({ json: { index } })) : undefined);
+		(options.itemParameters
+			? options.itemParameters.map((_, index) => ({ json: { index } }))
+			: undefined);
 	const { context, requests } = createExecuteContext({ ...options, items, credentials, nodeType });
 	const run: NodeRun = { requests, calls: [] };
 	try {

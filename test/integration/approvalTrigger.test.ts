@@ -48,7 +48,11 @@ class ActiveTrigger {
 
 	/** n8n restarted: the node starts again from what the database holds. */
 	restart(): ActiveTrigger {
-		const restarted = new ActiveTrigger(this.sandbox, this.parameters, new CustomerBankingApprovalTrigger());
+		const restarted = new ActiveTrigger(
+			this.sandbox,
+			this.parameters,
+			new CustomerBankingApprovalTrigger(),
+		);
 		restarted.memory = structuredClone(this.database);
 		restarted.database = structuredClone(this.database);
 		return restarted;
@@ -57,7 +61,10 @@ class ActiveTrigger {
 
 describe.each<[string, VariantsOption]>([
 	['a bank that lists every status', {}],
-	['a bank that lists pending approvals only, with other names for decided ones', { approvalList: 'pendingOnly', approvalStatusNames: 'other', createdTimes: false }],
+	[
+		'a bank that lists pending approvals only, with other names for decided ones',
+		{ approvalList: 'pendingOnly', approvalStatusNames: 'other', createdTimes: false },
+	],
 ])('Approval Trigger, %s', (_name, variants) => {
 	let sandbox: Sandbox;
 	let counter = 0;
@@ -69,17 +76,25 @@ describe.each<[string, VariantsOption]>([
 	beforeEach(() => sandbox.control.reset());
 
 	/** Submits payments of `amounts` (1,000 or more needs approval); returns the approvals they made. */
-	async function requestApprovals(amounts: number[]): Promise<Array<{ ref: string; xtid: string }>> {
+	async function requestApprovals(
+		amounts: number[],
+	): Promise<Array<{ ref: string; xtid: string }>> {
 		const references = amounts.map(() => `APPR-${++counter}`);
 		const run = await runPayments(sandbox, credentialsFor(sandbox), {
 			executionId: `approvals-${counter}`,
-			parameters: { operation: 'submitBatch', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp) },
+			parameters: {
+				operation: 'submitBatch',
+				account: byId(sandbox.seeded.accounts.gbp),
+				payee: byId(sandbox.seeded.payees.gbp),
+			},
 			itemParameters: amounts.map((amount, index) => ({ amount, reference: references[index] })),
 		});
 		if (run.error) throw run.error;
 		return sandbox.control
 			.ledger(WORKSPACE)
-			.approvals.filter((approval) => references.includes(String((approval.transaction as IDataObject).reference)))
+			.approvals.filter((approval) =>
+				references.includes(String((approval.transaction as IDataObject).reference)),
+			)
 			.map((approval) => ({ ref: String(approval.ref), xtid: String(approval.xtid) }));
 	}
 
@@ -90,7 +105,9 @@ describe.each<[string, VariantsOption]>([
 		const [old] = await requestApprovals([1500]);
 		expect(await trigger().poll()).toEqual([]);
 		const including = await trigger({ options: { includePendingAtStart: true } }).poll();
-		expect(including).toEqual([expect.objectContaining({ event: 'approvalRequested', ref: old.ref, xtid: old.xtid })]);
+		expect(including).toEqual([
+			expect.objectContaining({ event: 'approvalRequested', ref: old.ref, xtid: old.xtid }),
+		]);
 	});
 
 	it('emits a new pending approval once, with what the record carries, and its decisions once each', async () => {
@@ -103,21 +120,31 @@ describe.each<[string, VariantsOption]>([
 			['approvalRequested', declined.ref],
 			['approvalRequested', expired.ref],
 		]);
-		expect(requested[0]).toMatchObject({ xtid: approved.xtid, account: sandbox.seeded.accounts.gbp, bankStatus: 'pending', amount: 1500, reference: expect.any(String) });
+		expect(requested[0]).toMatchObject({
+			xtid: approved.xtid,
+			account: sandbox.seeded.accounts.gbp,
+			bankStatus: 'pending',
+			amount: 1500,
+			reference: expect.any(String),
+		});
 		expect(await node.poll()).toEqual([]);
 
 		await sandbox.control.approve(approved.ref);
 		await sandbox.control.decline(declined.ref);
 		await sandbox.control.expire(expired.ref);
 		const decided = await node.poll();
-		const transaction = sandbox.control.ledger(WORKSPACE).transactions.find((t) => t.xtid === approved.xtid);
+		const transaction = sandbox.control
+			.ledger(WORKSPACE)
+			.transactions.find((t) => t.xtid === approved.xtid);
 		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual([
 			['approvalDecided', approved.ref, 'approved'],
 			['approvalDecided', declined.ref, 'declined'],
 			['approvalDecided', expired.ref, 'expired'],
 		]);
 		expect(decided[0].transaction).toMatchObject({ xtid: transaction?.xtid });
-		expect(decided[1].bankStatus).toBe(sandbox.variants.approvalStatusNames === 'other' ? 'REJECTED' : 'declined');
+		expect(decided[1].bankStatus).toBe(
+			sandbox.variants.approvalStatusNames === 'other' ? 'REJECTED' : 'declined',
+		);
 		for (let i = 0; i < 10; i++) expect(await node.poll()).toEqual([]);
 	});
 
@@ -140,11 +167,15 @@ describe.each<[string, VariantsOption]>([
 		expect(await node.poll()).toEqual([]);
 		await sandbox.control.decline(first.ref);
 		node = node.restart();
-		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([[first.ref, 'declined']]);
+		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+			[first.ref, 'declined'],
+		]);
 		node = node.restart();
 		expect(await node.poll()).toEqual([]);
 		await sandbox.control.approve(second.ref);
-		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([[second.ref, 'approved']]);
+		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+			[second.ref, 'approved'],
+		]);
 	});
 
 	it('only the chosen events and accounts', async () => {
@@ -161,10 +192,23 @@ describe.each<[string, VariantsOption]>([
 	});
 
 	it('pages through more than 500 pending approvals: one pass, one read per change', async () => {
-		sandbox.control.setPolicies(WORKSPACE, [{ id: 'all', name: 'every payment', minAmount: 0.01, maxAmount: null, currency: null, approvers: ['Alex'], coversApiPayments: true, expiresInSeconds: 86_400 }]);
+		sandbox.control.setPolicies(WORKSPACE, [
+			{
+				id: 'all',
+				name: 'every payment',
+				minAmount: 0.01,
+				maxAmount: null,
+				currency: null,
+				approvers: ['Alex'],
+				coversApiPayments: true,
+				expiresInSeconds: 86_400,
+			},
+		]);
 		const node = trigger();
 		await node.poll();
-		const approvals = await requestApprovals(Array.from({ length: 520 }, (_, i) => 1 + (i % 50) / 100));
+		const approvals = await requestApprovals(
+			Array.from({ length: 520 }, (_, i) => 1 + (i % 50) / 100),
+		);
 		sandbox.control.clearRequests();
 		const requested = await node.poll();
 		expect(requested).toHaveLength(520);
@@ -173,9 +217,14 @@ describe.each<[string, VariantsOption]>([
 		await sandbox.control.approve(approvals[7].ref);
 		sandbox.control.clearRequests();
 		expect((await node.poll()).map((event) => event.ref)).toEqual([approvals[7].ref]);
-		const changedReads = sandbox.control.requests().filter((r) => r.method === 'GET' && !r.path.startsWith('/approvals'));
+		const changedReads = sandbox.control
+			.requests()
+			.filter((r) => r.method === 'GET' && !r.path.startsWith('/approvals'));
 		// a bank that lists decided approvals shows the status in the list: only the transaction is read
-		const expected = sandbox.variants.approvalList === 'allStatuses' ? ['/transaction/{xtid}'] : ['/approval/{ref}', '/transaction/{xtid}'];
+		const expected =
+			sandbox.variants.approvalList === 'allStatuses'
+				? ['/transaction/{xtid}']
+				: ['/approval/{ref}', '/transaction/{xtid}'];
 		expect(changedReads.map((r) => r.route)).toEqual(expected);
 	});
 

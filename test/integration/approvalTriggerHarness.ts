@@ -51,7 +51,12 @@ export class ActiveTrigger {
 
 	/** n8n restarted: the node starts again from what the database holds. */
 	restart(): ActiveTrigger {
-		const restarted = new ActiveTrigger(this.credentials, this.parameters, this.saveRule, new CustomerBankingApprovalTrigger());
+		const restarted = new ActiveTrigger(
+			this.credentials,
+			this.parameters,
+			this.saveRule,
+			new CustomerBankingApprovalTrigger(),
+		);
 		restarted.memory = structuredClone(this.database);
 		restarted.database = structuredClone(this.database);
 		restarted.activated = true;
@@ -68,22 +73,40 @@ export function sandboxCredentials(sandbox: Sandbox): ICredentialDataDecryptedOb
 	return stored;
 }
 
-export const sandboxTrigger = (sandbox: Sandbox, parameters: IDataObject = {}, saveRule: SaveRule = 'onEmit') =>
-	new ActiveTrigger(sandboxCredentials(sandbox), { events: ['approvalRequested', 'approvalDecided'], ...parameters }, saveRule);
+export const sandboxTrigger = (
+	sandbox: Sandbox,
+	parameters: IDataObject = {},
+	saveRule: SaveRule = 'onEmit',
+) =>
+	new ActiveTrigger(
+		sandboxCredentials(sandbox),
+		{ events: ['approvalRequested', 'approvalDecided'], ...parameters },
+		saveRule,
+	);
 
 let counter = 0;
 
 /** Submits payments of `amounts` (1,000 or more needs approval) through the action node; returns their approvals. */
-export async function requestApprovals(sandbox: Sandbox, amounts: number[], workspace = 'workspace-1'): Promise<Array<{ ref: string; xtid: string }>> {
+export async function requestApprovals(
+	sandbox: Sandbox,
+	amounts: number[],
+	workspace = 'workspace-1',
+): Promise<Array<{ ref: string; xtid: string }>> {
 	const references = amounts.map(() => `APPR-${process.pid}-${++counter}`);
 	const run = await runPayments(sandbox, sandboxCredentials(sandbox), {
 		executionId: `approvals-${counter}`,
-		parameters: { operation: 'submitBatch', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp) },
+		parameters: {
+			operation: 'submitBatch',
+			account: byId(sandbox.seeded.accounts.gbp),
+			payee: byId(sandbox.seeded.payees.gbp),
+		},
 		itemParameters: amounts.map((amount, index) => ({ amount, reference: references[index] })),
 	});
 	if (run.error) throw run.error;
 	return sandbox.control
 		.ledger(workspace)
-		.approvals.filter((approval) => references.includes(String((approval.transaction as IDataObject).reference)))
+		.approvals.filter((approval) =>
+			references.includes(String((approval.transaction as IDataObject).reference)),
+		)
 		.map((approval) => ({ ref: String(approval.ref), xtid: String(approval.xtid) }));
 }

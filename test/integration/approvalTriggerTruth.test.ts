@@ -31,10 +31,22 @@ function expectedDecision(variants: Partial<BankVariants>, outcome: Outcome): st
 
 const BANKS: Array<[string, Partial<BankVariants>]> = [
 	['keeps records of held payments, lists every status', { heldPaymentRecords: true }],
-	['keeps records of held payments, lists pending only', { heldPaymentRecords: true, approvalList: 'pendingOnly', approvalStatusNames: 'other' }],
-	['names decided approvals with negations, lists every status', { approvalStatusNames: 'negations' }],
-	['names decided approvals with negations, lists pending only', { approvalStatusNames: 'negations', approvalList: 'pendingOnly' }],
-	['negations and held-payment records, pending only', { approvalStatusNames: 'negations', heldPaymentRecords: true, approvalList: 'pendingOnly' }],
+	[
+		'keeps records of held payments, lists pending only',
+		{ heldPaymentRecords: true, approvalList: 'pendingOnly', approvalStatusNames: 'other' },
+	],
+	[
+		'names decided approvals with negations, lists every status',
+		{ approvalStatusNames: 'negations' },
+	],
+	[
+		'names decided approvals with negations, lists pending only',
+		{ approvalStatusNames: 'negations', approvalList: 'pendingOnly' },
+	],
+	[
+		'negations and held-payment records, pending only',
+		{ approvalStatusNames: 'negations', heldPaymentRecords: true, approvalList: 'pendingOnly' },
+	],
 ];
 
 describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
@@ -57,11 +69,17 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 
 		const decided = await node.poll();
 		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual(
-			OUTCOMES.map((outcome, index) => ['approvalDecided', approvals[index].ref, expectedDecision(variants, outcome)]),
+			OUTCOMES.map((outcome, index) => [
+				'approvalDecided',
+				approvals[index].ref,
+				expectedDecision(variants, outcome),
+			]),
 		);
 		sandbox.control.clearRequests();
 		for (let i = 0; i < WATCH_POLLS + 2; i++) expect(await node.poll()).toEqual([]);
-		const reads = sandbox.control.requests().filter((r) => r.method === 'GET' && !r.path.startsWith('/approvals'));
+		const reads = sandbox.control
+			.requests()
+			.filter((r) => r.method === 'GET' && !r.path.startsWith('/approvals'));
 		expect(reads).toEqual([]);
 	});
 
@@ -79,7 +97,9 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 				expect(events).toEqual([]);
 				continue;
 			}
-			expect(events.map((event) => [event.ref, event.decision])).toEqual([[approval.ref, expectedDecision(variants, outcome)]]);
+			expect(events.map((event) => [event.ref, event.decision])).toEqual([
+				[approval.ref, expectedDecision(variants, outcome)],
+			]);
 			expect(await node.poll()).toEqual([]);
 		}
 	});
@@ -93,7 +113,9 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 			node = node.restart();
 			expect(await node.poll()).toEqual([]);
 			await decide(outcome, approval.ref);
-			expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([[approval.ref, expectedDecision(variants, outcome)]]);
+			expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+				[approval.ref, expectedDecision(variants, outcome)],
+			]);
 			expect(await node.poll()).toEqual([]);
 		}
 	});
@@ -109,7 +131,10 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 				continue;
 			}
 			const [example] = await node.poll('manual');
-			expect([example.ref, example.decision]).toEqual([approval.ref, expectedDecision(variants, outcome)]);
+			expect([example.ref, example.decision]).toEqual([
+				approval.ref,
+				expectedDecision(variants, outcome),
+			]);
 		}
 	});
 });
@@ -133,10 +158,15 @@ describe.each<[string, Partial<BankVariants>]>([
 		await sandbox.control.decline(old.ref);
 		expect(await node.poll()).toEqual([]);
 		const approvals = await requestApprovals(sandbox, [1500, 1600, 1700]);
-		for (const [index, outcome] of OUTCOMES.entries()) await sandbox.control[outcome](approvals[index].ref);
+		for (const [index, outcome] of OUTCOMES.entries())
+			await sandbox.control[outcome](approvals[index].ref);
 		const decided = await node.poll();
 		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual(
-			OUTCOMES.map((outcome, index) => ['approvalDecided', approvals[index].ref, expectedDecision(variants, outcome)]),
+			OUTCOMES.map((outcome, index) => [
+				'approvalDecided',
+				approvals[index].ref,
+				expectedDecision(variants, outcome),
+			]),
 		);
 		for (let i = 0; i < 3; i++) expect(await node.poll()).toEqual([]);
 		// the one decided before activation is part of the baseline: never emitted
@@ -148,29 +178,39 @@ describe.each<[string, Partial<BankVariants>]>([
 		await sandbox.control.approve(old.ref);
 		const [waiting] = await requestApprovals(sandbox, [1300]);
 		const node = sandboxTrigger(sandbox);
-		node.database = { approvals: { baselineTaken: true, pending: { [waiting.ref]: { xtid: waiting.xtid, account: sandbox.seeded.accounts.gbp } } } };
+		node.database = {
+			approvals: {
+				baselineTaken: true,
+				pending: { [waiting.ref]: { xtid: waiting.xtid, account: sandbox.seeded.accounts.gbp } },
+			},
+		};
 		const upgraded = node.restart();
 		await sandbox.control.decline(waiting.ref);
-		expect((await upgraded.poll()).map((event) => [event.ref, event.decision])).toEqual([[waiting.ref, expectedDecision(variants, 'decline')]]);
+		expect((await upgraded.poll()).map((event) => [event.ref, event.decision])).toEqual([
+			[waiting.ref, expectedDecision(variants, 'decline')],
+		]);
 		expect(await upgraded.poll()).toEqual([]);
 	});
 
-	it.each(['onEmit', 'everyPoll'] as const)('restarts (n8n saving state %s): requested before, decided after → emitted once', async (saveRule) => {
-		let node = sandboxTrigger(sandbox, { events: ['approvalDecided'] }, saveRule);
-		await node.poll();
-		const [first, second] = await requestApprovals(sandbox, [1500, 1600]);
-		expect(await node.poll()).toEqual([]);
-		node = node.restart();
-		await sandbox.control.approve(first.ref);
-		await sandbox.control.decline(second.ref);
-		node = node.restart();
-		const decided = await node.poll();
-		expect(decided.map((event) => [event.ref, event.decision])).toEqual([
-			[first.ref, 'approved'],
-			[second.ref, expectedDecision(variants, 'decline')],
-		]);
-		for (const restarted of [node.restart(), node]) expect(await restarted.poll()).toEqual([]);
-	});
+	it.each(['onEmit', 'everyPoll'] as const)(
+		'restarts (n8n saving state %s): requested before, decided after → emitted once',
+		async (saveRule) => {
+			let node = sandboxTrigger(sandbox, { events: ['approvalDecided'] }, saveRule);
+			await node.poll();
+			const [first, second] = await requestApprovals(sandbox, [1500, 1600]);
+			expect(await node.poll()).toEqual([]);
+			node = node.restart();
+			await sandbox.control.approve(first.ref);
+			await sandbox.control.decline(second.ref);
+			node = node.restart();
+			const decided = await node.poll();
+			expect(decided.map((event) => [event.ref, event.decision])).toEqual([
+				[first.ref, 'approved'],
+				[second.ref, expectedDecision(variants, 'decline')],
+			]);
+			for (const restarted of [node.restart(), node]) expect(await restarted.poll()).toEqual([]);
+		},
+	);
 });
 
 describe('Approval Trigger: conflicting or silent evidence is watched, then "undetermined", never "approved"', () => {
@@ -187,8 +227,15 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 				const results = [...approvals.values()].filter(listed);
 				return { status: 200, body: { total: results.length, results } };
 			}
-			const record = kind === 'approval' ? approvals.get(id) : kind === 'transaction' ? transactions.get(id) : undefined;
-			return record ? { status: 200, body: record } : { status: 404, body: { statusCode: 404, message: 'Not found' } };
+			const record =
+				kind === 'approval'
+					? approvals.get(id)
+					: kind === 'transaction'
+						? transactions.get(id)
+						: undefined;
+			return record
+				? { status: 200, body: record }
+				: { status: 404, body: { statusCode: 404, message: 'Not found' } };
 		});
 	});
 	afterAll(async () => await api.close());
@@ -201,7 +248,12 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 	let sequence = 0;
 	function approval(status: string): IDataObject {
 		const n = String(++sequence).padStart(12, '0');
-		const record = { ref: `0c9d8e7f-6a5b-4c3d-8e1f-${n}`, xtid: `1d2c3b4a-5f6e-4a7b-9c8d-${n}`, parent_xaid: 'a1', status };
+		const record = {
+			ref: `0c9d8e7f-6a5b-4c3d-8e1f-${n}`,
+			xtid: `1d2c3b4a-5f6e-4a7b-9c8d-${n}`,
+			parent_xaid: 'a1',
+			status,
+		};
 		approvals.set(record.ref, record);
 		return record;
 	}
@@ -209,7 +261,10 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		new ActiveTrigger(scriptedCredentials(api), { events });
 
 	/** Polls until something is emitted (at most `limit` polls); returns the events and the polls it took. */
-	async function pollUntilEmitted(node: ActiveTrigger, limit: number): Promise<{ events: IDataObject[]; polls: number }> {
+	async function pollUntilEmitted(
+		node: ActiveTrigger,
+		limit: number,
+	): Promise<{ events: IDataObject[]; polls: number }> {
 		for (let polls = 1; polls <= limit; polls++) {
 			const events = await node.poll();
 			if (events.length > 0) return { events, polls };
@@ -220,31 +275,49 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 	it.each<[string, string, IDataObject | undefined]>([
 		['the approval says declined, its transaction says sent', 'declined', { status: 'sent' }],
 		['the approval says declined, its transaction has no status', 'DECLINED', {}],
-		['the approval says approved, its transaction says declined', 'APPROVED', { status: 'DECLINED' }],
-		['the approval says approved, its transaction is held for approval', 'approved', { status: 'PENDING_APPROVAL' }],
+		[
+			'the approval says approved, its transaction says declined',
+			'APPROVED',
+			{ status: 'DECLINED' },
+		],
+		[
+			'the approval says approved, its transaction is held for approval',
+			'approved',
+			{ status: 'PENDING_APPROVAL' },
+		],
 		['the approval says approved, no transaction', 'approved', undefined],
 		['the approval says nothing known, no transaction', 'DONE', undefined],
 		['the approval says nothing known, its transaction is held', 'DONE', { status: 'ON_HOLD' }],
-		['the approval says not approved, its transaction says settled', 'NOT_APPROVED', { status: 'settled' }],
-	])('%s → watched, then undetermined with what the bank said', async (_name, decidedStatus, transaction) => {
-		const node = trigger();
-		const pending = approval('pending');
-		await node.poll();
-		pending.status = decidedStatus;
-		if (transaction) transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
-		const { events, polls } = await pollUntilEmitted(node, WATCH_POLLS + 2);
-		expect(polls).toBe(WATCH_POLLS);
-		expect(events).toEqual([
-			expect.objectContaining({
-				event: 'approvalDecided',
-				decision: 'undetermined',
-				ref: pending.ref,
-				bankStatus: decidedStatus,
-				transactionStatus: transaction ? ((transaction.status as string | undefined) ?? null) : null,
-			}),
-		]);
-		for (let i = 0; i < 3; i++) expect(await node.poll()).toEqual([]);
-	});
+		[
+			'the approval says not approved, its transaction says settled',
+			'NOT_APPROVED',
+			{ status: 'settled' },
+		],
+	])(
+		'%s → watched, then undetermined with what the bank said',
+		async (_name, decidedStatus, transaction) => {
+			const node = trigger();
+			const pending = approval('pending');
+			await node.poll();
+			pending.status = decidedStatus;
+			if (transaction)
+				transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
+			const { events, polls } = await pollUntilEmitted(node, WATCH_POLLS + 2);
+			expect(polls).toBe(WATCH_POLLS);
+			expect(events).toEqual([
+				expect.objectContaining({
+					event: 'approvalDecided',
+					decision: 'undetermined',
+					ref: pending.ref,
+					bankStatus: decidedStatus,
+					transactionStatus: transaction
+						? ((transaction.status as string | undefined) ?? null)
+						: null,
+				}),
+			]);
+			for (let i = 0; i < 3; i++) expect(await node.poll()).toEqual([]);
+		},
+	);
 
 	it('a transaction that shows up late while the approval says approved: approved, once', async () => {
 		const node = trigger();
@@ -275,7 +348,14 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		await node.poll();
 		approvals.delete(String(pending.ref));
 		const { events } = await pollUntilEmitted(node, WATCH_POLLS + 2);
-		expect(events).toEqual([expect.objectContaining({ decision: 'undetermined', ref: pending.ref, bankStatus: null, transactionStatus: null })]);
+		expect(events).toEqual([
+			expect.objectContaining({
+				decision: 'undetermined',
+				ref: pending.ref,
+				bankStatus: null,
+				transactionStatus: null,
+			}),
+		]);
 	});
 
 	it('the watch survives a restart as saved, and is bounded: still reported once', async () => {
@@ -290,14 +370,21 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 			if (i === 2 || i === 5) node = node.restart();
 			seen.push(...(await node.poll()));
 		}
-		expect(seen.map((event) => [event.ref, event.decision])).toEqual([[pending.ref, 'undetermined']]);
+		expect(seen.map((event) => [event.ref, event.decision])).toEqual([
+			[pending.ref, 'undetermined'],
+		]);
 	});
 
 	it('Fetch Test Event never says approved on conflicting evidence', async () => {
 		const declined = approval('declined');
 		transactions.set(String(declined.xtid), { xtid: declined.xtid, status: 'sent' });
 		const [example] = await trigger(['approvalDecided']).poll('manual');
-		expect(example).toMatchObject({ ref: declined.ref, decision: 'undetermined', bankStatus: 'declined', transactionStatus: 'sent' });
+		expect(example).toMatchObject({
+			ref: declined.ref,
+			decision: 'undetermined',
+			bankStatus: 'declined',
+			transactionStatus: 'sent',
+		});
 	});
 
 	it('statuses that negate approval are never approvals and are read once', async () => {
@@ -309,9 +396,16 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 			record.status = words[index];
 		});
 		const decided = await node.poll();
-		expect(decided.map((event) => [event.bankStatus, event.decision])).toEqual(words.map((word) => [word, 'not_sent']));
+		expect(decided.map((event) => [event.bankStatus, event.decision])).toEqual(
+			words.map((word) => [word, 'not_sent']),
+		);
 		const before = api.apiRequests().length;
 		for (let i = 0; i < 5; i++) expect(await node.poll()).toEqual([]);
-		expect(api.apiRequests().slice(before).map((r) => r.path.split('/')[2])).toEqual(Array(5).fill('approvals'));
+		expect(
+			api
+				.apiRequests()
+				.slice(before)
+				.map((r) => r.path.split('/')[2]),
+		).toEqual(Array(5).fill('approvals'));
 	});
 });

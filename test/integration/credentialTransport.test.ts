@@ -7,16 +7,27 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
-import { apiFailureOf, apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
+import {
+	apiFailureOf,
+	apiRequest,
+	apiRequestAllItems,
+} from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
-import { createExecuteContext, createLoadOptionsContext, testCredential } from '../helpers/n8nContext';
+import {
+	createExecuteContext,
+	createLoadOptionsContext,
+	testCredential,
+} from '../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../helpers/otherHost';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { byId, expectStateUnknown, runPayments } from './payments/paymentNode';
 import { startSandbox, type Sandbox } from '../sandbox';
 
 /** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
-const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
+const PAYEE_ENDPOINT = {
+	tooManyRequests: ENDPOINTS.payees.tooManyRequests,
+	pageLimit: ENDPOINTS.payees.pageLimit,
+};
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),
@@ -56,22 +67,39 @@ describe('credential test against the sandbox', () => {
 		const result = await testCredential(credentialsFor(sandbox));
 		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
 		expect(authLog()).toHaveLength(1);
-		expect(apiLog().map((entry) => [entry.method, entry.path, entry.query.limit])).toEqual([['GET', '/accounts', '1']]);
+		expect(apiLog().map((entry) => [entry.method, entry.path, entry.query.limit])).toEqual([
+			['GET', '/accounts', '1'],
+		]);
 	});
 
 	it('names the client ID or secret for a wrong secret', async () => {
-		const result = await testCredential({ ...credentialsFor(sandbox), clientSecret: 'not-the-secret' });
-		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Client ID or Client Secret' });
+		const result = await testCredential({
+			...credentialsFor(sandbox),
+			clientSecret: 'not-the-secret',
+		});
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: 'The token service rejected the Client ID or Client Secret',
+		});
 		expect(apiLog()).toHaveLength(0);
 	});
 
 	it('names the audience for a wrong audience', async () => {
-		const result = await testCredential({ ...credentialsFor(sandbox), audience: 'https://wrong.example' });
-		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Audience' });
+		const result = await testCredential({
+			...credentialsFor(sandbox),
+			audience: 'https://wrong.example',
+		});
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: 'The token service rejected the Audience',
+		});
 	});
 
 	it('names the Token URL when nothing answers there', async () => {
-		const result = await testCredential({ ...credentialsFor(sandbox), tokenUrl: 'http://127.0.0.1:1/auth' });
+		const result = await testCredential({
+			...credentialsFor(sandbox),
+			tokenUrl: 'http://127.0.0.1:1/auth',
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe(
 			'Could not reach the Token URL (http://127.0.0.1:1/auth/oauth/token): the connection was refused',
@@ -90,7 +118,10 @@ describe('token lifecycle through the transport', () => {
 		const execute = createExecuteContext({ parameters: {}, credentials });
 		const loadOptions = createLoadOptionsContext({ credentials });
 		await apiRequest.call(execute.context, { method: 'GET', path: '/accounts' });
-		await apiRequest.call(execute.context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}` });
+		await apiRequest.call(execute.context, {
+			method: 'GET',
+			path: `/account/${sandbox.seeded.accounts.gbp}`,
+		});
 		await apiRequest.call(loadOptions.context, { method: 'GET', path: '/accounts' });
 		expect(authLog()).toHaveLength(1);
 		expect(apiLog()).toHaveLength(3);
@@ -116,9 +147,15 @@ describe('token lifecycle through the transport', () => {
 	});
 
 	it("another workspace's account: 401 survives the refresh, the user learns the account is not theirs", async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox, 'otherWorkspace') });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox, 'otherWorkspace'),
+		});
 		const error = await rejection(
-			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}/balance` }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: `/account/${sandbox.seeded.accounts.gbp}/balance`,
+			}),
 		);
 		if (sandbox.variants.unknownAccount === 404) {
 			// a bank that answers 404 (spec §Errors lists the case under 404 too): final, no refresh, no resend
@@ -139,7 +176,10 @@ describe('token lifecycle through the transport', () => {
 	});
 
 	it('a token that expires mid-run (expireToken fault) is refreshed once', async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		sandbox.control.setFaults([{ kind: 'expireToken', path: '/accounts', times: 1 }]);
 		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
 		expect(apiLog().map((entry) => entry.status)).toEqual([401, 200]);
@@ -149,24 +189,41 @@ describe('token lifecycle through the transport', () => {
 
 describe('errors and retries against the sandbox', () => {
 	it('retries a GET through two 503s', async () => {
-		sandbox.control.setFaults([{ kind: 'status', status: 503, method: 'GET', path: '/accounts', times: 2 }]);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.setFaults([
+			{ kind: 'status', status: 503, method: 'GET', path: '/accounts', times: 2 },
+		]);
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
 		expect(apiLog().map((entry) => entry.status)).toEqual([503, 503, 200]);
 		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([1000, 2000]);
 	});
 
 	it('honours the rate limit Retry-After', async () => {
-		sandbox.control.setFaults([{ kind: 'status', status: 429, retryAfterSeconds: 2, path: '/transactions', times: 1 }]);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.setFaults([
+			{ kind: 'status', status: 429, retryAfterSeconds: 2, path: '/transactions', times: 1 },
+		]);
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		await apiRequest.call(context, { method: 'GET', path: '/transactions' });
 		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([2000]);
 	});
 
 	it('payee endpoints of a suspended account answer 429: "not active", never retried', async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		const error = await rejection(
-			apiRequest.call(context, { method: 'GET', path: `/account/${sandbox.seeded.accounts.suspended}/payees`, ...PAYEE_ENDPOINT }),
+			apiRequest.call(context, {
+				method: 'GET',
+				path: `/account/${sandbox.seeded.accounts.suspended}/payees`,
+				...PAYEE_ENDPOINT,
+			}),
 		);
 		expect(error.message).toBe('The account is not active');
 		expect(apiLog()).toHaveLength(1);
@@ -174,16 +231,26 @@ describe('errors and retries against the sandbox', () => {
 	});
 
 	it('a 400 names the field from the sandbox message', async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
-		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts', qs: { limit: 900 } }));
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
+		const error = await rejection(
+			apiRequest.call(context, { method: 'GET', path: '/accounts', qs: { limit: 900 } }),
+		);
 		expect(error.message).toBe('Invalid request: limit must be at most 500');
 		expect(error.context.field).toBe('limit');
 		expect(apiLog()).toHaveLength(1);
 	});
 
 	it('a payment whose answer is lost is resent with the same key and body and is made once', async () => {
-		sandbox.control.setFaults([{ kind: 'commitThenDrop', method: 'POST', path: '/payments', times: 1 }]);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.setFaults([
+			{ kind: 'commitThenDrop', method: 'POST', path: '/payments', times: 1 },
+		]);
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		const key = 'a3b7f1d2-4c5e-4f60-8a71-92b3c4d5e6f7';
 		const body = {
 			xaid: sandbox.seeded.accounts.gbp,
@@ -199,13 +266,20 @@ describe('errors and retries against the sandbox', () => {
 		expect(posts.map((entry) => entry.body)).toEqual([body, body]);
 		const made = sandbox.control
 			.ledger()
-			.transactions.filter((transaction) => (transaction as { reference?: string }).reference === 'INTEGRATION01');
+			.transactions.filter(
+				(transaction) => (transaction as { reference?: string }).reference === 'INTEGRATION01',
+			);
 		expect(made).toHaveLength(1);
 	});
 
 	it('a payee create whose answer is lost is not resent, and the failure says the outcome is unknown', async () => {
-		sandbox.control.setFaults([{ kind: 'commitThenDrop', method: 'POST', path: '/account/{xaid}/payees' }]);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		sandbox.control.setFaults([
+			{ kind: 'commitThenDrop', method: 'POST', path: '/account/{xaid}/payees' },
+		]);
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		const error = await rejection(
 			apiRequest.call(context, {
 				method: 'POST',
@@ -235,9 +309,15 @@ describe('paging against the sandbox', () => {
 	it('Return All reads every transaction of an account in pages of 500', async () => {
 		const xaid = sandbox.seeded.accounts.eur;
 		await sandbox.control.seedTransactions(xaid, 1234);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		sandbox.control.clearRequests();
-		const items = await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: true });
+		const items = await apiRequestAllItems.call(context, {
+			path: `/account/${xaid}/transactions`,
+			returnAll: true,
+		});
 		const expectedRequests = Math.max(1, Math.ceil(items.length / 500));
 		expect(items.length).toBeGreaterThanOrEqual(1234);
 		expect(new Set(items.map((item) => item.xtid)).size).toBe(items.length);
@@ -249,9 +329,16 @@ describe('paging against the sandbox', () => {
 	it('a limit requests no more than needed', async () => {
 		const xaid = sandbox.seeded.accounts.usd;
 		await sandbox.control.seedTransactions(xaid, 700);
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		sandbox.control.clearRequests();
-		const items = await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: false, limit: 600 });
+		const items = await apiRequestAllItems.call(context, {
+			path: `/account/${xaid}/transactions`,
+			returnAll: false,
+			limit: 600,
+		});
 		expect(items).toHaveLength(600);
 		expect(apiLog().map((entry) => [entry.query.page, entry.query.limit])).toEqual([
 			['0', '300'],
@@ -260,7 +347,10 @@ describe('paging against the sandbox', () => {
 	});
 
 	it('payees are read in pages of 100', async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(sandbox) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: credentialsFor(sandbox),
+		});
 		sandbox.control.clearRequests();
 		await apiRequestAllItems.call(context, { path: '/payees', ...PAYEE_ENDPOINT, returnAll: true });
 		expect(apiLog()[0].query.limit).toBe('100');
@@ -278,49 +368,105 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 
 	/** The client secret and every token the sandbox issued to it, once the run is over. */
 	const secretsOf = (credentials: ICredentialDataDecryptedObject) =>
-		[String(credentials.clientSecret), String(credentials.accessToken)].filter((secret) => secret !== '');
+		[String(credentials.clientSecret), String(credentials.accessToken)].filter(
+			(secret) => secret !== '',
+		);
 
-	it.each([301, 302, 303, 307, 308])('the token request answered %i: fails naming the host, the secret stays here', async (status) => {
-		sandbox.control.setFaults([{ path: '/oauth/token', kind: 'redirect', status, location: `${other.origin}/oauth/token` }]);
-		const credentials = credentialsFor(sandbox);
-		const { context } = createExecuteContext({ parameters: {}, credentials });
-		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
-		expect(error.message).toBe(`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
-		expect(apiLog()).toHaveLength(0);
-		expect(other.arrived).toHaveLength(0);
-		expect(other.occurrences(secretsOf(credentials))).toBe(0);
-	});
+	it.each([301, 302, 303, 307, 308])(
+		'the token request answered %i: fails naming the host, the secret stays here',
+		async (status) => {
+			sandbox.control.setFaults([
+				{ path: '/oauth/token', kind: 'redirect', status, location: `${other.origin}/oauth/token` },
+			]);
+			const credentials = credentialsFor(sandbox);
+			const { context } = createExecuteContext({ parameters: {}, credentials });
+			const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+			expect(error.message).toBe(
+				`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
+			);
+			expect(apiLog()).toHaveLength(0);
+			expect(other.arrived).toHaveLength(0);
+			expect(other.occurrences(secretsOf(credentials))).toBe(0);
+		},
+	);
 
-	it.each([301, 302, 303, 307, 308])('a read answered %i: fails naming the host, not retried, no token elsewhere', async (status) => {
-		sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status, location: `${other.origin}/accounts?page=0` }]);
-		const credentials = credentialsFor(sandbox);
-		const { context } = createExecuteContext({ parameters: {}, credentials });
-		const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
-		expect(error.message).toBe(`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
-		expect(apiFailureOf(error)).toMatchObject({ kind: 'redirected', status, refused: false, attempts: 1 });
-		expect(apiLog()).toHaveLength(1);
-		expect(credentials.accessToken).toMatch(/^sbx_/);
-		expect(other.arrived).toHaveLength(0);
-		expect(other.occurrences(secretsOf(credentials))).toBe(0);
-	});
+	it.each([301, 302, 303, 307, 308])(
+		'a read answered %i: fails naming the host, not retried, no token elsewhere',
+		async (status) => {
+			sandbox.control.setFaults([
+				{
+					path: '/accounts',
+					kind: 'redirect',
+					status,
+					location: `${other.origin}/accounts?page=0`,
+				},
+			]);
+			const credentials = credentialsFor(sandbox);
+			const { context } = createExecuteContext({ parameters: {}, credentials });
+			const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+			expect(error.message).toBe(
+				`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
+			);
+			expect(apiFailureOf(error)).toMatchObject({
+				kind: 'redirected',
+				status,
+				refused: false,
+				attempts: 1,
+			});
+			expect(apiLog()).toHaveLength(1);
+			expect(credentials.accessToken).toMatch(/^sbx_/);
+			expect(other.arrived).toHaveLength(0);
+			expect(other.occurrences(secretsOf(credentials))).toBe(0);
+		},
+	);
 
-	it.each([302, 307, 308])('a payment answered %i: looked up, reported as state unknown, never "not sent", nothing elsewhere', async (status) => {
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'redirect', status, location: `${other.origin}/payments`, times: 1 }]);
-		const credentials = credentialsFor(sandbox);
-		const run = await runPayments(sandbox, credentials, {
-			parameters: { operation: 'submit', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 3.5, reference: `REDIRECT-${status}` },
-		});
-		expectStateUnknown(run.error, { reference: `REDIRECT-${status}`, xaid: sandbox.seeded.accounts.gbp, candidates: [] });
-		expect(run.error?.description).toMatch(new RegExp(`redirect \\(HTTP ${status}\\) to ${other.origin.replace(/\./g, '\\.')}`));
-		// one payment request (not resent), then only the look-up reads
-		expect(apiLog().filter((entry) => entry.method !== 'GET').map((entry) => [entry.path, entry.status])).toEqual([['/payments', status]]);
-		expect(sandbox.control.ledger().paymentRequests).toHaveLength(0);
-		expect(other.arrived).toHaveLength(0);
-		expect(other.occurrences(secretsOf(credentials))).toBe(0);
-	});
+	it.each([302, 307, 308])(
+		'a payment answered %i: looked up, reported as state unknown, never "not sent", nothing elsewhere',
+		async (status) => {
+			sandbox.control.setFaults([
+				{
+					method: 'POST',
+					path: '/payments',
+					kind: 'redirect',
+					status,
+					location: `${other.origin}/payments`,
+					times: 1,
+				},
+			]);
+			const credentials = credentialsFor(sandbox);
+			const run = await runPayments(sandbox, credentials, {
+				parameters: {
+					operation: 'submit',
+					account: byId(sandbox.seeded.accounts.gbp),
+					payee: byId(sandbox.seeded.payees.gbp),
+					amount: 3.5,
+					reference: `REDIRECT-${status}`,
+				},
+			});
+			expectStateUnknown(run.error, {
+				reference: `REDIRECT-${status}`,
+				xaid: sandbox.seeded.accounts.gbp,
+				candidates: [],
+			});
+			expect(run.error?.description).toMatch(
+				new RegExp(`redirect \\(HTTP ${status}\\) to ${other.origin.replace(/\./g, '\\.')}`),
+			);
+			// one payment request (not resent), then only the look-up reads
+			expect(
+				apiLog()
+					.filter((entry) => entry.method !== 'GET')
+					.map((entry) => [entry.path, entry.status]),
+			).toEqual([['/payments', status]]);
+			expect(sandbox.control.ledger().paymentRequests).toHaveLength(0);
+			expect(other.arrived).toHaveLength(0);
+			expect(other.occurrences(secretsOf(credentials))).toBe(0);
+		},
+	);
 
 	it("n8n's credential test does not follow a redirect either", async () => {
-		sandbox.control.setFaults([{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` }]);
+		sandbox.control.setFaults([
+			{ path: '/accounts', kind: 'redirect', status: 302, location: `${other.origin}/accounts` },
+		]);
 		const credentials = credentialsFor(sandbox);
 		const result = await testCredential(credentials);
 		expect(result.status).toBe('Error');
@@ -330,12 +476,18 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 
 	it('a cached token is not sent to a new Base URL; back on the old one, one new token is fetched and then reused', async () => {
 		const credentials = credentialsFor(sandbox);
-		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, { method: 'GET', path: '/accounts' });
+		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, {
+			method: 'GET',
+			path: '/accounts',
+		});
 		const cached = String(credentials.accessToken);
 		expect(authLog()).toHaveLength(1);
 
 		credentials.baseUrl = `${other.origin}/api`;
-		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, { method: 'GET', path: '/accounts' });
+		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, {
+			method: 'GET',
+			path: '/accounts',
+		});
 		expect(other.arrived).toHaveLength(1);
 		expect(other.occurrences([cached, String(credentials.clientSecret)])).toBe(0);
 		expect(authLog()).toHaveLength(2);
@@ -359,9 +511,17 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 			accessToken: 'CANARY-production-token',
 		};
 		const run = await runPayments(sandbox, credentials, {
-			parameters: { operation: 'submit', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 1, reference: 'PROD-HTTP' },
+			parameters: {
+				operation: 'submit',
+				account: byId(sandbox.seeded.accounts.gbp),
+				payee: byId(sandbox.seeded.payees.gbp),
+				amount: 1,
+				reference: 'PROD-HTTP',
+			},
 		});
-		expect(run.error?.message).toBe('The Base URL of a production credential must start with https://');
+		expect(run.error?.message).toBe(
+			'The Base URL of a production credential must start with https://',
+		);
 		expect(other.arrived).toHaveLength(0);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});

@@ -32,49 +32,77 @@ const examples: Array<[string, Example]> = readdirSync(folder)
 	.sort()
 	.map((file) => [file, JSON.parse(readFileSync(join(folder, file), 'utf8')) as Example]);
 const example = (file: string) => examples.find(([name]) => name === file)?.[1] as Example;
-const pinned = (file: string, node: string) => (example(file).pinData?.[node] ?? []).map((item) => item.json);
-const keys = (objects: Array<Record<string, unknown>>) => [...new Set(objects.flatMap((object) => Object.keys(object)))].sort();
+const pinned = (file: string, node: string) =>
+	(example(file).pinData?.[node] ?? []).map((item) => item.json);
+const keys = (objects: Array<Record<string, unknown>>) =>
+	[...new Set(objects.flatMap((object) => Object.keys(object)))].sort();
 
 const defaults: Record<string, number> = Object.fromEntries(
-	[new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger()].map(({ description }) => {
-		const { name, version, defaultVersion } = description as INodeTypeDescription;
-		return [`n8n-nodes-customer-banking.${name}`, defaultVersion ?? Math.max(...[version].flat())];
-	}),
+	[new CustomerBanking(), new CustomerBankingTrigger(), new CustomerBankingApprovalTrigger()].map(
+		({ description }) => {
+			const { name, version, defaultVersion } = description as INodeTypeDescription;
+			return [
+				`n8n-nodes-customer-banking.${name}`,
+				defaultVersion ?? Math.max(...[version].flat()),
+			];
+		},
+	),
 );
 
 describe('examples', () => {
-	it.each(examples)('%s: the nodes of the package are at the version of a new node', (_, workflow) => {
-		const ours = workflow.nodes.filter((node) => node.type in defaults);
-		expect(ours.length).toBeGreaterThan(0);
-		for (const node of ours) expect(`${node.name}@${node.typeVersion}`).toBe(`${node.name}@${defaults[node.type]}`);
-	});
+	it.each(examples)(
+		'%s: the nodes of the package are at the version of a new node',
+		(_, workflow) => {
+			const ours = workflow.nodes.filter((node) => node.type in defaults);
+			expect(ours.length).toBeGreaterThan(0);
+			for (const node of ours)
+				expect(`${node.name}@${node.typeVersion}`).toBe(`${node.name}@${defaults[node.type]}`);
+		},
+	);
 
-	it.each(examples.filter(([, workflow]) => workflow.pinData))('%s: pinned data only for nodes of the workflow', (_, workflow) => {
-		const names = workflow.nodes.map((node) => node.name);
-		for (const [node, items] of Object.entries(workflow.pinData ?? {})) {
-			expect(names).toContain(node);
-			expect(items.length).toBeGreaterThan(0);
-		}
-	});
+	it.each(examples.filter(([, workflow]) => workflow.pinData))(
+		'%s: pinned data only for nodes of the workflow',
+		(_, workflow) => {
+			const names = workflow.nodes.map((node) => node.name);
+			for (const [node, items] of Object.entries(workflow.pinData ?? {})) {
+				expect(names).toContain(node);
+				expect(items.length).toBeGreaterThan(0);
+			}
+		},
+	);
 
 	it('show a delivery, accounts with balances and payees without a bank', () => {
-		expect(Object.keys(example('settled-payments.json').pinData ?? {})).toEqual(['Customer Banking Trigger']);
-		expect(Object.keys(example('daily-balances.json').pinData ?? {})).toEqual(['Accounts', 'Balance']);
-		expect(Object.keys(example('sync-payees.json').pinData ?? {})).toEqual(['Create or update payee']);
+		expect(Object.keys(example('settled-payments.json').pinData ?? {})).toEqual([
+			'Customer Banking Trigger',
+		]);
+		expect(Object.keys(example('daily-balances.json').pinData ?? {})).toEqual([
+			'Accounts',
+			'Balance',
+		]);
+		expect(Object.keys(example('sync-payees.json').pinData ?? {})).toEqual([
+			'Create or update payee',
+		]);
 	});
 
 	it('show an approval request and each decision without a bank', () => {
-		expect(pinned('approval-requested.json', 'Approval Trigger').map((event) => event.event)).toEqual(['approvalRequested']);
+		expect(
+			pinned('approval-requested.json', 'Approval Trigger').map((event) => event.event),
+		).toEqual(['approvalRequested']);
 		for (const file of ['approval-decided.json', 'approved-invoices.json']) {
 			expect(Object.keys(example(file).pinData ?? {})).toEqual(['Approval Trigger']);
-			expect(pinned(file, 'Approval Trigger').map((event) => event.decision)).toEqual(['approved', 'declined', 'expired']);
+			expect(pinned(file, 'Approval Trigger').map((event) => event.decision)).toEqual([
+				'approved',
+				'declined',
+				'expired',
+			]);
 		}
 	});
 });
 
 describe('pinned data has the shape of real output', () => {
 	let sandbox: Sandbox;
-	const run = async (parameters: Record<string, unknown>) => mainJson(await runNode(sandbox, credentialsFor(sandbox), { parameters }));
+	const run = async (parameters: Record<string, unknown>) =>
+		mainJson(await runNode(sandbox, credentialsFor(sandbox), { parameters }));
 
 	beforeAll(async () => {
 		// the pinned data was taken from the default sandbox, whatever mode this run gives the others
@@ -85,20 +113,39 @@ describe('pinned data has the shape of real output', () => {
 	it('accounts and balances', async () => {
 		const accounts = await run({ resource: 'account', operation: 'getMany', returnAll: true });
 		expect(keys(pinned('daily-balances.json', 'Accounts'))).toEqual(keys(accounts));
-		const balance = await run({ resource: 'account', operation: 'getBalance', account: byId(sandbox.seeded.accounts.gbp) });
+		const balance = await run({
+			resource: 'account',
+			operation: 'getBalance',
+			account: byId(sandbox.seeded.accounts.gbp),
+		});
 		expect(keys(pinned('daily-balances.json', 'Balance'))).toEqual(keys(balance));
 	});
 
 	it('payees made or updated by the sync', async () => {
-		const payee = await run({ resource: 'payee', operation: 'get', payee: byId(sandbox.seeded.payees.gbp) });
+		const payee = await run({
+			resource: 'payee',
+			operation: 'get',
+			payee: byId(sandbox.seeded.payees.gbp),
+		});
 		expect(keys(pinned('sync-payees.json', 'Create or update payee'))).toEqual(keys(payee));
 	});
 
 	it("a delivery: the trigger's fields and the transaction as the bank gives it", async () => {
 		const [delivery] = pinned('settled-payments.json', 'Customer Banking Trigger');
-		expect(Object.keys(delivery).sort()).toEqual(['account', 'deliveryId', 'event', 'occurredAt', 'transaction', 'xtid']);
+		expect(Object.keys(delivery).sort()).toEqual([
+			'account',
+			'deliveryId',
+			'event',
+			'occurredAt',
+			'transaction',
+			'xtid',
+		]);
 		const incoming = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10, 'Pinned shape');
-		const transaction = await run({ resource: 'transaction', operation: 'get', transactionId: String((incoming as { xtid: string }).xtid) });
+		const transaction = await run({
+			resource: 'transaction',
+			operation: 'get',
+			transactionId: String((incoming as { xtid: string }).xtid),
+		});
 		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(keys(transaction));
 		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.xtid);
 	});
@@ -115,7 +162,9 @@ describe('pinned data has the shape of real output', () => {
 		await decided.poll();
 		const [approved, declined, expired] = await requestApprovals(sandbox, [1250, 4800, 2300]);
 		const [request] = await requested.poll();
-		expect(pinned('approval-requested.json', 'Approval Trigger').map(shape)).toEqual([shape(request)]);
+		expect(pinned('approval-requested.json', 'Approval Trigger').map(shape)).toEqual([
+			shape(request),
+		]);
 		await sandbox.control.approve(approved.ref);
 		await sandbox.control.decline(declined.ref);
 		await sandbox.control.expire(expired.ref);

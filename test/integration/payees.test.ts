@@ -11,14 +11,21 @@ const clients: Record<string, ICredentialDataDecryptedObject> = {};
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	for (const client of ['full', 'readOnly', 'noUpdatePayee'] as const) clients[client] = credentialsFor(sandbox, client);
+	for (const client of ['full', 'readOnly', 'noUpdatePayee'] as const)
+		clients[client] = credentialsFor(sandbox, client);
 });
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.control.clearRequests());
 
 type RunOptions = Omit<Parameters<typeof runNode>[2], 'parameters'> & { client?: string };
-const run = (parameters: Record<string, unknown>, { client = 'full', ...options }: RunOptions = {}) =>
-	runNode(sandbox, clients[client], { parameters: { resource: 'payee', ...parameters }, ...options });
+const run = (
+	parameters: Record<string, unknown>,
+	{ client = 'full', ...options }: RunOptions = {},
+) =>
+	runNode(sandbox, clients[client], {
+		parameters: { resource: 'payee', ...parameters },
+		...options,
+	});
 
 /** A valid "Create" form for a GBP account (top-level fields as the node shows them). */
 function gbpForm(overrides: Record<string, unknown> = {}) {
@@ -40,7 +47,8 @@ function gbpForm(overrides: Record<string, unknown> = {}) {
 	};
 }
 
-const payeesInSandbox = () => sandbox.control.requests().filter((entry) => entry.method !== 'GET' && entry.area === 'api');
+const payeesInSandbox = () =>
+	sandbox.control.requests().filter((entry) => entry.method !== 'GET' && entry.area === 'api');
 
 function expectApiError(result: NodeRun, httpCode: string) {
 	expect(result.error).toBeInstanceOf(NodeApiError);
@@ -52,13 +60,19 @@ describe('Payee: Get and Get Many', () => {
 	it('Get: a payee by xpid; 404 for an unknown one', async () => {
 		const xpid = sandbox.seeded.payees.eur;
 		const found = await run({ operation: 'get', payee: byId(xpid) });
-		expect(mainJson(found)).toEqual([expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' })]);
+		expect(mainJson(found)).toEqual([
+			expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }),
+		]);
 		expect(found.calls).toEqual([`GET /payee/${xpid}`]);
 
-		const [simplified] = mainJson(await run({ operation: 'get', payee: byId(xpid), simplify: true }));
+		const [simplified] = mainJson(
+			await run({ operation: 'get', payee: byId(xpid), simplify: true }),
+		);
 		const [raw] = mainJson(found);
 		expect(simplified).toEqual(simplifyRecord('payee', raw));
-		expect(simplified).toEqual(expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }));
+		expect(simplified).toEqual(
+			expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }),
+		);
 		expect(raw).toHaveProperty('iban');
 		expect(simplified).not.toHaveProperty('iban');
 
@@ -71,7 +85,11 @@ describe('Payee: Get and Get Many', () => {
 		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true });
 		const payees = mainJson(result);
 		expect(payees.map((payee) => payee.xpid)).toEqual(
-			expect.arrayContaining(Object.values(sandbox.seeded.payees).filter((xpid) => xpid !== sandbox.seeded.payees.otherWorkspace)),
+			expect.arrayContaining(
+				Object.values(sandbox.seeded.payees).filter(
+					(xpid) => xpid !== sandbox.seeded.payees.otherWorkspace,
+				),
+			),
 		);
 		expect(payees.map((payee) => payee.xpid)).not.toContain(sandbox.seeded.payees.otherWorkspace);
 		expect(result.calls).toEqual(['GET /payees?page=0&limit=100']);
@@ -79,13 +97,26 @@ describe('Payee: Get and Get Many', () => {
 
 	it('Get Many (one account, Limit)', async () => {
 		const xaid = sandbox.seeded.accounts.usd;
-		const result = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 1 });
-		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid: sandbox.seeded.payees.usd, xaid })]);
+		const result = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(xaid),
+			returnAll: false,
+			limit: 1,
+		});
+		expect(mainJson(result)).toEqual([
+			expect.objectContaining({ xpid: sandbox.seeded.payees.usd, xaid }),
+		]);
 		expect(result.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=1`]);
 	});
 
 	it('429: the payees of a suspended account are refused, and not retried', async () => {
-		const result = await run({ operation: 'getMany', scope: 'account', account: byId(sandbox.seeded.accounts.suspended), returnAll: true });
+		const result = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(sandbox.seeded.accounts.suspended),
+			returnAll: true,
+		});
 		expectApiError(result, '429');
 		expect(result.calls).toHaveLength(1);
 	});
@@ -104,10 +135,19 @@ describe('Payee: Create', () => {
 		);
 		const [payee] = mainJson(result);
 		expect(payee).toEqual(
-			expect.objectContaining({ xaid, currency: 'GBP', name: 'Oak Timber Ltd', displayName: 'Oak Timber', sortCode: '040004', isBusiness: true }),
+			expect.objectContaining({
+				xaid,
+				currency: 'GBP',
+				name: 'Oak Timber Ltd',
+				displayName: 'Oak Timber',
+				sortCode: '040004',
+				isBusiness: true,
+			}),
 		);
 		expect(result.calls).toEqual([`GET /account/${xaid}`, `POST /account/${xaid}/payees`]);
-		const post = result.requests.find((request) => request.method === 'POST' && request.url.endsWith('/payees'));
+		const post = result.requests.find(
+			(request) => request.method === 'POST' && request.url.endsWith('/payees'),
+		);
 		expect(post?.body).toEqual({
 			name: 'Oak Timber Ltd',
 			reference: 'OAK-000001',
@@ -131,9 +171,19 @@ describe('Payee: Create', () => {
 	it('fetches each account once per execution, however many items use it', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
 		// Bank Details Format takes no expressions, so the EUR item gives its IBAN and BIC under More Bank Details
-		const eurFields = { account: byId(eur), sortCode: '', accountNumber: '', bankDetails: { iban: 'DE02120300000000202051', bic: 'BYLADEM1001' } };
+		const eurFields = {
+			account: byId(eur),
+			sortCode: '',
+			accountNumber: '',
+			bankDetails: { iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
+		};
 		const result = await run(gbpForm(), {
-			itemParameters: [{ name: 'Pine One Ltd' }, { name: 'Pine Two Ltd' }, { name: 'Pine Three Ltd', ...eurFields }, { name: 'Pine Four Ltd' }],
+			itemParameters: [
+				{ name: 'Pine One Ltd' },
+				{ name: 'Pine Two Ltd' },
+				{ name: 'Pine Three Ltd', ...eurFields },
+				{ name: 'Pine Four Ltd' },
+			],
 		});
 		expect(mainJson(result).map((payee) => [payee.name, payee.currency])).toEqual([
 			['Pine One Ltd', 'GBP'],
@@ -141,14 +191,19 @@ describe('Payee: Create', () => {
 			['Pine Three Ltd', 'EUR'],
 			['Pine Four Ltd', 'GBP'],
 		]);
-		expect(result.calls.filter((call) => call.startsWith('GET'))).toEqual([`GET /account/${gbp}`, `GET /account/${eur}`]);
+		expect(result.calls.filter((call) => call.startsWith('GET'))).toEqual([
+			`GET /account/${gbp}`,
+			`GET /account/${eur}`,
+		]);
 		expect(result.calls.filter((call) => call.startsWith('POST'))).toHaveLength(4);
 	});
 
 	it('an invalid item sends no request at all (not even a token request)', async () => {
 		const result = await run(gbpForm({ sortCode: '04-00-04' }));
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('Invalid payee in item 0: Sort Code (sortCode) must be exactly 6 digits');
+		expect(result.error?.message).toBe(
+			'Invalid payee in item 0: Sort Code (sortCode) must be exactly 6 digits',
+		);
 		expect(result.requests).toEqual([]);
 		expect(sandbox.control.requests()).toEqual([]);
 	});
@@ -173,13 +228,23 @@ describe('Payee: Create', () => {
 
 	it('reference length follows the account currency: 18 is the GBP maximum, 19 passes on EUR', async () => {
 		const tooLong = await run(gbpForm({ reference: 'R'.repeat(19) }));
-		expect(tooLong.error?.message).toBe('Invalid payee in item 0: Reference (reference) must be 6-18 characters for GBP accounts');
+		expect(tooLong.error?.message).toBe(
+			'Invalid payee in item 0: Reference (reference) must be 6-18 characters for GBP accounts',
+		);
 		expect(tooLong.calls).toEqual([`GET /account/${sandbox.seeded.accounts.gbp}`]);
 
 		const eur = await run(
-			gbpForm({ account: byId(sandbox.seeded.accounts.eur), reference: 'R'.repeat(19), bankDetailsFormat: 'iban', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' }),
+			gbpForm({
+				account: byId(sandbox.seeded.accounts.eur),
+				reference: 'R'.repeat(19),
+				bankDetailsFormat: 'iban',
+				iban: 'DE02120300000000202051',
+				bic: 'BYLADEM1001',
+			}),
 		);
-		expect(mainJson(eur)).toEqual([expect.objectContaining({ reference: 'R'.repeat(19), currency: 'EUR' })]);
+		expect(mainJson(eur)).toEqual([
+			expect.objectContaining({ reference: 'R'.repeat(19), currency: 'EUR' }),
+		]);
 	});
 
 	it('a rule the bank applies where the spec is silent (a 2-letter intermediary country code) is checked before sending', async () => {
@@ -226,72 +291,159 @@ describe('Payee: Create', () => {
 
 	it('continueOnFail: invalid and refused items become error items paired with their input', async () => {
 		const result = await run(gbpForm(), {
-			itemParameters: [{ name: 'Elm One Ltd' }, { name: 'Elm, Two' }, { name: 'Elm Three Ltd', account: byId(sandbox.seeded.accounts.suspended) }, { name: 'Elm Four Ltd' }],
+			itemParameters: [
+				{ name: 'Elm One Ltd' },
+				{ name: 'Elm, Two' },
+				{ name: 'Elm Three Ltd', account: byId(sandbox.seeded.accounts.suspended) },
+				{ name: 'Elm Four Ltd' },
+			],
 			continueOnFail: true,
 		});
 		expect(result.error).toBeUndefined();
 		const items = result.output?.[0] ?? [];
-		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(items[0].json.name).toBe('Elm One Ltd');
 		expect(items[1].json).toEqual({
-			error: 'Invalid payee in item 1: Name (name) may contain only letters, digits, spaces and the punctuation & ) ( . -',
+			error:
+				'Invalid payee in item 1: Name (name) may contain only letters, digits, spaces and the punctuation & ) ( . -',
 		});
 		expect(Object.keys(items[2].json)).toEqual(['error']);
 		expect(items[3].json.name).toBe('Elm Four Ltd');
 		// the invalid item never reached the bank
-		expect(payeesInSandbox().map((entry) => (entry.body as IDataObject).name)).toEqual(['Elm One Ltd', 'Elm Three Ltd', 'Elm Four Ltd']);
+		expect(payeesInSandbox().map((entry) => (entry.body as IDataObject).name)).toEqual([
+			'Elm One Ltd',
+			'Elm Three Ltd',
+			'Elm Four Ltd',
+		]);
 	});
 });
 
 describe('Payee: Return All over several pages', () => {
 	it('150 payees created in one execution (one account look-up), then listed in pages of 100', async () => {
 		const xaid = sandbox.seeded.accounts.cad;
-		const names = Array.from({ length: 150 }, (_, index) => `Spruce ${String(index).padStart(3, '0')} Ltd`);
+		const names = Array.from(
+			{ length: 150 },
+			(_, index) => `Spruce ${String(index).padStart(3, '0')} Ltd`,
+		);
 		const created = await run(
-			{ operation: 'create', account: byId(xaid), reference: 'SPRUCE-0001', purpose: 'Supplier payment', purposeCategory: 'SUPPLIER', addressLine1: '5 Bay Street', townCity: 'Toronto', postCode: 'M5J 2N8', countryCode: 'CA', bankDetailsFormat: 'cad', institutionNumber: '004', transitNumber: '54321', accountNumber: '7654321' },
+			{
+				operation: 'create',
+				account: byId(xaid),
+				reference: 'SPRUCE-0001',
+				purpose: 'Supplier payment',
+				purposeCategory: 'SUPPLIER',
+				addressLine1: '5 Bay Street',
+				townCity: 'Toronto',
+				postCode: 'M5J 2N8',
+				countryCode: 'CA',
+				bankDetailsFormat: 'cad',
+				institutionNumber: '004',
+				transitNumber: '54321',
+				accountNumber: '7654321',
+			},
 			{ itemParameters: names.map((name) => ({ name })) },
 		);
 		expect(mainJson(created)).toHaveLength(150);
-		expect(created.calls.filter((call) => call.startsWith('GET'))).toEqual([`GET /account/${xaid}`]);
+		expect(created.calls.filter((call) => call.startsWith('GET'))).toEqual([
+			`GET /account/${xaid}`,
+		]);
 
 		sandbox.control.clearRequests();
-		const listed = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true });
+		const listed = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(xaid),
+			returnAll: true,
+		});
 		expect(mainJson(listed).map((payee) => payee.name)).toEqual(['Maple Logistics Ltd', ...names]);
-		expect(listed.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=100`, `GET /account/${xaid}/payees?page=1&limit=100`]);
-		expect(sandbox.control.requests().filter((entry) => entry.area === 'api').map((entry) => entry.query)).toEqual([
+		expect(listed.calls).toEqual([
+			`GET /account/${xaid}/payees?page=0&limit=100`,
+			`GET /account/${xaid}/payees?page=1&limit=100`,
+		]);
+		expect(
+			sandbox.control
+				.requests()
+				.filter((entry) => entry.area === 'api')
+				.map((entry) => entry.query),
+		).toEqual([
 			{ page: '0', limit: '100' },
 			{ page: '1', limit: '100' },
 		]);
 
-		const limited = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 120 });
+		const limited = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(xaid),
+			returnAll: false,
+			limit: 120,
+		});
 		expect(mainJson(limited)).toHaveLength(120);
-		expect(limited.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=60`, `GET /account/${xaid}/payees?page=1&limit=60`]);
+		expect(limited.calls).toEqual([
+			`GET /account/${xaid}/payees?page=0&limit=60`,
+			`GET /account/${xaid}/payees?page=1&limit=60`,
+		]);
 	});
 
 	it('Name Contains with a Limit: matches counted over both pages of 100, upper and lower case alike', async () => {
 		const xaid = sandbox.seeded.accounts.cad;
-		const raw = mainJson(await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, simplify: false }));
+		const raw = mainJson(
+			await run({
+				operation: 'getMany',
+				scope: 'account',
+				account: byId(xaid),
+				returnAll: true,
+				simplify: false,
+			}),
+		);
 		const matching = raw.filter((payee) => String(payee.name).toLowerCase().includes('spruce 0'));
 		// 99 matches on the first page, the 100th on the second
 		expect(raw.slice(0, 100).filter((payee) => matching.includes(payee))).toHaveLength(99);
 
 		sandbox.control.clearRequests();
-		const result = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: false, limit: 100, filters: { nameContains: 'SPRUCE 0' } });
+		const result = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(xaid),
+			returnAll: false,
+			limit: 100,
+			filters: { nameContains: 'SPRUCE 0' },
+		});
 		const payees = mainJson(result);
 		expect(payees).toEqual(matching.map((payee) => simplifyRecord('payee', payee)));
-		expect(result.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=100`, `GET /account/${xaid}/payees?page=1&limit=100`]);
+		expect(result.calls).toEqual([
+			`GET /account/${xaid}/payees?page=0&limit=100`,
+			`GET /account/${xaid}/payees?page=1&limit=100`,
+		]);
 		// simplified by default: no bank details
 		expect(payees[0]).not.toHaveProperty('institutionNumber');
 		expect(Object.keys(payees[0]).length).toBeLessThanOrEqual(10);
 
-		const none = await run({ operation: 'getMany', scope: 'account', account: byId(xaid), returnAll: true, filters: { nameContains: 'no such payee' } });
+		const none = await run({
+			operation: 'getMany',
+			scope: 'account',
+			account: byId(xaid),
+			returnAll: true,
+			filters: { nameContains: 'no such payee' },
+		});
 		expect(mainJson(none)).toEqual([]);
 	});
 
 	it('an empty Name Contains fails before any request, naming the field', async () => {
-		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true, filters: { nameContains: '  ' } });
+		const result = await run({
+			operation: 'getMany',
+			scope: 'all',
+			returnAll: true,
+			filters: { nameContains: '  ' },
+		});
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('Filters › Name Contains: enter some text or remove the filter (item 0)');
+		expect(result.error?.message).toBe(
+			'Filters › Name Contains: enter some text or remove the filter (item 0)',
+		);
 		expect(result.requests).toEqual([]);
 	});
 });
@@ -300,8 +452,15 @@ describe('Payee: Update', () => {
 	it('changes only the fields given', async () => {
 		const { gbp: xaid } = sandbox.seeded.accounts;
 		const xpid = sandbox.seeded.payees.gbp;
-		const result = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), contact: { email: 'billing@acme.example' } });
-		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, email: 'billing@acme.example', name: 'Acme Supplies Ltd' })]);
+		const result = await run({
+			operation: 'update',
+			account: byId(xaid),
+			payee: byId(xpid),
+			contact: { email: 'billing@acme.example' },
+		});
+		expect(mainJson(result)).toEqual([
+			expect.objectContaining({ xpid, email: 'billing@acme.example', name: 'Acme Supplies Ltd' }),
+		]);
 		expect(result.calls).toEqual([`GET /account/${xaid}`, `PUT /account/${xaid}/payees/${xpid}`]);
 		expect(result.requests.at(-1)?.body).toEqual({ email: 'billing@acme.example' });
 	});
@@ -309,11 +468,27 @@ describe('Payee: Update', () => {
 	it('changed bank details are checked together with the stored ones', async () => {
 		const { eur: xaid } = sandbox.seeded.accounts;
 		const xpid = sandbox.seeded.payees.eur;
-		const result = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), bankDetails: { iban: 'DE02120300000000202051' } });
-		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, iban: 'DE02120300000000202051', bic: 'SOGEDEFFXXX' })]);
-		expect(result.calls).toEqual([`GET /account/${xaid}`, `GET /payee/${xpid}`, `PUT /account/${xaid}/payees/${xpid}`]);
+		const result = await run({
+			operation: 'update',
+			account: byId(xaid),
+			payee: byId(xpid),
+			bankDetails: { iban: 'DE02120300000000202051' },
+		});
+		expect(mainJson(result)).toEqual([
+			expect.objectContaining({ xpid, iban: 'DE02120300000000202051', bic: 'SOGEDEFFXXX' }),
+		]);
+		expect(result.calls).toEqual([
+			`GET /account/${xaid}`,
+			`GET /payee/${xpid}`,
+			`PUT /account/${xaid}/payees/${xpid}`,
+		]);
 
-		const gbpOnly = await run({ operation: 'update', account: byId(xaid), payee: byId(xpid), bankDetails: { sortCode: '040004' } });
+		const gbpOnly = await run({
+			operation: 'update',
+			account: byId(xaid),
+			payee: byId(xpid),
+			bankDetails: { sortCode: '040004' },
+		});
 		expect(gbpOnly.error?.message).toBe(
 			'Invalid payee in item 0: Sort Code (sortCode) is only allowed for GBP accounts (this account is EUR)',
 		);
@@ -321,45 +496,82 @@ describe('Payee: Update', () => {
 	});
 
 	it('an update without fields is refused before any request', async () => {
-		const result = await run({ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp) });
+		const result = await run({
+			operation: 'update',
+			account: byId(sandbox.seeded.accounts.gbp),
+			payee: byId(sandbox.seeded.payees.gbp),
+		});
 		expect(result.error?.message).toBe('Nothing to update in item 0');
 		expect(result.requests).toEqual([]);
 	});
 
 	it('403: a client without update:payee; 404: a payee of another account', async () => {
 		const denied = await run(
-			{ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.gbp), contact: { website: 'https://acme.example' } },
+			{
+				operation: 'update',
+				account: byId(sandbox.seeded.accounts.gbp),
+				payee: byId(sandbox.seeded.payees.gbp),
+				contact: { website: 'https://acme.example' },
+			},
 			{ client: 'noUpdatePayee' },
 		);
 		expectApiError(denied, '403');
 
-		const elsewhere = await run({ operation: 'update', account: byId(sandbox.seeded.accounts.gbp), payee: byId(sandbox.seeded.payees.usd), contact: { website: 'https://hudson.example' } });
+		const elsewhere = await run({
+			operation: 'update',
+			account: byId(sandbox.seeded.accounts.gbp),
+			payee: byId(sandbox.seeded.payees.usd),
+			contact: { website: 'https://hudson.example' },
+		});
 		expectApiError(elsewhere, '404');
 	});
 });
 
 describe('Payee: Create or Update (spec §Upsert, §Errors rule 6)', () => {
-	const upsertForm = (overrides: Record<string, unknown> = {}) => gbpForm({ operation: 'upsert', ...overrides });
+	const upsertForm = (overrides: Record<string, unknown> = {}) =>
+		gbpForm({ operation: 'upsert', ...overrides });
 
 	it('looks the payee up by name and bank details and updates it (its xpid passed)', async () => {
 		const xaid = sandbox.seeded.accounts.gbp;
 		const result = await run(
-			upsertForm({ name: 'Acme Supplies Ltd', sortCode: '200000', accountNumber: '55779911', reference: 'ACME-GBP-0002' }),
+			upsertForm({
+				name: 'Acme Supplies Ltd',
+				sortCode: '200000',
+				accountNumber: '55779911',
+				reference: 'ACME-GBP-0002',
+			}),
 		);
-		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid: sandbox.seeded.payees.gbp, reference: 'ACME-GBP-0002' })]);
-		expect(result.calls).toEqual([`GET /account/${xaid}`, `GET /account/${xaid}/payees?page=0&limit=100`, `POST /account/${xaid}/payee`]);
-		expect(result.requests.at(-1)?.body).toEqual(expect.objectContaining({ xpid: sandbox.seeded.payees.gbp }));
+		expect(mainJson(result)).toEqual([
+			expect.objectContaining({ xpid: sandbox.seeded.payees.gbp, reference: 'ACME-GBP-0002' }),
+		]);
+		expect(result.calls).toEqual([
+			`GET /account/${xaid}`,
+			`GET /account/${xaid}/payees?page=0&limit=100`,
+			`POST /account/${xaid}/payee`,
+		]);
+		expect(result.requests.at(-1)?.body).toEqual(
+			expect.objectContaining({ xpid: sandbox.seeded.payees.gbp }),
+		);
 	});
 
 	it('creates the payee when none matches (no xpid sent), and finds it the next time', async () => {
-		const form = upsertForm({ name: 'Birch Works Ltd', sortCode: '090128', accountNumber: '99887766' });
+		const form = upsertForm({
+			name: 'Birch Works Ltd',
+			sortCode: '090128',
+			accountNumber: '99887766',
+		});
 		const created = await run(form);
 		const [payee] = mainJson(created);
 		expect(created.requests.at(-1)?.body).not.toHaveProperty('xpid');
 
 		const again = await run({ ...form, contact: { email: 'ap@birch.example' } });
-		expect(mainJson(again)).toEqual([expect.objectContaining({ xpid: payee.xpid, email: 'ap@birch.example' })]);
-		const payeesOfAccount = sandbox.control.requests().filter((entry) => entry.method === 'POST').map((entry) => (entry.body as IDataObject).xpid);
+		expect(mainJson(again)).toEqual([
+			expect.objectContaining({ xpid: payee.xpid, email: 'ap@birch.example' }),
+		]);
+		const payeesOfAccount = sandbox.control
+			.requests()
+			.filter((entry) => entry.method === 'POST')
+			.map((entry) => (entry.body as IDataObject).xpid);
 		expect(payeesOfAccount).toEqual([undefined, payee.xpid]);
 	});
 
@@ -374,7 +586,9 @@ describe('Payee: Create or Update (spec §Upsert, §Errors rule 6)', () => {
 			bankDetailsFormat: 'usd',
 			contact: { mobilePhone: '+1 212 555 0100' },
 		});
-		expect(mainJson(result)).toEqual([expect.objectContaining({ xpid, mobilePhone: '+1 212 555 0100', name: 'Hudson Freight Inc' })]);
+		expect(mainJson(result)).toEqual([
+			expect.objectContaining({ xpid, mobilePhone: '+1 212 555 0100', name: 'Hudson Freight Inc' }),
+		]);
 		expect(result.calls).toEqual([`GET /account/${xaid}`, `POST /account/${xaid}/payee`]);
 		expect(result.requests.at(-1)?.body).toEqual({ mobilePhone: '+1 212 555 0100', xpid });
 	});
@@ -386,19 +600,28 @@ describe('Payee: Create or Update (spec §Upsert, §Errors rule 6)', () => {
 	});
 
 	it('several payees matching is an error that names them, and nothing is written', async () => {
-		const form = upsertForm({ name: 'Cedar Twins Ltd', sortCode: '090128', accountNumber: '12121212', lookUpExisting: false });
+		const form = upsertForm({
+			name: 'Cedar Twins Ltd',
+			sortCode: '090128',
+			accountNumber: '12121212',
+			lookUpExisting: false,
+		});
 		const first = mainJson(await run(form))[0];
 		const second = mainJson(await run(form))[0];
 		sandbox.control.clearRequests();
 		const result = await run({ ...form, lookUpExisting: true });
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('2 payees of the account match the name and bank details of item 0');
+		expect(result.error?.message).toBe(
+			'2 payees of the account match the name and bank details of item 0',
+		);
 		expect(result.error?.description).toContain(`${first.xpid}, ${second.xpid}`);
 		expect(payeesInSandbox()).toEqual([]);
 	});
 
 	it('403: upsert needs both create:payee and update:payee', async () => {
-		const result = await run(upsertForm({ name: 'Willow Ltd', lookUpExisting: false }), { client: 'noUpdatePayee' });
+		const result = await run(upsertForm({ name: 'Willow Ltd', lookUpExisting: false }), {
+			client: 'noUpdatePayee',
+		});
 		expectApiError(result, '403');
 	});
 });

@@ -38,24 +38,38 @@ describe('account and payee pickers (resource locator lists, options)', () => {
 		const all = await searchAccounts.call(context);
 		expect(all.results).toHaveLength(5);
 		const euro = await searchAccounts.call(context, 'EURO');
-		expect(euro.results).toEqual([{ name: 'Euro account (EUR) · EUR · ••3000', value: sandbox.seeded.accounts.eur }]);
+		expect(euro.results).toEqual([
+			{ name: 'Euro account (EUR) · EUR · ••3000', value: sandbox.seeded.accounts.eur },
+		]);
 		const byNumber = await searchAccounts.call(context, '31926819');
 		expect(byNumber.results.map((result) => result.value)).toEqual([sandbox.seeded.accounts.gbp]);
 		expect(await searchAccounts.call(context, 'no such account')).toEqual({ results: [] });
 	});
 
 	it('searchPayees: the payees of the selected account, or of every account when none is selected', async () => {
-		const { context: forEur, requests } = contextWith({ account: { __rl: true, mode: 'list', value: sandbox.seeded.accounts.eur } });
+		const { context: forEur, requests } = contextWith({
+			account: { __rl: true, mode: 'list', value: sandbox.seeded.accounts.eur },
+		});
 		const eurPayees = await searchPayees.call(forEur);
-		expect(eurPayees.results).toEqual([{ name: 'Berlin Parts GmbH · EUR · ••6199', value: sandbox.seeded.payees.eur }]);
-		expect(requests.at(-1)?.url).toBe(`${sandbox.baseUrl}/account/${sandbox.seeded.accounts.eur}/payees?page=0&limit=100`);
+		expect(eurPayees.results).toEqual([
+			{ name: 'Berlin Parts GmbH · EUR · ••6199', value: sandbox.seeded.payees.eur },
+		]);
+		expect(requests.at(-1)?.url).toBe(
+			`${sandbox.baseUrl}/account/${sandbox.seeded.accounts.eur}/payees?page=0&limit=100`,
+		);
 
 		const { context: anyAccount } = contextWith();
 		const all = await searchPayees.call(anyAccount);
 		expect(all.results.map((result) => result.name)).toEqual(
-			expect.arrayContaining(['Acme Supplies Ltd · GBP · ••9911', 'Hudson Freight Inc · USD · ••6789', 'Maple Logistics Ltd · CAD · ••4567']),
+			expect.arrayContaining([
+				'Acme Supplies Ltd · GBP · ••9911',
+				'Hudson Freight Inc · USD · ••6789',
+				'Maple Logistics Ltd · CAD · ••4567',
+			]),
 		);
 		const filtered = await searchPayees.call(anyAccount, 'hudson');
-		expect(filtered.results).toEqual([{ name: 'Hudson Freight Inc · USD · ••6789', value: sandbox.seeded.payees.usd }]);
+		expect(filtered.results).toEqual([
+			{ name: 'Hudson Freight Inc · USD · ••6789', value: sandbox.seeded.payees.usd },
+		]);
 	});
 });

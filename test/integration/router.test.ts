@@ -14,7 +14,14 @@ function outputsFor(parameters: INode['parameters']) {
 		getByNameAndVersion: () => nodeType,
 		getKnownTypes: () => ({}),
 	} as unknown as INodeTypes;
-	const node: INode = { id: 'n1', name: 'Customer Banking', type: 'customerBanking', typeVersion: 1, position: [0, 0], parameters };
+	const node: INode = {
+		id: 'n1',
+		name: 'Customer Banking',
+		type: 'customerBanking',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	return NodeHelpers.getNodeOutputs(workflow, node, nodeType.description);
 }
@@ -66,22 +73,30 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 
 	it('Route Rejected: rejected items leave on the second output, each paired with its input', async () => {
 		const { parameters, ...run } = payments('ROUTE-1');
-		const result = await runNode(sandbox, credentials, { ...run, parameters: { ...parameters, routeRejected: true } });
+		const result = await runNode(sandbox, credentials, {
+			...run,
+			parameters: { ...parameters, routeRejected: true },
+		});
 		expect(result.error).toBeUndefined();
 		const [submitted, rejected] = result.output ?? [];
 		expect(result.output).toHaveLength(2);
-		expect(submitted.map((item) => [item.json.reference, item.json.status, item.pairedItem])).toEqual([
+		expect(
+			submitted.map((item) => [item.json.reference, item.json.status, item.pairedItem]),
+		).toEqual([
 			['ROUTE-1-A', 'submitted', { item: 0 }],
 			['ROUTE-1-C', 'submitted', { item: 2 }],
 		]);
-		expect(rejected.map((item) => [item.json.reference, item.json.status, item.pairedItem])).toEqual([
-			['ROUTE-1-B', 'rejected', { item: 1 }],
-		]);
+		expect(
+			rejected.map((item) => [item.json.reference, item.json.status, item.pairedItem]),
+		).toEqual([['ROUTE-1-B', 'rejected', { item: 1 }]]);
 	});
 
 	it('without Route Rejected: one output, in input order', async () => {
 		const { parameters, ...run } = payments('ROUTE-2');
-		const result = await runNode(sandbox, credentials, { ...run, parameters: { ...parameters, routeRejected: false } });
+		const result = await runNode(sandbox, credentials, {
+			...run,
+			parameters: { ...parameters, routeRejected: false },
+		});
 		expect(result.output).toHaveLength(1);
 		expect(result.output?.[0].map((item) => [item.json.status, item.pairedItem])).toEqual([
 			['submitted', { item: 0 }],
@@ -123,10 +138,16 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		]);
 		// no token could be had: nothing reached the bank, and the items say so
 		expect(main.map((item) => item.json.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
-		expect(main.map((item) => item.json.error)).toEqual(Array(3).fill('The token service rejected the Client ID or Client Secret'));
+		expect(main.map((item) => item.json.error)).toEqual(
+			Array(3).fill('The token service rejected the Client ID or Client Secret'),
+		);
 		expect(rejected).toEqual([]);
 
-		const stopped = await runNode(sandbox, { ...wrongSecret }, { executionId, parameters, itemParameters });
+		const stopped = await runNode(
+			sandbox,
+			{ ...wrongSecret },
+			{ executionId, parameters, itemParameters },
+		);
 		expect(stopped.error?.message).toBe(main[0].json.error);
 		expect(stopped.error?.context?.itemIndex).toBe(0);
 		expect(JSON.stringify(stopped.error)).not.toContain('cs_wrong');
@@ -135,13 +156,22 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 	it('a batch operation that throws: every item shares the error (continueOnFail), or the node stops', async () => {
 		const { parameters, itemParameters, executionId } = payments('ROUTE-5');
 		const invalidSize = { ...parameters, routeRejected: true, batchSize: 0 };
-		const continued = await runNode(sandbox, credentials, { executionId, parameters: invalidSize, itemParameters, continueOnFail: true });
+		const continued = await runNode(sandbox, credentials, {
+			executionId,
+			parameters: invalidSize,
+			itemParameters,
+			continueOnFail: true,
+		});
 		const message = 'Batch Size must be a whole number from 1 to 100';
 		expect(continued.output).toEqual([
 			[0, 1, 2].map((item) => ({ json: { error: message }, pairedItem: { item } })),
 			[],
 		]);
-		const stopped = await runNode(sandbox, credentials, { executionId, parameters: invalidSize, itemParameters });
+		const stopped = await runNode(sandbox, credentials, {
+			executionId,
+			parameters: invalidSize,
+			itemParameters,
+		});
 		expect(stopped.error).toBeInstanceOf(NodeOperationError);
 		expect(stopped.error?.message).toBe(message);
 		expect(stopped.error?.context?.itemIndex).toBe(0);
@@ -149,9 +179,13 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 	});
 
 	it('an operation that does not exist is a node error', async () => {
-		const result = await runNode(sandbox, credentials, { parameters: { resource: 'account', operation: 'delete' } });
+		const result = await runNode(sandbox, credentials, {
+			parameters: { resource: 'account', operation: 'delete' },
+		});
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('The operation "delete" is not supported for the resource "account"');
+		expect(result.error?.message).toBe(
+			'The operation "delete" is not supported for the resource "account"',
+		);
 		expect(result.requests).toEqual([]);
 	});
 });

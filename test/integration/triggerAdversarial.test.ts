@@ -11,7 +11,13 @@ import { IN_FLIGHT_RETRY_AFTER_SECONDS } from '../../nodes/CustomerBankingTrigge
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
-import { deliveryBody, newStaticData, trigger, webhookContext, withPayloadFields } from './triggerFixtures';
+import {
+	deliveryBody,
+	newStaticData,
+	trigger,
+	webhookContext,
+	withPayloadFields,
+} from './triggerFixtures';
 
 let sandbox: Sandbox;
 let gbp: string;
@@ -40,22 +46,51 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** A delivery body with the bank's field names (fields by the trigger's Payload Field Names keys). */
 function body(fields: IDataObject): Buffer {
-	return deliveryBody(sandbox.variants, { event: 'TransactionReceived', account: gbp, transaction: xtid, occurredAt: new Date().toISOString(), ...fields });
+	return deliveryBody(sandbox.variants, {
+		event: 'TransactionReceived',
+		account: gbp,
+		transaction: xtid,
+		occurredAt: new Date().toISOString(),
+		...fields,
+	});
 }
 
 function sign(rawBody: Buffer, secret = sandbox.signingSecret, timestamp = now()): Delivery {
-	const signature = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
-	return { rawBody, headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` } };
+	const signature = createHmac('sha256', secret)
+		.update(`${timestamp}.`)
+		.update(rawBody)
+		.digest('hex');
+	return {
+		rawBody,
+		headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` },
+	};
 }
 
 /** A trigger node of its own (its own ledger), watching the GBP account, fetch on or off. */
 function triggerNode(fetchTransaction: boolean) {
 	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
-	const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived', 'TransactionConfirmed'], fetchTransaction });
-	return async (delivery: Delivery): Promise<{ result?: IWebhookResponseData; status: number; body?: unknown; headers?: Record<string, string>; error?: unknown }> => {
+	const parameters = withPayloadFields(sandbox.variants, {
+		accounts: [gbp],
+		events: ['TransactionReceived', 'TransactionConfirmed'],
+		fetchTransaction,
+	});
+	return async (
+		delivery: Delivery,
+	): Promise<{
+		result?: IWebhookResponseData;
+		status: number;
+		body?: unknown;
+		headers?: Record<string, string>;
+		error?: unknown;
+	}> => {
 		// n8n builds the workflow, and so the static data, anew from the database for every call
-		const { context, response } = webhookContext(credentials, parameters, { ...delivery, path: '/webhook' }, { node, staticData: newStaticData() });
+		const { context, response } = webhookContext(
+			credentials,
+			parameters,
+			{ ...delivery, path: '/webhook' },
+			{ node, staticData: newStaticData() },
+		);
 		try {
 			const result = await trigger.webhook.call(context);
 			return result.noWebhookResponse
@@ -67,28 +102,40 @@ function triggerNode(fetchTransaction: boolean) {
 	};
 }
 
-const emitted = (outcome: { result?: IWebhookResponseData }) => outcome.result?.workflowData !== undefined;
+const emitted = (outcome: { result?: IWebhookResponseData }) =>
+	outcome.result?.workflowData !== undefined;
 
 describe('adversarial deliveries', () => {
 	it('10 concurrent copies of one delivery, with the transaction fetched, start one execution; the others are asked to retry', async () => {
 		const receive = triggerNode(true);
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300 },
+		]);
 		const delivery = sign(body({ deliveryId: randomUUID() }));
 		const outcomes = await Promise.all(Array.from({ length: 10 }, () => receive(delivery)));
 		sandbox.control.clearFaults();
 		expect(outcomes.filter(emitted)).toHaveLength(1);
 		// answered by n8n once the execution has ended, without the execution's data
-		expect(outcomes.find(emitted)?.result).toEqual({ workflowData: [[{ json: expect.objectContaining({ deliveryId: expect.any(String) }) }]] });
+		expect(outcomes.find(emitted)?.result).toEqual({
+			workflowData: [[{ json: expect.objectContaining({ deliveryId: expect.any(String) }) }]],
+		});
 		// while the first one runs, nobody knows yet whether it will: the copies are not told "received"
 		const copies = outcomes.filter((o) => !emitted(o));
-		expect(copies.map((o) => [o.status, o.headers?.['retry-after']])).toEqual(Array(9).fill([503, String(IN_FLIGHT_RETRY_AFTER_SECONDS)]));
+		expect(copies.map((o) => [o.status, o.headers?.['retry-after']])).toEqual(
+			Array(9).fill([503, String(IN_FLIGHT_RETRY_AFTER_SECONDS)]),
+		);
 		// once it ran, a copy is a duplicate
-		expect(await receive(delivery)).toMatchObject({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+		expect(await receive(delivery)).toMatchObject({
+			status: 200,
+			body: { received: true, emitted: false, reason: 'duplicate delivery' },
+		});
 	});
 
-	it('the bank\'s retry arriving while the first copy still fetches, re-signed with a later timestamp, is not emitted again', async () => {
+	it("the bank's retry arriving while the first copy still fetches, re-signed with a later timestamp, is not emitted again", async () => {
 		const receive = triggerNode(true);
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 500, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 500, times: 1 },
+		]);
 		const raw = body({ deliveryId: randomUUID() });
 		const first = receive(sign(raw, sandbox.signingSecret, now() - 5));
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -96,12 +143,24 @@ describe('adversarial deliveries', () => {
 		expect(emitted(retry)).toBe(false);
 		expect(retry.status).toBe(503);
 		expect(emitted(await first)).toBe(true);
-		expect(await receive(sign(raw))).toMatchObject({ status: 200, body: { reason: 'duplicate delivery' } });
+		expect(await receive(sign(raw))).toMatchObject({
+			status: 200,
+			body: { reason: 'duplicate delivery' },
+		});
 	});
 
-	it('a copy arriving while the first one fetches is not answered 200; the first one\'s fetch fails; the bank\'s retry is processed once', async () => {
+	it("a copy arriving while the first one fetches is not answered 200; the first one's fetch fails; the bank's retry is processed once", async () => {
 		const receive = triggerNode(true);
-		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, latencyMs: 400, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				method: 'GET',
+				path: `/transaction/${xtid}`,
+				kind: 'status',
+				status: 404,
+				latencyMs: 400,
+				times: 1,
+			},
+		]);
 		const raw = body({ deliveryId: randomUUID() });
 		const first = receive(sign(raw));
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -115,14 +174,23 @@ describe('adversarial deliveries', () => {
 		expect(emitted(await receive(sign(raw)))).toBe(false);
 	});
 
-	it('another delivery completes while the first one fetches, the first one\'s fetch fails: the bank\'s retry is processed (static data as n8n saves it)', async () => {
+	it("another delivery completes while the first one fetches, the first one's fetch fails: the bank's retry is processed (static data as n8n saves it)", async () => {
 		const node = { name: 'Customer Banking Trigger', id: `lost-node-${++nodeCounter}` };
-		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: true });
+		const parameters = withPayloadFields(sandbox.variants, {
+			accounts: [gbp],
+			events: ['TransactionReceived'],
+			fetchTransaction: true,
+		});
 		let database: IDataObject = {};
 		/** One webhook call as n8n makes it: static data read from the database, saved when the call is answered (not after one that threw). */
 		const call = async (delivery: Delivery) => {
 			const staticData = { node: structuredClone(database), global: {} };
-			const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...delivery, path: '/webhook' }, { node, staticData });
+			const { context } = webhookContext(
+				credentialsFor(sandbox),
+				parameters,
+				{ ...delivery, path: '/webhook' },
+				{ node, staticData },
+			);
 			try {
 				const result = await trigger.webhook.call(context);
 				database = staticData.node;
@@ -131,11 +199,22 @@ describe('adversarial deliveries', () => {
 				return 'failed';
 			}
 		};
-		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, latencyMs: 400, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				method: 'GET',
+				path: `/transaction/${xtid}`,
+				kind: 'status',
+				status: 404,
+				latencyMs: 400,
+				times: 1,
+			},
+		]);
 		const raw = body({ deliveryId: randomUUID() });
 		const first = call(sign(raw));
 		await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(await call(sign(body({ deliveryId: randomUUID(), transaction: otherXtid })))).toBe('emitted');
+		expect(await call(sign(body({ deliveryId: randomUUID(), transaction: otherXtid })))).toBe(
+			'emitted',
+		);
 		expect(await first).toBe('failed');
 		expect(await call(sign(raw))).toBe('emitted');
 		expect(await call(sign(raw))).toBe('not emitted');
@@ -143,7 +222,9 @@ describe('adversarial deliveries', () => {
 
 	it('an exact replay after another delivery arrived during the fetch is not emitted again', async () => {
 		const receive = triggerNode(true);
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 300, times: 1 },
+		]);
 		const replayed = sign(body({ deliveryId: randomUUID() }));
 		const first = receive(replayed);
 		const other = await receive(sign(body({ deliveryId: randomUUID() })));
@@ -154,7 +235,11 @@ describe('adversarial deliveries', () => {
 
 	it('across an n8n restart (memory gone, static data as n8n saved it), the same delivery is not emitted again', async () => {
 		const node = { name: 'Customer Banking Trigger', id: `restart-node-${++nodeCounter}` };
-		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false });
+		const parameters = withPayloadFields(sandbox.variants, {
+			accounts: [gbp],
+			events: ['TransactionReceived'],
+			fetchTransaction: false,
+		});
 		let database: IDataObject = {};
 		/**
 		 * One webhook call as n8n makes it: static data read from the database, saved when the call is
@@ -163,7 +248,12 @@ describe('adversarial deliveries', () => {
 		 */
 		const call = async (nodeType: typeof trigger, delivery: Delivery) => {
 			const staticData = { node: structuredClone(database), global: {} };
-			const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...delivery, path: '/webhook' }, { node, staticData });
+			const { context } = webhookContext(
+				credentialsFor(sandbox),
+				parameters,
+				{ ...delivery, path: '/webhook' },
+				{ node, staticData },
+			);
 			const result = await nodeType.webhook.call(context);
 			database = staticData.node;
 			return result.workflowData !== undefined;
@@ -174,16 +264,22 @@ describe('adversarial deliveries', () => {
 		let restarted: typeof trigger | undefined;
 		// a fresh copy of the node's modules: what a restarted n8n process loads
 		await jest.isolateModulesAsync(async () => {
-			const { CustomerBankingTrigger } = await import('../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node');
+			const { CustomerBankingTrigger } = await import(
+				'../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node'
+			);
 			restarted = new CustomerBankingTrigger();
 		});
 		expect(await call(restarted as typeof trigger, sign(delivery.rawBody))).toBe(false);
-		expect(await call(restarted as typeof trigger, sign(body({ deliveryId: randomUUID() })))).toBe(true);
+		expect(await call(restarted as typeof trigger, sign(body({ deliveryId: randomUUID() })))).toBe(
+			true,
+		);
 	});
 
 	it('a delivery whose fetch failed is processed when the bank retries it', async () => {
 		const receive = triggerNode(true);
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 },
+		]);
 		const delivery = sign(body({ deliveryId: randomUUID() }));
 		const failed = await receive(delivery);
 		expect(failed.error).toBeDefined();
@@ -194,8 +290,16 @@ describe('adversarial deliveries', () => {
 	it('the dedupe key comes from signed content: a changed unsigned delivery-id header does not make a delivery new', async () => {
 		const receive = triggerNode(false);
 		const withoutId = sign(body({ note: randomUUID() }));
-		expect(emitted(await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'a' } }))).toBe(true);
-		expect(emitted(await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'b' } }))).toBe(false);
+		expect(
+			emitted(
+				await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'a' } }),
+			),
+		).toBe(true);
+		expect(
+			emitted(
+				await receive({ ...withoutId, headers: { ...withoutId.headers, 'x-cb-delivery-id': 'b' } }),
+			),
+		).toBe(false);
 	});
 
 	it('over 13,000 adversarial deliveries: no invalid one emitted, every valid one exactly once (> 5,000 distinct ids inside the window)', async () => {
@@ -211,27 +315,85 @@ describe('adversarial deliveries', () => {
 			const delivery = sign(raw);
 			valid.push([id, delivery]);
 			switch (i % 13) {
-				case 0: invalid.push(['unsigned', { rawBody: raw, headers: { 'x-cb-timestamp': String(now()) } }]); break;
-				case 1: invalid.push(['wrong secret', sign(raw, 'whsec_wrong')]); break;
+				case 0:
+					invalid.push([
+						'unsigned',
+						{ rawBody: raw, headers: { 'x-cb-timestamp': String(now()) } },
+					]);
+					break;
+				case 1:
+					invalid.push(['wrong secret', sign(raw, 'whsec_wrong')]);
+					break;
 				case 2: {
 					const tampered = Buffer.from(raw);
 					tampered[tampered.length - 3] ^= 1;
 					invalid.push(['tampered byte', { rawBody: tampered, headers: delivery.headers }]);
 					break;
 				}
-				case 3: invalid.push(['stale timestamp', sign(raw, secret, now() - 400)]); break;
-				case 4: invalid.push(['future timestamp', sign(raw, secret, now() + 400)]); break;
-				case 5: invalid.push(['only bad signature entries', { rawBody: raw, headers: { ...delivery.headers, 'x-cb-signature': 'v1=00,v0=abc,v1=' + 'f'.repeat(64) } }]); break;
-				case 6: invalid.push(['empty body', sign(Buffer.alloc(0))]); break;
-				case 7: invalid.push(['non-JSON body', sign(Buffer.from('not json'))]); break;
-				case 8: invalid.push(['JSON array body', sign(Buffer.from('[1,2]'))]); break;
-				case 9: invalid.push(['huge non-JSON body', sign(Buffer.alloc(1_000_000, 0x61))]); break;
-				case 10: invalid.push(['two timestamps', { rawBody: raw, headers: { ...delivery.headers, 'x-cb-timestamp': `${now()},${now()}` } }]); break;
-				case 11: invalid.push(['signature for another body', { rawBody: body({ deliveryId: `other-${id}` }), headers: delivery.headers }]); break;
-				case 12: invalid.push(['unwatched account', sign(body({ deliveryId: `acct-${id}`, account: sandbox.seeded.accounts.eur }))]); break;
+				case 3:
+					invalid.push(['stale timestamp', sign(raw, secret, now() - 400)]);
+					break;
+				case 4:
+					invalid.push(['future timestamp', sign(raw, secret, now() + 400)]);
+					break;
+				case 5:
+					invalid.push([
+						'only bad signature entries',
+						{
+							rawBody: raw,
+							headers: {
+								...delivery.headers,
+								'x-cb-signature': 'v1=00,v0=abc,v1=' + 'f'.repeat(64),
+							},
+						},
+					]);
+					break;
+				case 6:
+					invalid.push(['empty body', sign(Buffer.alloc(0))]);
+					break;
+				case 7:
+					invalid.push(['non-JSON body', sign(Buffer.from('not json'))]);
+					break;
+				case 8:
+					invalid.push(['JSON array body', sign(Buffer.from('[1,2]'))]);
+					break;
+				case 9:
+					invalid.push(['huge non-JSON body', sign(Buffer.alloc(1_000_000, 0x61))]);
+					break;
+				case 10:
+					invalid.push([
+						'two timestamps',
+						{
+							rawBody: raw,
+							headers: { ...delivery.headers, 'x-cb-timestamp': `${now()},${now()}` },
+						},
+					]);
+					break;
+				case 11:
+					invalid.push([
+						'signature for another body',
+						{ rawBody: body({ deliveryId: `other-${id}` }), headers: delivery.headers },
+					]);
+					break;
+				case 12:
+					invalid.push([
+						'unwatched account',
+						sign(body({ deliveryId: `acct-${id}`, account: sandbox.seeded.accounts.eur })),
+					]);
+					break;
 			}
 			// valid forms of the same delivery: header name case, several signature entries
-			if (i % 7 === 0) valid.push([id, { rawBody: raw, headers: { 'X-CB-Timestamp': delivery.headers['x-cb-timestamp'], 'X-Cb-Signature': `v1=${'0'.repeat(64)}, ${delivery.headers['x-cb-signature']}` } }]);
+			if (i % 7 === 0)
+				valid.push([
+					id,
+					{
+						rawBody: raw,
+						headers: {
+							'X-CB-Timestamp': delivery.headers['x-cb-timestamp'],
+							'X-Cb-Signature': `v1=${'0'.repeat(64)}, ${delivery.headers['x-cb-signature']}`,
+						},
+					},
+				]);
 			// replays: sequential, and concurrent copies below
 			if (i % 5 === 0) valid.push([id, sign(raw)]);
 		}
@@ -244,7 +406,8 @@ describe('adversarial deliveries', () => {
 		for (let i = 0; i < Math.max(valid.length, invalid.length); i++) {
 			if (valid[i]) all.push([valid[i][0], valid[i][1], true]);
 			if (invalid[i]) all.push([invalid[i][0], invalid[i][1], false]);
-			if (i % 11 === 0 && valid[i]) all.push([valid[i][0], valid[i][1], true], [valid[i][0], valid[i][1], true]);
+			if (i % 11 === 0 && valid[i])
+				all.push([valid[i][0], valid[i][1], true], [valid[i][0], valid[i][1], true]);
 		}
 		/** A wave of concurrent calls; what is asked to come back (503: in flight, or too many running) is sent again, as the bank does. */
 		const answered = async (wave: Array<[string, Delivery, boolean]>) => {
@@ -264,19 +427,29 @@ describe('adversarial deliveries', () => {
 				const [label, , isValid] = wave[index];
 				if (!isValid) {
 					if (emitted(outcome)) invalidEmitted++;
-					if (outcome.status === 401 || outcome.status === 400 || (label === 'unwatched account' && outcome.status === 200)) refusedInvalid++;
+					if (
+						outcome.status === 401 ||
+						outcome.status === 400 ||
+						(label === 'unwatched account' && outcome.status === 200)
+					)
+						refusedInvalid++;
 					return;
 				}
 				if (emitted(outcome)) {
 					const json = outcome.result?.workflowData?.[0][0].json as IDataObject;
-					emittedIds.set(String(json.deliveryId), (emittedIds.get(String(json.deliveryId)) ?? 0) + 1);
+					emittedIds.set(
+						String(json.deliveryId),
+						(emittedIds.get(String(json.deliveryId)) ?? 0) + 1,
+					);
 				}
 			});
 		}
 
 		const twice = [...emittedIds.values()].filter((count) => count > 1).length;
 		const missed = validIds.filter((id) => !emittedIds.has(id)).length;
-		console.log(`adversarial deliveries: ${all.length} sent (${invalid.length} invalid), ${emittedIds.size} emitted, ${twice} emitted twice, ${missed} valid missed, ${invalidEmitted} invalid emitted`);
+		console.log(
+			`adversarial deliveries: ${all.length} sent (${invalid.length} invalid), ${emittedIds.size} emitted, ${twice} emitted twice, ${missed} valid missed, ${invalidEmitted} invalid emitted`,
+		);
 		expect(all.length).toBeGreaterThanOrEqual(5000);
 		expect(invalidEmitted).toBe(0);
 		expect(refusedInvalid).toBe(invalid.length);

@@ -11,14 +11,28 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { IDataObject, IWebhookResponseData, Workflow } from 'n8n-workflow';
 import { ObservableObject } from 'n8n-workflow';
 
-import { deliveryKey, IN_FLIGHT_RETRY_AFTER_SECONDS, persistedAsTaken } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
-import { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_RUNNING } from '../../nodes/CustomerBankingTrigger/runningDeliveries';
+import {
+	deliveryKey,
+	IN_FLIGHT_RETRY_AFTER_SECONDS,
+	persistedAsTaken,
+} from '../../nodes/CustomerBankingTrigger/deliveryLedger';
+import {
+	BUSY_RETRY_AFTER_SECONDS,
+	DEFAULT_MAX_RUNNING,
+} from '../../nodes/CustomerBankingTrigger/runningDeliveries';
 import type { StaticData } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
-import { deliveryBody, hookContext, hooks, newStaticData, webhookContext, withPayloadFields } from './triggerFixtures';
+import {
+	deliveryBody,
+	hookContext,
+	hooks,
+	newStaticData,
+	webhookContext,
+	withPayloadFields,
+} from './triggerFixtures';
 
 /** Not the suites' shared one: here the test decides when n8n answers (the execution ended). */
 const trigger = new CustomerBankingTrigger();
@@ -45,15 +59,27 @@ interface Delivery {
 }
 
 function delivery(id = randomUUID()): Delivery {
-	const rawBody = deliveryBody(sandbox.variants, { deliveryId: id, event: 'TransactionReceived', account: gbp, transaction: xtid, occurredAt: new Date().toISOString() });
+	const rawBody = deliveryBody(sandbox.variants, {
+		deliveryId: id,
+		event: 'TransactionReceived',
+		account: gbp,
+		transaction: xtid,
+		occurredAt: new Date().toISOString(),
+	});
 	return { id, rawBody };
 }
 
 /** Signed afresh for each attempt, as the bank does. */
 function signed({ rawBody }: Delivery): { rawBody: Buffer; headers: Record<string, string> } {
 	const timestamp = Math.floor(Date.now() / 1000);
-	const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(rawBody).digest('hex');
-	return { rawBody, headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` } };
+	const signature = createHmac('sha256', sandbox.signingSecret)
+		.update(`${timestamp}.`)
+		.update(rawBody)
+		.digest('hex');
+	return {
+		rawBody,
+		headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` },
+	};
 }
 
 interface Outcome {
@@ -70,17 +96,34 @@ interface Outcome {
 function triggerNode(parameters: IDataObject = {}) {
 	const node = { name: 'Customer Banking Trigger', id: `back-pressure-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
-	const all = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false, ...parameters });
+	const all = withPayloadFields(sandbox.variants, {
+		accounts: [gbp],
+		events: ['TransactionReceived'],
+		fetchTransaction: false,
+		...parameters,
+	});
 	return async (one: Delivery): Promise<Outcome> => {
 		const staticData = newStaticData();
-		const { context, response } = webhookContext(credentials, all, { ...signed(one), path: '/webhook' }, { node, staticData });
+		const { context, response } = webhookContext(
+			credentials,
+			all,
+			{ ...signed(one), path: '/webhook' },
+			{ node, staticData },
+		);
 		const close = () => response.close();
 		try {
 			const result: IWebhookResponseData = await trigger.webhook.call(context);
 			const emitted = result.workflowData !== undefined;
 			if (emitted) return { emitted, status: 200, staticData, close };
 			if (result.noWebhookResponse) {
-				return { emitted, status: response.statusCode, body: response.body, retryAfter: response.headers['retry-after'], staticData, close };
+				return {
+					emitted,
+					status: response.statusCode,
+					body: response.body,
+					retryAfter: response.headers['retry-after'],
+					staticData,
+					close,
+				};
 			}
 			return { emitted, status: 200, body: result.webhookResponse, staticData, close };
 		} catch {
@@ -91,10 +134,14 @@ function triggerNode(parameters: IDataObject = {}) {
 	};
 }
 
-const busy = { status: 503, retryAfter: String(BUSY_RETRY_AFTER_SECONDS), body: { received: false, reason: 'too many executions running; send again later' } };
+const busy = {
+	status: 503,
+	retryAfter: String(BUSY_RETRY_AFTER_SECONDS),
+	body: { received: false, reason: 'too many executions running; send again later' },
+};
 
 describe('back-pressure', () => {
-	it('with Maximum Running Executions 3, a burst of 10: 3 emitted, 7 asked to retry until n8n answered; the bank\'s retries run every event exactly once', async () => {
+	it("with Maximum Running Executions 3, a burst of 10: 3 emitted, 7 asked to retry until n8n answered; the bank's retries run every event exactly once", async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 3 } });
 		const burst = Array.from({ length: 10 }, () => delivery());
 		const emittedCount = new Map<string, number>();
@@ -105,7 +152,8 @@ describe('back-pressure', () => {
 		// nothing ended yet: the retries are refused too, and nothing is remembered of them
 		const running = burst.filter((_, i) => first[i].emitted);
 		const waiting = burst.filter((_, i) => !first[i].emitted);
-		for (const outcome of await Promise.all(waiting.map(receive))) expect(outcome).toMatchObject(busy);
+		for (const outcome of await Promise.all(waiting.map(receive)))
+			expect(outcome).toMatchObject(busy);
 		for (const one of running) emittedCount.set(one.id, 1);
 
 		// n8n answers the running ones as their executions end; the bank retries what was refused
@@ -126,15 +174,23 @@ describe('back-pressure', () => {
 		expect([...emittedCount.values()]).toEqual(Array(10).fill(1));
 		// and every one of them, sent again, is a duplicate
 		for (const outcome of await Promise.all(burst.map(receive))) {
-			expect(outcome).toMatchObject({ emitted: false, status: 200, body: { reason: 'duplicate delivery' } });
+			expect(outcome).toMatchObject({
+				emitted: false,
+				status: 200,
+				body: { reason: 'duplicate delivery' },
+			});
 		}
 	});
 
 	it(`without the option, at most ${DEFAULT_MAX_RUNNING} are running`, async () => {
 		const receive = triggerNode();
-		const outcomes = await Promise.all(Array.from({ length: DEFAULT_MAX_RUNNING + 2 }, () => receive(delivery())));
+		const outcomes = await Promise.all(
+			Array.from({ length: DEFAULT_MAX_RUNNING + 2 }, () => receive(delivery())),
+		);
 		expect(outcomes.filter((o) => o.emitted)).toHaveLength(DEFAULT_MAX_RUNNING);
-		expect(outcomes.filter((o) => !o.emitted)).toEqual(Array(2).fill(expect.objectContaining(busy)));
+		expect(outcomes.filter((o) => !o.emitted)).toEqual(
+			Array(2).fill(expect.objectContaining(busy)),
+		);
 		outcomes[0].close();
 		expect((await receive(delivery())).emitted).toBe(true);
 	});
@@ -145,15 +201,26 @@ describe('back-pressure', () => {
 		const first = await receive(one);
 		expect(first.emitted).toBe(true);
 		const copy = await receive(one);
-		expect(copy).toMatchObject({ emitted: false, status: 503, retryAfter: String(IN_FLIGHT_RETRY_AFTER_SECONDS), body: { received: false } });
+		expect(copy).toMatchObject({
+			emitted: false,
+			status: 503,
+			retryAfter: String(IN_FLIGHT_RETRY_AFTER_SECONDS),
+			body: { received: false },
+		});
 		first.close();
-		expect(await receive(one)).toMatchObject({ emitted: false, status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+		expect(await receive(one)).toMatchObject({
+			emitted: false,
+			status: 200,
+			body: { received: true, emitted: false, reason: 'duplicate delivery' },
+		});
 	});
 
-	it('a delivery whose transaction fetch fails gives its place back: the next one runs, and the bank\'s retry of the failed one runs once', async () => {
+	it("a delivery whose transaction fetch fails gives its place back: the next one runs, and the bank's retry of the failed one runs once", async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 1 }, fetchTransaction: true });
 		const failing = delivery();
-		sandbox.control.setFaults([{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404, times: 1 },
+		]);
 		try {
 			expect((await receive(failing)).status).toBe(500);
 		} finally {
@@ -177,7 +244,7 @@ describe('back-pressure', () => {
 		expect((await receive(delivery())).emitted).toBe(true);
 	});
 
-	it('a delivery handed over while another still runs is written into that one\'s static data too, so whichever n8n saves last holds both', async () => {
+	it("a delivery handed over while another still runs is written into that one's static data too, so whichever n8n saves last holds both", async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 5 } });
 		const a = delivery();
 		const b = delivery();
@@ -186,15 +253,26 @@ describe('back-pressure', () => {
 		const now = Math.floor(Date.now() / 1000);
 		const keyOfB = deliveryKey(b.id, b.rawBody);
 		expect(persistedAsTaken(first.staticData.node, keyOfB, now, 900)).toBe(true);
-		expect(persistedAsTaken(second.staticData.node, deliveryKey(a.id, a.rawBody), now, 900)).toBe(true);
+		expect(persistedAsTaken(second.staticData.node, deliveryKey(a.id, a.rawBody), now, 900)).toBe(
+			true,
+		);
 		first.close();
 		second.close();
 	});
 
 	it('the keys are written again once n8n has started the run, whose workflow clears the static data\'s "changed" mark (n8n 2.41.1), so n8n saves them when it answers', async () => {
 		const node = { name: 'Customer Banking Trigger', id: `back-pressure-node-${++nodeCounter}` };
-		const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: false });
-		const { context } = webhookContext(credentialsFor(sandbox), parameters, { ...signed(delivery()), path: '/webhook' }, { node, staticData: newStaticData() });
+		const parameters = withPayloadFields(sandbox.variants, {
+			accounts: [gbp],
+			events: ['TransactionReceived'],
+			fetchTransaction: false,
+		});
+		const { context } = webhookContext(
+			credentialsFor(sandbox),
+			parameters,
+			{ ...signed(delivery()), path: '/webhook' },
+			{ node, staticData: newStaticData() },
+		);
 		const { workflow } = context as unknown as { workflow: Workflow };
 		expect((await trigger.webhook.call(context)).workflowData).toBeDefined();
 		expect(workflow.staticData.__dataChanged).toBe(true);
@@ -209,8 +287,14 @@ describe('back-pressure', () => {
 
 	it('Maximum Running Executions outside 1 to 1000 is refused at activation, naming the field', async () => {
 		for (const maxRunningExecutions of [0, 1.5, 1001]) {
-			const { context } = hookContext(credentialsFor(sandbox), { accounts: [gbp], events: ['TransactionReceived'], options: { maxRunningExecutions } }, { staticData: newStaticData() });
-			await expect(hooks.create.call(context)).rejects.toThrow('Maximum Running Executions must be a whole number from 1 to 1000');
+			const { context } = hookContext(
+				credentialsFor(sandbox),
+				{ accounts: [gbp], events: ['TransactionReceived'], options: { maxRunningExecutions } },
+				{ staticData: newStaticData() },
+			);
+			await expect(hooks.create.call(context)).rejects.toThrow(
+				'Maximum Running Executions must be a whole number from 1 to 1000',
+			);
 		}
 	});
 });

@@ -35,7 +35,10 @@ class N8nActivation {
 
 	private context() {
 		const staticData = { node: structuredClone(this.saved), global: {} };
-		const { context } = hookContext(this.credentials, this.parameters, { staticData, webhookUrl: WEBHOOK_URL });
+		const { context } = hookContext(this.credentials, this.parameters, {
+			staticData,
+			webhookUrl: WEBHOOK_URL,
+		});
 		return { context, staticData };
 	}
 
@@ -74,7 +77,10 @@ const CHURN_FAULTS: FaultRule[] = ['POST', 'DELETE'].flatMap((method) => {
 
 describe.each<[string, VariantsOption]>([
 	['a bank that replaces a re-subscribed zapId', { resubscribe: 'replace' }],
-	['a bank that refuses a re-subscribed zapId (409) and answers unsubscribe with 204', 'specMinimal'],
+	[
+		'a bank that refuses a re-subscribed zapId (409) and answers unsubscribe with 204',
+		'specMinimal',
+	],
 ])('activation churn with failing subscribe/unsubscribe calls, %s', (_name, variants) => {
 	let sandbox: Sandbox;
 
@@ -90,14 +96,25 @@ describe.each<[string, VariantsOption]>([
 		const { gbp, eur } = sandbox.seeded.accounts;
 		const parameters: TriggerParameters = { accounts: [gbp, eur], events: BOTH };
 		const planned = planSubscriptions(
-			{ workflowId: 'workflow-42', nodeId: 'trigger-node-1', webhookUrl: WEBHOOK_URL, isTest: false },
+			{
+				workflowId: 'workflow-42',
+				nodeId: 'trigger-node-1',
+				webhookUrl: WEBHOOK_URL,
+				isTest: false,
+			},
 			parameters.accounts,
 			BOTH as Array<'TransactionReceived' | 'TransactionConfirmed'>,
 		);
 		const n8n = new N8nActivation(sandbox, parameters);
 		sandbox.control.setFaults(CHURN_FAULTS);
 
-		const tally = { activated: 0, activationFailed: 0, deactivated: 0, deactivationFailed: 0, missingAfterActivation: 0 };
+		const tally = {
+			activated: 0,
+			activationFailed: 0,
+			deactivated: 0,
+			deactivationFailed: 0,
+			missingAfterActivation: 0,
+		};
 		for (let cycle = 0; cycle < CYCLES; cycle++) {
 			if (await n8n.activate()) {
 				tally.activated++;
@@ -114,7 +131,9 @@ describe.each<[string, VariantsOption]>([
 		sandbox.control.setFaults([]);
 		expect(await n8n.deactivate()).toBe(true);
 		const left = sandbox.control.subscriptions().length;
-		console.log(`churn (${_name}): ${JSON.stringify(tally)}, subscriptions left after the last deactivation: ${left}`);
+		console.log(
+			`churn (${_name}): ${JSON.stringify(tally)}, subscriptions left after the last deactivation: ${left}`,
+		);
 
 		// the faults really hit both sides, or the test proves nothing
 		expect(tally.activated).toBeGreaterThan(10);

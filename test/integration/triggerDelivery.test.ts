@@ -9,7 +9,10 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/CustomerBanking/transport';
 import { REFUSAL_LOG_INTERVAL_MS } from '../../nodes/CustomerBankingTrigger/refusalLog';
-import { REREAD_INTERVAL_MS, SECRET_REUSE_MS } from '../../nodes/CustomerBankingTrigger/signingSecrets';
+import {
+	REREAD_INTERVAL_MS,
+	SECRET_REUSE_MS,
+} from '../../nodes/CustomerBankingTrigger/signingSecrets';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
@@ -90,7 +93,10 @@ async function settlePayment() {
 	return { delivery, xtid };
 }
 
-function credentialsWith(secrets: { current: string; previous?: string }): ICredentialDataDecryptedObject {
+function credentialsWith(secrets: {
+	current: string;
+	previous?: string;
+}): ICredentialDataDecryptedObject {
 	return {
 		...credentialsFor(sandbox),
 		webhookSigningSecret: secrets.current,
@@ -106,12 +112,20 @@ describe('verified deliveries', () => {
 	it('receive money → TransactionReceived with the full current transaction', async () => {
 		const { delivery, transaction } = await receiveMoney(12.34, 'Invoice 1001');
 		const payload = payloadOf(delivery);
-		expect(payload).toMatchObject({ event: 'TransactionReceived', account: gbp, transaction: transaction.xtid });
+		expect(payload).toMatchObject({
+			event: 'TransactionReceived',
+			account: gbp,
+			transaction: transaction.xtid,
+		});
 		expect(payload.deliveryId).toBe(delivery.headers['x-cb-delivery-id']);
 		expect(payload.occurredAt).toEqual(expect.any(String));
 		expect(delivery.headers['x-cb-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
 
-		const { context, response, requests } = webhookContext(credentialsFor(sandbox), parameters, delivery);
+		const { context, response, requests } = webhookContext(
+			credentialsFor(sandbox),
+			parameters,
+			delivery,
+		);
 		const result = await trigger.webhook.call(context);
 
 		expect(result.workflowData).toHaveLength(1);
@@ -142,14 +156,23 @@ describe('verified deliveries', () => {
 
 	it('settle → TransactionConfirmed with the transaction as it is now (settled)', async () => {
 		const { delivery, xtid } = await settlePayment();
-		expect(payloadOf(delivery)).toMatchObject({ event: 'TransactionConfirmed', account: gbp, transaction: xtid });
+		expect(payloadOf(delivery)).toMatchObject({
+			event: 'TransactionConfirmed',
+			account: gbp,
+			transaction: xtid,
+		});
 
 		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
 		const result = await trigger.webhook.call(context);
 
 		const json = result.workflowData?.[0][0].json;
 		expect(json).toMatchObject({ event: 'TransactionConfirmed', account: gbp, xtid });
-		expect(json?.transaction).toMatchObject({ xtid, direction: 'outgoing', status: 'settled', amount: 25 });
+		expect(json?.transaction).toMatchObject({
+			xtid,
+			direction: 'outgoing',
+			status: 'settled',
+			amount: 25,
+		});
 	});
 
 	it('without Fetch Full Transaction emits the signal alone and calls no API', async () => {
@@ -171,10 +194,12 @@ describe('verified deliveries', () => {
 		expect(requests).toEqual([]);
 	});
 
-	it('a fetch failure is an execution error (NodeApiError), and the delivery is given back for the bank\'s retry', async () => {
+	it("a fetch failure is an execution error (NodeApiError), and the delivery is given back for the bank's retry", async () => {
 		const { delivery } = await receiveMoney();
 		const staticData = newStaticData();
-		sandbox.control.setFaults([{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, times: 1 },
+		]);
 
 		const failing = webhookContext(credentialsFor(sandbox), parameters, delivery, { staticData });
 		await expect(trigger.webhook.call(failing.context)).rejects.toBeInstanceOf(NodeApiError);
@@ -193,7 +218,10 @@ describe('verified deliveries', () => {
 		);
 		expect(Buffer.from(JSON.stringify(JSON.parse(raw.toString()))).equals(raw)).toBe(false);
 		const timestamp = String(Math.floor(Date.now() / 1000));
-		const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(raw).digest('hex');
+		const signature = createHmac('sha256', sandbox.signingSecret)
+			.update(`${timestamp}.`)
+			.update(raw)
+			.digest('hex');
 		const delivery: CapturedDelivery = {
 			path: '/webhook',
 			rawBody: raw,
@@ -202,7 +230,10 @@ describe('verified deliveries', () => {
 
 		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
 		const result = await trigger.webhook.call(context);
-		expect(result.workflowData?.[0][0].json).toMatchObject({ xtid: transaction.xtid, occurredAt: '2026-11-21T10:00:00.000Z' });
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			xtid: transaction.xtid,
+			occurredAt: '2026-11-21T10:00:00.000Z',
+		});
 	});
 
 	it('a delivery for an event this trigger does not watch is acknowledged, not emitted', async () => {
@@ -234,13 +265,19 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 
 	function tampered(): CapturedDelivery {
 		const payload = payloadOf(delivery);
-		const body = delivery.rawBody.toString('utf8').replace(payload.transaction as string, randomUUID());
+		const body = delivery.rawBody
+			.toString('utf8')
+			.replace(payload.transaction as string, randomUUID());
 		expect(body).not.toBe(delivery.rawBody.toString('utf8'));
 		return { ...delivery, rawBody: Buffer.from(body) };
 	}
 
 	// a node of its own by default: refusals are logged in summary per node (refusalLog.ts)
-	async function expectRefused(input: CapturedDelivery, credentials = credentialsFor(sandbox), nodeId = `refusals-${randomUUID()}`) {
+	async function expectRefused(
+		input: CapturedDelivery,
+		credentials = credentialsFor(sandbox),
+		nodeId = `refusals-${randomUUID()}`,
+	) {
 		const { context, response, requests, logs } = webhookContext(credentials, parameters, input, {
 			node: { name: 'Customer Banking Trigger', id: nodeId },
 		});
@@ -261,7 +298,9 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 
 	it('missing signature', async () => {
 		const logs = await expectRefused(withoutHeader('x-cb-signature'));
-		expect(logs.map((l) => l.message)).toEqual(['Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (missingSignature: 1)']);
+		expect(logs.map((l) => l.message)).toEqual([
+			'Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (missingSignature: 1)',
+		]);
 	});
 
 	it('missing timestamp', async () => {
@@ -271,7 +310,11 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 	it('wrong secret', async () => {
 		// a trigger whose credential held the wrong secret from the start (a node that read the right one
 		// keeps it for SECRET_REUSE_MS: see "signing secrets read once per SECRET_REUSE_MS")
-		await expectRefused(delivery, credentialsWith({ current: 'whsec_not_the_right_one' }), 'trigger-wrong-secret');
+		await expectRefused(
+			delivery,
+			credentialsWith({ current: 'whsec_not_the_right_one' }),
+			'trigger-wrong-secret',
+		);
 	});
 
 	it('tampered body', async () => {
@@ -287,14 +330,20 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(sentAt + 301_000);
 		try {
 			const logs = await expectRefused(delivery);
-			expect(logs.map((l) => l.message)).toEqual(['Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (staleTimestamp: 1)']);
+			expect(logs.map((l) => l.message)).toEqual([
+				'Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (staleTimestamp: 1)',
+			]);
 		} finally {
 			clock.mockRestore();
 		}
 	});
 
 	it('no signing secret in the credential: refused, never an open endpoint', async () => {
-		await expectRefused(delivery, credentialsWith({ current: '', previous: '' }), 'trigger-no-secret');
+		await expectRefused(
+			delivery,
+			credentialsWith({ current: '', previous: '' }),
+			'trigger-no-secret',
+		);
 	});
 });
 
@@ -310,7 +359,11 @@ describe('replays and retries', () => {
 		const result = await trigger.webhook.call(replay.context);
 		expect(result.workflowData).toBeUndefined();
 		expect(result.noWebhookResponse).toBeUndefined();
-		expect(result.webhookResponse).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
+		expect(result.webhookResponse).toEqual({
+			received: true,
+			emitted: false,
+			reason: 'duplicate delivery',
+		});
 		expect(replay.response.statusCode).toBe(200);
 		expect(replay.requests).toEqual([]);
 	});
@@ -319,7 +372,11 @@ describe('replays and retries', () => {
 		const { delivery } = await receiveMoney(5.67, 'Raw body replay');
 		// a bank that signs the raw body alone and sends the time of the attempt in a header it does not sign
 		const signature = `v1=${createHmac('sha256', sandbox.signingSecret).update(delivery.rawBody).digest('hex')}`;
-		const rawBodyParameters = { ...parameters, fetchTransaction: false, signature: { signedContent: 'body' } };
+		const rawBodyParameters = {
+			...parameters,
+			fetchTransaction: false,
+			signature: { signedContent: 'body' },
+		};
 		const node = { name: 'Customer Banking Trigger', id: `raw-body-replay-${randomUUID()}` };
 		const at = (nowMs: number) => ({
 			...delivery,
@@ -328,35 +385,50 @@ describe('replays and retries', () => {
 		const started = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
 		try {
-			const first = webhookContext(credentialsFor(sandbox), rawBodyParameters, at(started), { node });
+			const first = webhookContext(credentialsFor(sandbox), rawBodyParameters, at(started), {
+				node,
+			});
 			expect((await trigger.webhook.call(first.context)).workflowData).toHaveLength(1);
 			// the attacker's copy, hours after any window a timestamp could give, with the header set to now
 			for (const laterMs of [16 * 60_000, 3 * 3600_000, 23 * 3600_000]) {
 				clock.mockReturnValue(started + laterMs);
-				const replay = webhookContext(credentialsFor(sandbox), rawBodyParameters, at(started + laterMs), { node });
+				const replay = webhookContext(
+					credentialsFor(sandbox),
+					rawBodyParameters,
+					at(started + laterMs),
+					{ node },
+				);
 				const result = await trigger.webhook.call(replay.context);
 				expect(result.workflowData).toBeUndefined();
-				expect(result.webhookResponse).toEqual({ received: true, emitted: false, reason: 'duplicate delivery' });
+				expect(result.webhookResponse).toEqual({
+					received: true,
+					emitted: false,
+					reason: 'duplicate delivery',
+				});
 			}
 		} finally {
 			clock.mockRestore();
 		}
 	});
 
-	it('the sandbox\'s own retry (same delivery id and body, signed again) is emitted once', async () => {
+	it("the sandbox's own retry (same delivery id and body, signed again) is emitted once", async () => {
 		let attempts = 0;
 		receiver.answer = async () => ({ status: ++attempts === 1 ? 503 : 200 });
 		const { delivery } = await receiveMoney(4.56, 'Retried');
 		const attemptsSeen = receiver.captured.slice(-2);
 		expect(attemptsSeen).toHaveLength(2);
-		expect(attemptsSeen[0].headers['x-cb-delivery-id']).toBe(attemptsSeen[1].headers['x-cb-delivery-id']);
+		expect(attemptsSeen[0].headers['x-cb-delivery-id']).toBe(
+			attemptsSeen[1].headers['x-cb-delivery-id'],
+		);
 		expect(attemptsSeen[0].rawBody.equals(attemptsSeen[1].rawBody)).toBe(true);
 		expect(delivery).toBe(attemptsSeen[0]);
 
 		const staticData = newStaticData();
 		const emitted: unknown[] = [];
 		for (const attempt of attemptsSeen) {
-			const { context } = webhookContext(credentialsFor(sandbox), parameters, attempt, { staticData });
+			const { context } = webhookContext(credentialsFor(sandbox), parameters, attempt, {
+				staticData,
+			});
 			const result = await trigger.webhook.call(context);
 			if (result.workflowData) emitted.push(result.workflowData);
 		}
@@ -371,7 +443,10 @@ describe('end to end: the receiver answers with what webhook() decides', () => {
 		let executions = 0;
 		let node = { name: 'Customer Banking Trigger', id: 'trigger-wrong-secret-e2e' };
 		receiver.answer = async (captured) => {
-			const { context, response } = webhookContext(credentials, parameters, captured, { staticData, node });
+			const { context, response } = webhookContext(credentials, parameters, captured, {
+				staticData,
+				node,
+			});
 			const result = await trigger.webhook.call(context);
 			if (result.workflowData) executions++;
 			return { status: result.noWebhookResponse ? response.statusCode : 200 };
@@ -404,7 +479,10 @@ describe('signing secret rotation', () => {
 
 		// each check as another trigger node, so the same delivery is not taken for a replay
 		let node = 0;
-		const accepts = async (delivery: CapturedDelivery, credentials: ICredentialDataDecryptedObject) => {
+		const accepts = async (
+			delivery: CapturedDelivery,
+			credentials: ICredentialDataDecryptedObject,
+		) => {
 			const { context, response } = webhookContext(credentials, parameters, delivery, {
 				node: { name: 'Customer Banking Trigger', id: `rotation-node-${++node}` },
 			});
@@ -435,34 +513,60 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		body[payloadFieldNames(sandbox.variants).deliveryId] = randomUUID();
 		const raw = Buffer.from(JSON.stringify(body));
 		const timestamp = String(Math.floor(nowMs / 1000));
-		const signature = createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex');
-		return { path: '/webhook', rawBody: raw, headers: { 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` } };
+		const signature = createHmac('sha256', secret)
+			.update(`${timestamp}.`)
+			.update(raw)
+			.digest('hex');
+		return {
+			path: '/webhook',
+			rawBody: raw,
+			headers: { 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` },
+		};
 	}
 
 	/** Feeds one delivery to the trigger node `nodeId`: whether it was emitted, and whether the credential was read. */
-	async function deliver(nodeId: string, credentials: ICredentialDataDecryptedObject, delivery: CapturedDelivery) {
+	async function deliver(
+		nodeId: string,
+		credentials: ICredentialDataDecryptedObject,
+		delivery: CapturedDelivery,
+	) {
 		// fetch off: the transaction fetch reads the credential for its request, not for the signature
-		const { context, response } = webhookContext(credentials, { ...parameters, fetchTransaction: false }, delivery, {
-			node: { name: 'Customer Banking Trigger', id: nodeId },
-		});
+		const { context, response } = webhookContext(
+			credentials,
+			{ ...parameters, fetchTransaction: false },
+			delivery,
+			{
+				node: { name: 'Customer Banking Trigger', id: nodeId },
+			},
+		);
 		const reads = jest.spyOn(context, 'getCredentials');
 		const result = await trigger.webhook.call(context);
-		return { emitted: result.workflowData !== undefined && response.statusCode === 200, status: response.statusCode, credentialReads: reads.mock.calls.length };
+		return {
+			emitted: result.workflowData !== undefined && response.statusCode === 200,
+			status: response.statusCode,
+			credentialReads: reads.mock.calls.length,
+		};
 	}
 
 	it('verifies later deliveries with the secrets it read, without reading the credential again', async () => {
 		const nodeId = `reuse-${++node}`;
 		const credentials = credentialsFor(sandbox);
 		const results = [];
-		for (let n = 0; n < 4; n++) results.push(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret)));
+		for (let n = 0; n < 4; n++)
+			results.push(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret)));
 		expect(results.map((r) => r.emitted)).toEqual([true, true, true, true]);
 		expect(results.map((r) => r.credentialReads)).toEqual([1, 0, 0, 0]);
 	});
 
 	it('a delivery signed with a secret set since then reads the credential again and is accepted at once', async () => {
 		const nodeId = `reuse-${++node}`;
-		expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret))).emitted).toBe(true);
-		const rotated = credentialsWith({ current: 'whsec_new_secret_0001', previous: sandbox.signingSecret });
+		expect(
+			(await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret))).emitted,
+		).toBe(true);
+		const rotated = credentialsWith({
+			current: 'whsec_new_secret_0001',
+			previous: sandbox.signingSecret,
+		});
 		const withNew = await deliver(nodeId, rotated, signedWith('whsec_new_secret_0001'));
 		expect(withNew).toMatchObject({ emitted: true, credentialReads: 1 });
 	});
@@ -472,15 +576,38 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		const started = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
 		try {
-			expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			expect(
+				(await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started)))
+					.emitted,
+			).toBe(true);
 			const replaced = credentialsWith({ current: 'whsec_replacement_0002' });
 			// inside the window the remembered secret still verifies (the documented limit)
 			clock.mockReturnValue(started + SECRET_REUSE_MS - 1);
-			expect((await deliver(nodeId, replaced, signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS - 1))).emitted).toBe(true);
+			expect(
+				(
+					await deliver(
+						nodeId,
+						replaced,
+						signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS - 1),
+					)
+				).emitted,
+			).toBe(true);
 			clock.mockReturnValue(started + SECRET_REUSE_MS);
-			const after = await deliver(nodeId, replaced, signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS));
+			const after = await deliver(
+				nodeId,
+				replaced,
+				signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS),
+			);
 			expect(after).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
-			expect((await deliver(nodeId, replaced, signedWith('whsec_replacement_0002', started + SECRET_REUSE_MS))).emitted).toBe(true);
+			expect(
+				(
+					await deliver(
+						nodeId,
+						replaced,
+						signedWith('whsec_replacement_0002', started + SECRET_REUSE_MS),
+					)
+				).emitted,
+			).toBe(true);
 		} finally {
 			clock.mockRestore();
 		}
@@ -492,7 +619,9 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		const started = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
 		try {
-			expect((await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			expect(
+				(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started))).emitted,
+			).toBe(true);
 			let reads = 0;
 			let warnings = 0;
 			// 2,000 forged deliveries over 60 s of clock, 50 at a time as concurrent requests
@@ -501,12 +630,22 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 				clock.mockReturnValue(nowMs);
 				const outcomes = await Promise.all(
 					Array.from({ length: 50 }, async () => {
-						const { context, response, logs } = webhookContext(credentials, { ...parameters, fetchTransaction: false }, signedWith('whsec_forged_by_attacker', nowMs), {
-							node: { name: 'Customer Banking Trigger', id: nodeId },
-						});
+						const { context, response, logs } = webhookContext(
+							credentials,
+							{ ...parameters, fetchTransaction: false },
+							signedWith('whsec_forged_by_attacker', nowMs),
+							{
+								node: { name: 'Customer Banking Trigger', id: nodeId },
+							},
+						);
 						const spy = jest.spyOn(context, 'getCredentials');
 						const result = await trigger.webhook.call(context);
-						return { status: response.statusCode, emitted: result.workflowData !== undefined, reads: spy.mock.calls.length, warnings: logs.filter((l) => l.level === 'warn').length };
+						return {
+							status: response.statusCode,
+							emitted: result.workflowData !== undefined,
+							reads: spy.mock.calls.length,
+							warnings: logs.filter((l) => l.level === 'warn').length,
+						};
 					}),
 				);
 				expect(outcomes.every((o) => o.status === 401 && !o.emitted)).toBe(true);
@@ -514,12 +653,17 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 				warnings += outcomes.reduce((sum, o) => sum + o.warnings, 0);
 			}
 			// 60 s: at most one read per REREAD_INTERVAL_MS and one per SECRET_REUSE_MS, each shared by concurrent requests
-			expect(reads).toBeLessThanOrEqual(Math.ceil(60_000 / REREAD_INTERVAL_MS) + Math.ceil(60_000 / SECRET_REUSE_MS) + 2);
+			expect(reads).toBeLessThanOrEqual(
+				Math.ceil(60_000 / REREAD_INTERVAL_MS) + Math.ceil(60_000 / SECRET_REUSE_MS) + 2,
+			);
 			// a summary at most once per REFUSAL_LOG_INTERVAL_MS, not a line per delivery
 			expect(warnings).toBeLessThanOrEqual(Math.ceil(60_000 / REFUSAL_LOG_INTERVAL_MS) + 1);
 			expect(warnings).toBeGreaterThanOrEqual(1);
 			// and the real bank's deliveries still go through
-			expect((await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started + 60_000))).emitted).toBe(true);
+			expect(
+				(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started + 60_000)))
+					.emitted,
+			).toBe(true);
 		} finally {
 			clock.mockRestore();
 		}
@@ -530,14 +674,35 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		const started = Date.now();
 		const clock = jest.spyOn(Date, 'now').mockReturnValue(started);
 		try {
-			expect((await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started))).emitted).toBe(true);
+			expect(
+				(await deliver(nodeId, credentialsFor(sandbox), signedWith(sandbox.signingSecret, started)))
+					.emitted,
+			).toBe(true);
 			// a forged delivery: read again at once
-			expect(await deliver(nodeId, credentialsFor(sandbox), signedWith('whsec_forged_0004', started + 10))).toMatchObject({ status: 401, credentialReads: 1 });
+			expect(
+				await deliver(
+					nodeId,
+					credentialsFor(sandbox),
+					signedWith('whsec_forged_0004', started + 10),
+				),
+			).toMatchObject({ status: 401, credentialReads: 1 });
 			const rotated = credentialsWith({ current: 'whsec_new_secret_0005' });
 			clock.mockReturnValue(started + REREAD_INTERVAL_MS - 1);
-			expect(await deliver(nodeId, rotated, signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS - 1))).toMatchObject({ status: 401, credentialReads: 0 });
+			expect(
+				await deliver(
+					nodeId,
+					rotated,
+					signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS - 1),
+				),
+			).toMatchObject({ status: 401, credentialReads: 0 });
 			clock.mockReturnValue(started + REREAD_INTERVAL_MS + 10);
-			expect(await deliver(nodeId, rotated, signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS + 10))).toMatchObject({ emitted: true, credentialReads: 1 });
+			expect(
+				await deliver(
+					nodeId,
+					rotated,
+					signedWith('whsec_new_secret_0005', started + REREAD_INTERVAL_MS + 10),
+				),
+			).toMatchObject({ emitted: true, credentialReads: 1 });
 		} finally {
 			clock.mockRestore();
 		}
@@ -551,9 +716,14 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 		try {
 			for (const offsetMs of [0, 1000, 2000, REFUSAL_LOG_INTERVAL_MS + 1000]) {
 				clock.mockReturnValue(started + offsetMs);
-				const { context, logs } = webhookContext(credentialsFor(sandbox), { ...parameters, fetchTransaction: false }, signedWith('whsec_forged_by_attacker', started + offsetMs), {
-					node: { name: 'Customer Banking Trigger', id: nodeId },
-				});
+				const { context, logs } = webhookContext(
+					credentialsFor(sandbox),
+					{ ...parameters, fetchTransaction: false },
+					signedWith('whsec_forged_by_attacker', started + offsetMs),
+					{
+						node: { name: 'Customer Banking Trigger', id: nodeId },
+					},
+				);
 				await trigger.webhook.call(context);
 				lines.push(...logs.filter((l) => l.level === 'warn').map((l) => l.message));
 			}
@@ -568,8 +738,16 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 	});
 
 	it('secrets are remembered per trigger node: another node reads its own credential', async () => {
-		const first = await deliver(`reuse-${++node}`, credentialsFor(sandbox), signedWith(sandbox.signingSecret));
-		const other = await deliver(`reuse-${++node}`, credentialsWith({ current: 'whsec_other_node_0003' }), signedWith(sandbox.signingSecret));
+		const first = await deliver(
+			`reuse-${++node}`,
+			credentialsFor(sandbox),
+			signedWith(sandbox.signingSecret),
+		);
+		const other = await deliver(
+			`reuse-${++node}`,
+			credentialsWith({ current: 'whsec_other_node_0003' }),
+			signedWith(sandbox.signingSecret),
+		);
 		expect(first.emitted).toBe(true);
 		expect(other).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
 	});

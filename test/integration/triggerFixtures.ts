@@ -5,7 +5,12 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createHookContext, createWebhookContext } from '../helpers/n8nContext';
@@ -66,7 +71,11 @@ export async function startReceiver(): Promise<Receiver> {
 			for (const [name, value] of Object.entries(request.headers)) {
 				if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
 			}
-			const delivery: CapturedDelivery = { headers, rawBody: Buffer.concat(chunks), path: request.url ?? '' };
+			const delivery: CapturedDelivery = {
+				headers,
+				rawBody: Buffer.concat(chunks),
+				path: request.url ?? '',
+			};
 			receiver.captured.push(delivery);
 			receiver
 				.answer(delivery)
@@ -133,9 +142,24 @@ export type PayloadFact = 'deliveryId' | 'event' | 'account' | 'transaction' | '
  * Where each bank keeps each fact in a delivery body (spec §Events rule 3: the payload shape is not
  * shown; DECISIONS.md §Variants `webhookPayload`). The sandbox's names are the trigger's defaults.
  */
-const PAYLOAD_FIELD_NAMES: Record<BankVariants['webhookPayload'], Readonly<Record<PayloadFact, string>>> = {
-	sandbox: { deliveryId: 'deliveryId', event: 'event', account: 'xaid', transaction: 'xtid', occurredAt: 'occurredAt' },
-	other: { deliveryId: 'id', event: 'type', account: 'accountId', transaction: 'transactionId', occurredAt: 'createdAt' },
+const PAYLOAD_FIELD_NAMES: Record<
+	BankVariants['webhookPayload'],
+	Readonly<Record<PayloadFact, string>>
+> = {
+	sandbox: {
+		deliveryId: 'deliveryId',
+		event: 'event',
+		account: 'xaid',
+		transaction: 'xtid',
+		occurredAt: 'occurredAt',
+	},
+	other: {
+		deliveryId: 'id',
+		event: 'type',
+		account: 'accountId',
+		transaction: 'transactionId',
+		occurredAt: 'createdAt',
+	},
 };
 
 type PayloadVariant = Pick<BankVariants, 'webhookPayload'>;
@@ -150,13 +174,19 @@ export function payloadFieldNames(variants: PayloadVariant): Readonly<Record<Pay
  * the trigger's defaults (a bank of `webhookPayload: 'other'`), as a user sets them; unchanged otherwise.
  * Every test that feeds deliveries to the trigger builds its parameters with this.
  */
-export function withPayloadFields<P extends IDataObject>(variants: PayloadVariant, parameters: P): P {
+export function withPayloadFields<P extends IDataObject>(
+	variants: PayloadVariant,
+	parameters: P,
+): P {
 	if (variants.webhookPayload === 'sandbox') return parameters;
 	return { ...parameters, payloadFields: { ...payloadFieldNames(variants) } };
 }
 
 /** A delivery body read with the bank's field names: its facts by the trigger's keys. */
-export function deliveryFacts(variants: PayloadVariant, delivery: CapturedDelivery | Buffer): Record<PayloadFact, unknown> {
+export function deliveryFacts(
+	variants: PayloadVariant,
+	delivery: CapturedDelivery | Buffer,
+): Record<PayloadFact, unknown> {
 	const raw = Buffer.isBuffer(delivery) ? delivery : delivery.rawBody;
 	const payload = JSON.parse(raw.toString('utf8')) as IDataObject;
 	const names = payloadFieldNames(variants);
@@ -169,9 +199,13 @@ export function deliveryFacts(variants: PayloadVariant, delivery: CapturedDelive
  * A delivery body as the bank writes it: the facts (by the trigger's keys) under the bank's field
  * names, in the order given; other keys are kept as they are.
  */
-export function deliveryBody(variants: PayloadVariant, facts: Partial<Record<PayloadFact, unknown>> & IDataObject): Buffer {
+export function deliveryBody(
+	variants: PayloadVariant,
+	facts: Partial<Record<PayloadFact, unknown>> & IDataObject,
+): Buffer {
 	const names: Readonly<Record<string, string>> = payloadFieldNames(variants);
 	const body: IDataObject = {};
-	for (const [key, value] of Object.entries(facts)) body[Object.hasOwn(names, key) ? names[key] : key] = value as IDataObject[string];
+	for (const [key, value] of Object.entries(facts))
+		body[Object.hasOwn(names, key) ? names[key] : key] = value as IDataObject[string];
 	return Buffer.from(JSON.stringify(body));
 }

@@ -42,7 +42,9 @@ function owner(webhookUrl: string, isTest: boolean): SubscriptionOwner {
 const removed = () => (sandbox.variants.unsubscribeAnswer === 'empty' ? 204 : 200);
 
 function apiCalls(method: string, path: string) {
-	return sandbox.control.requests().filter((entry) => entry.method === method && entry.path === path);
+	return sandbox.control
+		.requests()
+		.filter((entry) => entry.method === method && entry.path === path);
 }
 
 /** Makes the sandbox fail one POST /webhooks/subscribe, the `nth` one this context sends. */
@@ -53,9 +55,18 @@ function failNthSubscribe(
 ) {
 	const send = context.helpers.httpRequestWithAuthentication;
 	let subscribes = 0;
-	context.helpers.httpRequestWithAuthentication = async function (type: string, options: IHttpRequestOptions) {
-		if (options.method === 'POST' && options.url.endsWith('/webhooks/subscribe') && ++subscribes === nth) {
-			sandbox.control.setFaults([{ method: 'POST', path: '/webhooks/subscribe', times: 1, ...fault }]);
+	context.helpers.httpRequestWithAuthentication = async function (
+		type: string,
+		options: IHttpRequestOptions,
+	) {
+		if (
+			options.method === 'POST' &&
+			options.url.endsWith('/webhooks/subscribe') &&
+			++subscribes === nth
+		) {
+			sandbox.control.setFaults([
+				{ method: 'POST', path: '/webhooks/subscribe', times: 1, ...fault },
+			]);
 		}
 		return await send.call(this, type, options);
 	};
@@ -65,19 +76,32 @@ describe('activation', () => {
 	it('creates exactly accounts × events subscriptions, with the derived zapIds and the webhook URL', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
 		const parameters: TriggerParameters = { accounts: [gbp, eur], events: BOTH };
-		const { context, staticData } = hookContext(credentialsFor(sandbox), parameters, { webhookUrl: PRODUCTION_URL });
+		const { context, staticData } = hookContext(credentialsFor(sandbox), parameters, {
+			webhookUrl: PRODUCTION_URL,
+		});
 
 		expect(await hooks.checkExists.call(context)).toBe(false);
 		expect(await hooks.create.call(context)).toBe(true);
 
 		const subscriptions = sandbox.control.subscriptions();
 		expect(pairsOf(subscriptions)).toEqual(
-			[`${gbp}/TransactionReceived`, `${gbp}/TransactionConfirmed`, `${eur}/TransactionReceived`, `${eur}/TransactionConfirmed`].sort(),
+			[
+				`${gbp}/TransactionReceived`,
+				`${gbp}/TransactionConfirmed`,
+				`${eur}/TransactionReceived`,
+				`${eur}/TransactionConfirmed`,
+			].sort(),
 		);
-		const planned = planSubscriptions(owner(PRODUCTION_URL, false), [gbp, eur], ['TransactionReceived', 'TransactionConfirmed']);
+		const planned = planSubscriptions(
+			owner(PRODUCTION_URL, false),
+			[gbp, eur],
+			['TransactionReceived', 'TransactionConfirmed'],
+		);
 		expect(subscriptions.map((s) => s.zapId).sort()).toEqual(planned.map((t) => t.zapId).sort());
 		expect(new Set(subscriptions.map((s) => s.url))).toEqual(new Set([PRODUCTION_URL]));
-		expect([...(staticData.node.subscribedZapIds as string[])].sort()).toEqual(planned.map((t) => t.zapId).sort());
+		expect([...(staticData.node.subscribedZapIds as string[])].sort()).toEqual(
+			planned.map((t) => t.zapId).sort(),
+		);
 
 		// The API cannot list subscriptions: every activation subscribes again, whatever was recorded.
 		expect(await hooks.checkExists.call(context)).toBe(false);
@@ -101,7 +125,9 @@ describe('activation', () => {
 		const subscriptions = sandbox.control.subscriptions();
 		expect(subscriptions).toHaveLength(2);
 		expect(subscriptions.map((s) => s.zapId).sort()).toEqual(zapIds);
-		expect(pairsOf(subscriptions)).toEqual([`${gbp}/TransactionReceived`, `${gbp}/TransactionConfirmed`].sort());
+		expect(pairsOf(subscriptions)).toEqual(
+			[`${gbp}/TransactionReceived`, `${gbp}/TransactionConfirmed`].sort(),
+		);
 		if (sandbox.variants.resubscribe === 'refuse') {
 			// a bank that refuses a known zapId (409): the trigger unsubscribes and subscribes again, so
 			// each activation gives the same zapIds new refs
@@ -118,8 +144,14 @@ describe('activation', () => {
 	it('keeps test and production subscriptions apart', async () => {
 		const { gbp } = sandbox.seeded.accounts;
 		const parameters: TriggerParameters = { accounts: [gbp], events: BOTH };
-		const production = hookContext(credentialsFor(sandbox), parameters, { webhookUrl: PRODUCTION_URL });
-		const test = hookContext(credentialsFor(sandbox), parameters, { webhookUrl: TEST_URL, mode: 'manual', activationMode: 'manual' });
+		const production = hookContext(credentialsFor(sandbox), parameters, {
+			webhookUrl: PRODUCTION_URL,
+		});
+		const test = hookContext(credentialsFor(sandbox), parameters, {
+			webhookUrl: TEST_URL,
+			mode: 'manual',
+			activationMode: 'manual',
+		});
 
 		await hooks.create.call(production.context);
 		await hooks.create.call(test.context);
@@ -134,18 +166,30 @@ describe('activation', () => {
 
 		// Stopping the test listener leaves production alone.
 		await hooks.delete.call(test.context);
-		expect(sandbox.control.subscriptions().map((s) => s.url)).toEqual([PRODUCTION_URL, PRODUCTION_URL]);
+		expect(sandbox.control.subscriptions().map((s) => s.url)).toEqual([
+			PRODUCTION_URL,
+			PRODUCTION_URL,
+		]);
 	});
 
 	it('refuses to activate without a webhook signing secret, before any request', async () => {
-		const credentials = { ...credentialsFor(sandbox), webhookSigningSecret: '  ', webhookSigningSecretPrevious: '' };
-		const { context } = hookContext(credentials, { accounts: [sandbox.seeded.accounts.gbp], events: BOTH });
+		const credentials = {
+			...credentialsFor(sandbox),
+			webhookSigningSecret: '  ',
+			webhookSigningSecretPrevious: '',
+		};
+		const { context } = hookContext(credentials, {
+			accounts: [sandbox.seeded.accounts.gbp],
+			events: BOTH,
+		});
 		sandbox.control.clearRequests();
 
 		expect(await hooks.checkExists.call(context)).toBe(false);
 		const failure = hooks.create.call(context);
 		await expect(failure).rejects.toBeInstanceOf(NodeOperationError);
-		await expect(failure).rejects.toThrow('Set "Webhook Signing Secret" in the Customer Banking credential');
+		await expect(failure).rejects.toThrow(
+			'Set "Webhook Signing Secret" in the Customer Banking credential',
+		);
 		expect(sandbox.control.requests()).toEqual([]);
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
@@ -167,7 +211,9 @@ describe('all-or-nothing create', () => {
 	});
 
 	it('rolls back the first two when the third of four subscribe calls fails, and says which failed', async () => {
-		const { context, staticData } = hookContext(credentialsFor(sandbox), fourSubscriptions(), { webhookUrl: PRODUCTION_URL });
+		const { context, staticData } = hookContext(credentialsFor(sandbox), fourSubscriptions(), {
+			webhookUrl: PRODUCTION_URL,
+		});
 		failNthSubscribe(context, 3, { kind: 'status', status: 500 });
 
 		const failure = hooks.create.call(context);
@@ -179,22 +225,35 @@ describe('all-or-nothing create', () => {
 		expect(sandbox.control.subscriptions()).toEqual([]);
 		expect(apiCalls('POST', '/webhooks/subscribe')).toHaveLength(3);
 		// The two made are removed; the failed one is unsubscribed too, in case the bank committed it (404 here).
-		expect(apiCalls('DELETE', '/webhooks/unsubscribe').map((entry) => entry.status)).toEqual([removed(), removed(), 404]);
+		expect(apiCalls('DELETE', '/webhooks/unsubscribe').map((entry) => entry.status)).toEqual([
+			removed(),
+			removed(),
+			404,
+		]);
 		expect(staticData.node.subscribedZapIds).toBeUndefined();
 	});
 
 	it('also removes the failed subscription when the bank committed it but the answer was lost', async () => {
-		const { context } = hookContext(credentialsFor(sandbox), fourSubscriptions(), { webhookUrl: PRODUCTION_URL });
+		const { context } = hookContext(credentialsFor(sandbox), fourSubscriptions(), {
+			webhookUrl: PRODUCTION_URL,
+		});
 		failNthSubscribe(context, 3, { kind: 'commitThenDrop' });
 
 		await expect(hooks.create.call(context)).rejects.toThrow('(subscription 3 of 4)');
-		expect(apiCalls('DELETE', '/webhooks/unsubscribe').map((entry) => entry.status)).toEqual([removed(), removed(), removed()]);
+		expect(apiCalls('DELETE', '/webhooks/unsubscribe').map((entry) => entry.status)).toEqual([
+			removed(),
+			removed(),
+			removed(),
+		]);
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
 
-	it('rolls back when the bank refuses an account that is not the caller\'s (401)', async () => {
+	it("rolls back when the bank refuses an account that is not the caller's (401)", async () => {
 		const { gbp, otherWorkspace } = sandbox.seeded.accounts;
-		const { context } = hookContext(credentialsFor(sandbox), { accounts: [gbp, otherWorkspace], events: BOTH });
+		const { context } = hookContext(credentialsFor(sandbox), {
+			accounts: [gbp, otherWorkspace],
+			events: BOTH,
+		});
 
 		await expect(hooks.create.call(context)).rejects.toThrow(
 			`Could not subscribe account ${otherWorkspace} to TransactionReceived (subscription 3 of 4)`,
@@ -203,14 +262,25 @@ describe('all-or-nothing create', () => {
 	});
 
 	it('keeps a subscription whose rollback failed recorded, so deactivation removes it', async () => {
-		const { context, staticData } = hookContext(credentialsFor(sandbox), fourSubscriptions(), { webhookUrl: PRODUCTION_URL });
+		const { context, staticData } = hookContext(credentialsFor(sandbox), fourSubscriptions(), {
+			webhookUrl: PRODUCTION_URL,
+		});
 		const send = context.helpers.httpRequestWithAuthentication;
 		let subscribes = 0;
-		context.helpers.httpRequestWithAuthentication = async function (type: string, options: IHttpRequestOptions) {
+		context.helpers.httpRequestWithAuthentication = async function (
+			type: string,
+			options: IHttpRequestOptions,
+		) {
 			if (options.url.endsWith('/webhooks/subscribe') && ++subscribes === 3) {
 				sandbox.control.setFaults([
 					{ method: 'POST', path: '/webhooks/subscribe', kind: 'status', status: 500, times: 1 },
-					{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 1 },
+					{
+						method: 'DELETE',
+						path: '/webhooks/unsubscribe',
+						kind: 'status',
+						status: 500,
+						times: 1,
+					},
 				]);
 			}
 			return await send.call(this, type, options);
@@ -230,7 +300,10 @@ describe('all-or-nothing create', () => {
 describe('deactivation', () => {
 	it('leaves zero subscriptions and forgets them', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
-		const { context, staticData } = hookContext(credentialsFor(sandbox), { accounts: [gbp, eur], events: BOTH });
+		const { context, staticData } = hookContext(credentialsFor(sandbox), {
+			accounts: [gbp, eur],
+			events: BOTH,
+		});
 		await hooks.create.call(context);
 		expect(sandbox.control.subscriptions()).toHaveLength(4);
 
@@ -249,7 +322,9 @@ describe('deactivation', () => {
 
 		// Everything is gone now: every unsubscribe answers 404, and that is fine.
 		await expect(hooks.delete.call(lost.context)).resolves.toBe(true);
-		expect(apiCalls('DELETE', '/webhooks/unsubscribe').filter((entry) => entry.status === 404)).toHaveLength(2);
+		expect(
+			apiCalls('DELETE', '/webhooks/unsubscribe').filter((entry) => entry.status === 404),
+		).toHaveLength(2);
 	});
 
 	it('reports an unsubscribe that failed and keeps it recorded for the next attempt', async () => {
@@ -259,9 +334,13 @@ describe('deactivation', () => {
 		});
 		await hooks.create.call(context);
 		const [subscription] = sandbox.control.subscriptions();
-		sandbox.control.setFaults([{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'DELETE', path: '/webhooks/unsubscribe', kind: 'status', status: 500, times: 1 },
+		]);
 
-		await expect(hooks.delete.call(context)).rejects.toThrow(`Could not remove 1 webhook subscription(s): ${subscription.zapId}`);
+		await expect(hooks.delete.call(context)).rejects.toThrow(
+			`Could not remove 1 webhook subscription(s): ${subscription.zapId}`,
+		);
 		expect(staticData.node.subscribedZapIds).toEqual([subscription.zapId]);
 
 		await hooks.delete.call(context);
@@ -273,10 +352,18 @@ describe('changing accounts or events of an active workflow', () => {
 	it('re-activation with new parameters leaves no stale subscription behind', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
 		const staticData = newStaticData();
-		const before = hookContext(credentialsFor(sandbox), { accounts: [gbp], events: BOTH }, { staticData });
+		const before = hookContext(
+			credentialsFor(sandbox),
+			{ accounts: [gbp], events: BOTH },
+			{ staticData },
+		);
 		await hooks.create.call(before.context);
 
-		const after = hookContext(credentialsFor(sandbox), { accounts: [eur], events: ['TransactionReceived'] }, { staticData });
+		const after = hookContext(
+			credentialsFor(sandbox),
+			{ accounts: [eur], events: ['TransactionReceived'] },
+			{ staticData },
+		);
 		expect(await hooks.checkExists.call(after.context)).toBe(false);
 		// checkExists never deletes anything.
 		expect(sandbox.control.subscriptions()).toHaveLength(2);
@@ -289,9 +376,15 @@ describe('changing accounts or events of an active workflow', () => {
 	it('delete with the new parameters also removes the ones recorded under the old parameters', async () => {
 		const { gbp, eur } = sandbox.seeded.accounts;
 		const staticData = newStaticData();
-		await hooks.create.call(hookContext(credentialsFor(sandbox), { accounts: [gbp], events: BOTH }, { staticData }).context);
+		await hooks.create.call(
+			hookContext(credentialsFor(sandbox), { accounts: [gbp], events: BOTH }, { staticData })
+				.context,
+		);
 
-		await hooks.delete.call(hookContext(credentialsFor(sandbox), { accounts: [eur], events: BOTH }, { staticData }).context);
+		await hooks.delete.call(
+			hookContext(credentialsFor(sandbox), { accounts: [eur], events: BOTH }, { staticData })
+				.context,
+		);
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
 });

@@ -7,10 +7,32 @@
  * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
  * leaves no process and no port behind.
  */
-import { loadWorkflow, activate, createSandboxCredential, deactivate, type Execution, executionError, executionIds, getExecution, importWorkflow, nodeOutput, sleep, waitFor, whenRegistered } from '../e2e/lib/stack';
+import {
+	loadWorkflow,
+	activate,
+	createSandboxCredential,
+	deactivate,
+	type Execution,
+	executionError,
+	executionIds,
+	getExecution,
+	importWorkflow,
+	nodeOutput,
+	sleep,
+	waitFor,
+	whenRegistered,
+} from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
-import { finishedExecutions, post, postWhenRegistered, type QueueStack, signed, startQueueStack, workersThatRan } from './lib/queueStack';
+import {
+	finishedExecutions,
+	post,
+	postWhenRegistered,
+	type QueueStack,
+	signed,
+	startQueueStack,
+	workersThatRan,
+} from './lib/queueStack';
 
 const TRIGGER = 'Customer Banking Trigger';
 const APPROVAL_TRIGGER = 'Customer Banking Approval Trigger';
@@ -43,18 +65,32 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 	/** every process of the cluster, for the teardown check (killed workers' pids are added as they go) */
 	const remember = () => {
 		const { cluster } = stack;
-		pids = [...new Set([...pids, ...cluster.instances().map((i) => i.pid), cluster.postgres.process.child.pid ?? 0, cluster.redis.process.child.pid ?? 0])];
+		pids = [
+			...new Set([
+				...pids,
+				...cluster.instances().map((i) => i.pid),
+				cluster.postgres.process.child.pid ?? 0,
+				cluster.redis.process.child.pid ?? 0,
+			]),
+		];
 	};
 
 	it('every action operation once: webhook received by the webhook instance, run by a worker, answers matching the bank', async () => {
 		remember();
 		const { sandbox, cluster } = stack;
 		const gbp = sandbox.seeded.accounts.gbp;
-		const workflow = await importWorkflow(n8n(), 'operations.json', { CREDENTIAL_ID: credentialId });
+		const workflow = await importWorkflow(n8n(), 'operations.json', {
+			CREDENTIAL_ID: credentialId,
+		});
 		await activate(n8n(), workflow.id);
 		const before = await executionIds(n8n(), workflow.id);
 
-		const answer = await postWhenRegistered(cluster.webhook, 'e2e-operations', { gbp, payeeName: 'Queue Supplies Ltd', reference: 'QUEUE-OPS-0001', batchReference: 'QUEUE-OPS-0002' });
+		const answer = await postWhenRegistered(cluster.webhook, 'e2e-operations', {
+			gbp,
+			payeeName: 'Queue Supplies Ltd',
+			reference: 'QUEUE-OPS-0001',
+			batchReference: 'QUEUE-OPS-0002',
+		});
 		expect(answer.status).toBe(200);
 		const [execution] = await finishedExecutions(cluster, workflow.id, before, 1);
 
@@ -68,21 +104,52 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 
 		const after = ledger();
 		const [paid] = nodeOutput(execution, 'Pay');
-		expect(paid).toEqual(expect.objectContaining({ status: 'submitted', amount: 12.34, reference: 'QUEUE-OPS-0001' }));
+		expect(paid).toEqual(
+			expect.objectContaining({ status: 'submitted', amount: 12.34, reference: 'QUEUE-OPS-0001' }),
+		);
 		expect(after.transactions.filter((t) => t.reference === 'QUEUE-OPS-0001')).toEqual([
-			expect.objectContaining({ xtid: paid.xtid, xaid: gbp, direction: 'outgoing', status: 'sent', amount: 12.34 }),
+			expect.objectContaining({
+				xtid: paid.xtid,
+				xaid: gbp,
+				direction: 'outgoing',
+				status: 'sent',
+				amount: 12.34,
+			}),
 		]);
 		const [batched] = nodeOutput(execution, 'Pay Batch');
-		expect(batched).toEqual(expect.objectContaining({ status: 'pending_approval', amount: 1500, approvalRef: expect.any(String) }));
-		expect(after.approvals.filter((a) => a.xtid === batched.xtid)).toEqual([expect.objectContaining({ ref: batched.approvalRef, status: 'pending' })]);
+		expect(batched).toEqual(
+			expect.objectContaining({
+				status: 'pending_approval',
+				amount: 1500,
+				approvalRef: expect.any(String),
+			}),
+		);
+		expect(after.approvals.filter((a) => a.xtid === batched.xtid)).toEqual([
+			expect.objectContaining({ ref: batched.approvalRef, status: 'pending' }),
+		]);
 		const [created] = nodeOutput(execution, 'Create Payee');
-		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([expect.objectContaining({ xpid: created.xpid })]);
-		expect(nodeOutput(execution, 'Balance')).toEqual([expect.objectContaining({ currency: 'GBP', balance: expect.any(Number) })]);
-		expect(nodeOutput(execution, 'Transaction')).toEqual([expect.objectContaining({ xtid: paid.xtid, amount: 12.34 })]);
-		expect(nodeOutput(execution, 'Approval')).toEqual([expect.objectContaining({ ref: batched.approvalRef })]);
-		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(after.approvals.map((a) => a.ref));
-		const payments = sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/payments');
-		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([paid.idempotencyKey, batched.idempotencyKey]);
+		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([
+			expect.objectContaining({ xpid: created.xpid }),
+		]);
+		expect(nodeOutput(execution, 'Balance')).toEqual([
+			expect.objectContaining({ currency: 'GBP', balance: expect.any(Number) }),
+		]);
+		expect(nodeOutput(execution, 'Transaction')).toEqual([
+			expect.objectContaining({ xtid: paid.xtid, amount: 12.34 }),
+		]);
+		expect(nodeOutput(execution, 'Approval')).toEqual([
+			expect.objectContaining({ ref: batched.approvalRef }),
+		]);
+		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(
+			after.approvals.map((a) => a.ref),
+		);
+		const payments = sandbox.control
+			.requests()
+			.filter((r) => r.method === 'POST' && r.path === '/payments');
+		expect(payments.map((r) => r.headers['x-idempotent-key'])).toEqual([
+			paid.idempotencyKey,
+			batched.idempotencyKey,
+		]);
 	});
 
 	describe('Customer Banking Trigger', () => {
@@ -98,53 +165,101 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				const executions = await finishedExecutions(stack.cluster, workflowId, known, 0);
 				for (const execution of executions) {
 					expect(executionError(execution)).toBeUndefined();
-					emittedBy.set(execution.id, nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId)));
+					emittedBy.set(
+						execution.id,
+						nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId)),
+					);
 				}
 				known = [...known, ...executions.map((e) => e.id)];
 				return [...emittedBy].filter(([, ids]) => ids.includes(deliveryId)).map(([id]) => id);
 			};
-			await waitFor(`${atLeast} execution(s) of delivery ${deliveryId}`, async () => ((await look()).length >= atLeast ? true : undefined), 60_000, 500);
+			await waitFor(
+				`${atLeast} execution(s) of delivery ${deliveryId}`,
+				async () => ((await look()).length >= atLeast ? true : undefined),
+				60_000,
+				500,
+			);
 			await sleep(3000);
 			return await look();
 		}
 
 		/** The body of a delivery the sandbox made, with another delivery id: a delivery n8n has not seen. */
-		async function freshDelivery(tag: string): Promise<{ body: string; deliveryId: string; xtid: string }> {
+		async function freshDelivery(
+			tag: string,
+		): Promise<{ body: string; deliveryId: string; xtid: string }> {
 			const { sandbox } = stack;
 			const before = sandbox.control.deliveries().length;
-			const transaction = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10 + ++reference, `QUEUE-IN-${reference}`);
+			const transaction = await sandbox.control.receive(
+				sandbox.seeded.accounts.gbp,
+				10 + ++reference,
+				`QUEUE-IN-${reference}`,
+			);
 			await sandbox.control.waitForDeliveries();
-			const record = sandbox.control.deliveries().slice(before).find((d) => d.xtid === transaction.xtid);
+			const record = sandbox.control
+				.deliveries()
+				.slice(before)
+				.find((d) => d.xtid === transaction.xtid);
 			if (!record) throw new Error('the sandbox made no delivery');
 			expect(await executionsOf(record.deliveryId, 1)).toHaveLength(1);
 			const deliveryId = `queue-${tag}-${reference}`;
-			return { body: JSON.stringify({ ...JSON.parse(record.body), deliveryId }), deliveryId, xtid: String(transaction.xtid) };
+			return {
+				body: JSON.stringify({ ...JSON.parse(record.body), deliveryId }),
+				deliveryId,
+				xtid: String(transaction.xtid),
+			};
 		}
 
-		it('activated by main, it subscribes with the webhook instance\'s URL; a settled payment is delivered to the webhook instance and run by a worker', async () => {
+		it("activated by main, it subscribes with the webhook instance's URL; a settled payment is delivered to the webhook instance and run by a worker", async () => {
 			const { sandbox, cluster } = stack;
 			workflowId = (
-				await importWorkflow(n8n(), 'trigger.json', { CREDENTIAL_ID: credentialId, ACCOUNT_GBP: sandbox.seeded.accounts.gbp, ACCOUNT_EUR: sandbox.seeded.accounts.eur })
+				await importWorkflow(n8n(), 'trigger.json', {
+					CREDENTIAL_ID: credentialId,
+					ACCOUNT_GBP: sandbox.seeded.accounts.gbp,
+					ACCOUNT_EUR: sandbox.seeded.accounts.eur,
+				})
 			).id;
 			await activate(n8n(), workflowId);
-			const made = await waitFor('4 subscriptions', () => (subscriptions().length >= 4 ? subscriptions() : undefined), 60_000);
+			const made = await waitFor(
+				'4 subscriptions',
+				() => (subscriptions().length >= 4 ? subscriptions() : undefined),
+				60_000,
+			);
 			expect(made).toHaveLength(4);
-			expect(new Set(made.map((s) => s.url))).toEqual(new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]));
+			expect(new Set(made.map((s) => s.url))).toEqual(
+				new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]),
+			);
 			// the webhook instance answers 404 for a moment after activation
-			await whenRegistered('the webhook instance to serve the trigger', () => post(made[0].url, '{}'), 60_000);
+			await whenRegistered(
+				'the webhook instance to serve the trigger',
+				() => post(made[0].url, '{}'),
+				60_000,
+			);
 
-			const [{ xtid }] = sandbox.control.ledger().transactions.filter((t) => t.reference === 'QUEUE-OPS-0001');
+			const [{ xtid }] = sandbox.control
+				.ledger()
+				.transactions.filter((t) => t.reference === 'QUEUE-OPS-0001');
 			await sandbox.control.settle(String(xtid));
 			await sandbox.control.waitForDeliveries();
 			const deliveries = sandbox.control.deliveries().filter((d) => d.xtid === xtid);
-			expect(deliveries).toEqual([expect.objectContaining({ event: 'TransactionConfirmed', status: 'delivered', attempts: [expect.objectContaining({ statusCode: 200 })] })]);
+			expect(deliveries).toEqual([
+				expect.objectContaining({
+					event: 'TransactionConfirmed',
+					status: 'delivered',
+					attempts: [expect.objectContaining({ statusCode: 200 })],
+				}),
+			]);
 
 			const ran = await executionsOf(deliveries[0].deliveryId, 1);
 			expect(ran).toHaveLength(1);
 			const execution = await getExecution(n8n(), ran[0]);
 			expect(executionError(execution)).toBeUndefined();
 			expect(nodeOutput(execution, TRIGGER)).toEqual([
-				expect.objectContaining({ event: 'TransactionConfirmed', xtid, deliveryId: deliveries[0].deliveryId, transaction: expect.objectContaining({ xtid, status: 'settled' }) }),
+				expect.objectContaining({
+					event: 'TransactionConfirmed',
+					xtid,
+					deliveryId: deliveries[0].deliveryId,
+					transaction: expect.objectContaining({ xtid, status: 'settled' }),
+				}),
 			]);
 			expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
 		});
@@ -154,21 +269,33 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
 
 			const burst = await freshDelivery('burst');
-			const answers = await Promise.all(Array.from({ length: 10 }, () => post(url(cluster.webhook), burst.body, signed(sandbox, burst.body))));
+			const answers = await Promise.all(
+				Array.from({ length: 10 }, () =>
+					post(url(cluster.webhook), burst.body, signed(sandbox, burst.body)),
+				),
+			);
 			// copies arriving while the first one is processed are asked to send again (503), never told "received" early
 			expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
 			// an emitted delivery is answered by n8n once its execution ended: 200 with an empty body
 			expect(answers.filter((a) => a.status === 200 && a.body === undefined)).toHaveLength(1);
 			expect(await executionsOf(burst.deliveryId, 1)).toHaveLength(1);
 			// the bank's next attempt of those copies: a duplicate
-			expect(await post(url(cluster.webhook), burst.body, signed(sandbox, burst.body))).toEqual({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+			expect(await post(url(cluster.webhook), burst.body, signed(sandbox, burst.body))).toEqual({
+				status: 200,
+				body: { received: true, emitted: false, reason: 'duplicate delivery' },
+			});
 
 			// answered by the webhook instance, then repeated to main: the static data (in Postgres) knows it
 			const repeated = await freshDelivery('repeat');
-			expect(await post(url(cluster.webhook), repeated.body, signed(sandbox, repeated.body))).toEqual({ status: 200, body: undefined });
+			expect(
+				await post(url(cluster.webhook), repeated.body, signed(sandbox, repeated.body)),
+			).toEqual({ status: 200, body: undefined });
 			await sleep(1000);
 			const again = await post(url(cluster.main), repeated.body, signed(sandbox, repeated.body));
-			expect(again).toEqual({ status: 200, body: { received: true, emitted: false, reason: 'duplicate delivery' } });
+			expect(again).toEqual({
+				status: 200,
+				body: { received: true, emitted: false, reason: 'duplicate delivery' },
+			});
 			expect(await executionsOf(repeated.deliveryId, 1)).toHaveLength(1);
 		});
 
@@ -179,8 +306,19 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			const measured: string[] = [];
 			for (let round = 0; round < rounds; round++) {
 				const delivery = await freshDelivery(`split-${round}`);
-				const copies = [cluster.main, cluster.webhook, cluster.main, cluster.webhook, cluster.main, cluster.webhook];
-				const answers = await Promise.all(copies.map((instance) => post(url(instance), delivery.body, signed(sandbox, delivery.body))));
+				const copies = [
+					cluster.main,
+					cluster.webhook,
+					cluster.main,
+					cluster.webhook,
+					cluster.main,
+					cluster.webhook,
+				];
+				const answers = await Promise.all(
+					copies.map((instance) =>
+						post(url(instance), delivery.body, signed(sandbox, delivery.body)),
+					),
+				);
 				// 503: a copy that arrived while the same instance was processing the first one
 				expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
 				const emitted = answers.filter((a) => a.status === 200 && a.body === undefined).length;
@@ -189,11 +327,14 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				expect(emitted).toBeLessThanOrEqual(2);
 				let ran = await executionsOf(delivery.deliveryId, 1);
 				const deadline = Date.now() + 15_000;
-				while (ran.length < emitted && Date.now() < deadline) ran = await executionsOf(delivery.deliveryId, 1);
+				while (ran.length < emitted && Date.now() < deadline)
+					ran = await executionsOf(delivery.deliveryId, 1);
 				expect(ran.length).toBeLessThanOrEqual(emitted);
 				measured.push(`${emitted} emitted/${ran.length} ran`);
 			}
-			say(`[queue] simultaneous copies to main and the webhook instance, per delivery over ${rounds} rounds: ${measured.join(', ')}`);
+			say(
+				`[queue] simultaneous copies to main and the webhook instance, per delivery over ${rounds} rounds: ${measured.join(', ')}`,
+			);
 		});
 
 		afterAll(async () => {
@@ -225,18 +366,31 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 
 		async function payNeedingApproval(reference: string): Promise<{ ref: string; xtid: string }> {
 			const { sandbox, cluster } = stack;
-			const answer = await postWhenRegistered(cluster.webhook, 'e2e-pay', { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 1500, reference });
+			const answer = await postWhenRegistered(cluster.webhook, 'e2e-pay', {
+				xaid: sandbox.seeded.accounts.gbp,
+				xpid: sandbox.seeded.payees.gbp,
+				amount: 1500,
+				reference,
+			});
 			expect(answer.status).toBe(200);
 			const result = answer.body as Record<string, unknown>;
-			expect(result).toMatchObject({ status: 'pending_approval', approvalRef: expect.any(String), reference });
-			expect(ledger().approvals.filter((a) => a.ref === result.approvalRef)).toEqual([expect.objectContaining({ status: 'pending', xtid: result.xtid })]);
+			expect(result).toMatchObject({
+				status: 'pending_approval',
+				approvalRef: expect.any(String),
+				reference,
+			});
+			expect(ledger().approvals.filter((a) => a.ref === result.approvalRef)).toEqual([
+				expect.objectContaining({ status: 'pending', xtid: result.xtid }),
+			]);
 			return { ref: String(result.approvalRef), xtid: String(result.xtid) };
 		}
 
 		beforeAll(async () => {
 			payWorkflowId = (await importWorkflow(n8n(), 'pay.json', { CREDENTIAL_ID: credentialId })).id;
 			await activate(n8n(), payWorkflowId);
-			triggerWorkflowId = (await importWorkflow(n8n(), 'approval-trigger.json', { CREDENTIAL_ID: credentialId })).id;
+			triggerWorkflowId = (
+				await importWorkflow(n8n(), 'approval-trigger.json', { CREDENTIAL_ID: credentialId })
+			).id;
 		});
 
 		it('baseline, then one "requested" execution for three payments, one "decided" per decision, nothing on further polls', async () => {
@@ -257,18 +411,33 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			await sandbox.control.approve(approved.ref);
 			await sandbox.control.decline(declined.ref);
 			expect(events(await poll())).toEqual([
-				expect.objectContaining({ event: 'approvalDecided', decision: 'approved', ref: approved.ref, xtid: approved.xtid }),
-				expect.objectContaining({ event: 'approvalDecided', decision: 'declined', ref: declined.ref }),
+				expect.objectContaining({
+					event: 'approvalDecided',
+					decision: 'approved',
+					ref: approved.ref,
+					xtid: approved.xtid,
+				}),
+				expect.objectContaining({
+					event: 'approvalDecided',
+					decision: 'declined',
+					ref: declined.ref,
+				}),
 			]);
 			await sandbox.control.expire(expired.ref);
-			expect(events(await poll())).toEqual([expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref })]);
+			expect(events(await poll())).toEqual([
+				expect.objectContaining({
+					event: 'approvalDecided',
+					decision: 'expired',
+					ref: expired.ref,
+				}),
+			]);
 			for (let i = 0; i < 3; i++) expect(await poll()).toEqual([]);
 			// the bank made the approved payment once
 			expect(ledger().transactions.filter((t) => t.xtid === approved.xtid)).toHaveLength(1);
 		});
 	});
 
-	describe('payments whose worker is SIGKILLed mid-execution, then n8n\'s Retry, then a run again', () => {
+	describe("payments whose worker is SIGKILLed mid-execution, then n8n's Retry, then a run again", () => {
 		const COUNT = 300;
 		const STALLED = /failed to be processed too many times/;
 		interface Run {
@@ -276,13 +445,22 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			operation: 'submit' | 'submitBatch';
 			workflowId: string;
 			path: string;
-			invoices: Array<{ invoice: string; xaid: string; xpid: string; amount: number; reference: string }>;
+			invoices: Array<{
+				invoice: string;
+				xaid: string;
+				xpid: string;
+				amount: number;
+				reference: string;
+			}>;
 			failed?: Execution;
 			paidBeforeRetry?: number;
 		}
 		const runs: Run[] = [];
 
-		async function importPayMany(operation: Run['operation'], tag: string): Promise<{ id: string; path: string }> {
+		async function importPayMany(
+			operation: Run['operation'],
+			tag: string,
+		): Promise<{ id: string; path: string }> {
 			const path = `queue-pay-many-${tag}`;
 			const workflow = loadWorkflow('pay-many.json', {
 				OPERATION: operation,
@@ -292,7 +470,9 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				// the invoice number: the key that makes a run again pay nothing twice
 				CUSTOM_KEY: '={{ $json.invoice }}',
 			});
-			const pay = (workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).find((node) => node.name === 'Pay');
+			const pay = (
+				workflow.nodes as Array<{ name: string; parameters: Record<string, unknown> }>
+			).find((node) => node.name === 'Pay');
 			if (!pay) throw new Error('pay-many.json has no Pay node');
 			if (operation === 'submitBatch') pay.parameters.batchSize = 5;
 			const created = await n8n().apiOk<{ id: string }>('POST', '/workflows', workflow);
@@ -302,11 +482,16 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 
 		const paid = (run: Run) => {
 			const wanted = new Set(run.invoices.map((i) => i.reference));
-			return ledger().transactions.filter((t) => t.direction === 'outgoing' && wanted.has(String(t.reference)));
+			return ledger().transactions.filter(
+				(t) => t.direction === 'outgoing' && wanted.has(String(t.reference)),
+			);
 		};
 
 		async function start(run: Run): Promise<void> {
-			expect((await postWhenRegistered(stack.cluster.webhook, run.path, { invoices: run.invoices })).status).toBe(200);
+			expect(
+				(await postWhenRegistered(stack.cluster.webhook, run.path, { invoices: run.invoices }))
+					.status,
+			).toBe(200);
 		}
 
 		it('Submit Batch and Submit of 300 payments each (slow bank) on the workers; the workers running them are SIGKILLed by PID mid-way; n8n marks both failed, nothing paid twice', async () => {
@@ -315,21 +500,40 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			for (const operation of ['submitBatch', 'submit'] as const) {
 				const label = operation === 'submit' ? 'S' : 'B';
 				const workflow = await importPayMany(operation, label);
-				const invoices = Array.from({ length: COUNT }, (_, i) => ({ invoice: `INV-${label}-${i}`, xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 1 + (i % 50) / 100, reference: `QK-${label}-${i}` }));
+				const invoices = Array.from({ length: COUNT }, (_, i) => ({
+					invoice: `INV-${label}-${i}`,
+					xaid: gbp,
+					xpid: sandbox.seeded.payees.gbp,
+					amount: 1 + (i % 50) / 100,
+					reference: `QK-${label}-${i}`,
+				}));
 				runs.push({ label, operation, workflowId: workflow.id, path: workflow.path, invoices });
 			}
 			// a slow bank: every payment request takes 150 ms
-			sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 150 }]);
+			sandbox.control.setFaults([
+				{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 150 },
+			]);
 			for (const run of runs) await start(run);
-			await waitFor('both executions to be part-way', () => (runs.every((run) => paid(run).length >= 25) ? true : undefined), 60_000, 50);
-			const ids = await Promise.all(runs.map(async (run) => (await executionIds(n8n(), run.workflowId))[0]));
-			const victims = cluster.workers.filter((worker) => ids.some((id) => workersThatRan(cluster, id).includes(worker.name)));
+			await waitFor(
+				'both executions to be part-way',
+				() => (runs.every((run) => paid(run).length >= 25) ? true : undefined),
+				60_000,
+				50,
+			);
+			const ids = await Promise.all(
+				runs.map(async (run) => (await executionIds(n8n(), run.workflowId))[0]),
+			);
+			const victims = cluster.workers.filter((worker) =>
+				ids.some((id) => workersThatRan(cluster, id).includes(worker.name)),
+			);
 			expect(victims.length).toBeGreaterThanOrEqual(1);
 			remember();
 			for (const worker of victims) worker.kill();
 			const killedAt = Date.now();
 			const paidAtKill = runs.map((run) => paid(run).length);
-			say(`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(' and ')} of ${COUNT} payments made`);
+			say(
+				`[queue] SIGKILLed ${victims.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} with ${paidAtKill.join(' and ')} of ${COUNT} payments made`,
+			);
 			for (const count of paidAtKill) {
 				expect(count).toBeGreaterThan(0);
 				expect(count).toBeLessThan(COUNT);
@@ -344,13 +548,17 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 					`execution ${ids[index]} to be marked failed`,
 					async () => {
 						const execution = await getExecution(n8n(), ids[index]);
-						return execution.status === 'error' && STALLED.test(executionError(execution) ?? '') ? execution : undefined;
+						return execution.status === 'error' && STALLED.test(executionError(execution) ?? '')
+							? execution
+							: undefined;
 					},
 					180_000,
 					1000,
 				);
 			}
-			say(`[queue] n8n marked both executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill: ${executionError(runs[0].failed as Execution)}`);
+			say(
+				`[queue] n8n marked both executions failed ${Math.round((Date.now() - killedAt) / 1000)} s after the kill: ${executionError(runs[0].failed as Execution)}`,
+			);
 			sandbox.control.clearFaults();
 			await sleep(500);
 			for (const [index, run] of runs.entries()) {
@@ -367,22 +575,30 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			['Submit Batch', true, 'submitBatch'],
 			['Submit', false, 'submit'],
 			['Submit', true, 'submit'],
-		] as const)('%s: n8n\'s Retry (loadWorkflow: %s) of the killed execution runs no node and pays nothing (n8n kept none of its data)', async (_name, loadWorkflowToo, operation) => {
-			const run = runs.find((r) => r.operation === operation);
-			if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
-			// what n8n kept of the killed execution: the error, no node's data, nothing left to run
-			expect(run.failed.data.resultData.runData).toEqual({});
-			const known = await executionIds(n8n(), run.workflowId);
-			await n8n().restOk('POST', `/executions/${run.failed.id}/retry`, { loadWorkflow: loadWorkflowToo });
-			const [retried] = await finishedExecutions(stack.cluster, run.workflowId, known, 1);
-			expect(retried.mode).toBe('retry');
-			expect(retried.status).toBe('error');
-			expect(executionError(retried)).toMatch(STALLED);
-			expect(retried.data.resultData.runData).toEqual({});
-			expect(paid(run)).toHaveLength(run.paidBeforeRetry ?? -1);
-		});
+		] as const)(
+			"%s: n8n's Retry (loadWorkflow: %s) of the killed execution runs no node and pays nothing (n8n kept none of its data)",
+			async (_name, loadWorkflowToo, operation) => {
+				const run = runs.find((r) => r.operation === operation);
+				if (!run?.failed) throw new Error('the kill scenario did not leave this execution failed');
+				// what n8n kept of the killed execution: the error, no node's data, nothing left to run
+				expect(run.failed.data.resultData.runData).toEqual({});
+				const known = await executionIds(n8n(), run.workflowId);
+				await n8n().restOk('POST', `/executions/${run.failed.id}/retry`, {
+					loadWorkflow: loadWorkflowToo,
+				});
+				const [retried] = await finishedExecutions(stack.cluster, run.workflowId, known, 1);
+				expect(retried.mode).toBe('retry');
+				expect(retried.status).toBe('error');
+				expect(executionError(retried)).toMatch(STALLED);
+				expect(retried.data.resultData.runData).toEqual({});
+				expect(paid(run)).toHaveLength(run.paidBeforeRetry ?? -1);
+			},
+		);
 
-		it.each([['Submit Batch', 'submitBatch'], ['Submit', 'submit']] as const)(
+		it.each([
+			['Submit Batch', 'submitBatch'],
+			['Submit', 'submit'],
+		] as const)(
 			'%s: the same invoices run again (Custom Idempotency Key = invoice) → each payment exactly once; the outputs say which the bank already had and which were made now',
 			async (_name, operation) => {
 				const run = runs.find((r) => r.operation === operation);
@@ -395,7 +611,9 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				expect(again.status).toBe('success');
 				expect(workersThatRan(stack.cluster, again.id)).toHaveLength(1);
 				const after = paid(run);
-				expect(after.map((t) => String(t.reference)).sort()).toEqual(run.invoices.map((i) => i.reference).sort());
+				expect(after.map((t) => String(t.reference)).sort()).toEqual(
+					run.invoices.map((i) => i.reference).sort(),
+				);
 
 				const outputs = nodeOutput(again, 'Pay');
 				expect(outputs.map((o) => o.reference)).toEqual(run.invoices.map((i) => i.reference));
@@ -417,7 +635,9 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 					}
 				}
 				expect(alreadyMade).toBe(before.size);
-				say(`[queue] ${_name} run again: statuses ${JSON.stringify(tally)}; ${alreadyMade} answered with the payment made before the kill, ${COUNT - alreadyMade} made now`);
+				say(
+					`[queue] ${_name} run again: statuses ${JSON.stringify(tally)}; ${alreadyMade} answered with the payment made before the kill, ${COUNT - alreadyMade} made now`,
+				);
 			},
 		);
 	});

@@ -13,7 +13,12 @@
  */
 
 import { runNode, mainJson } from '../integration/actionNode';
-import { ActiveTrigger, requestApprovals, sandboxCredentials, sandboxTrigger } from '../integration/approvalTriggerHarness';
+import {
+	ActiveTrigger,
+	requestApprovals,
+	sandboxCredentials,
+	sandboxTrigger,
+} from '../integration/approvalTriggerHarness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import type { VariantsOption } from '../sandbox/variants';
 
@@ -27,7 +32,10 @@ const BANKS: Array<[string, VariantsOption]> = [
 	['held-payment records, pending only', { heldPaymentRecords: true, approvalList: 'pendingOnly' }],
 	['negations, every status listed', { approvalStatusNames: 'negations' }],
 	['negations, pending only', { approvalStatusNames: 'negations', approvalList: 'pendingOnly' }],
-	['negations and held-payment records, no creation times', { approvalStatusNames: 'negations', heldPaymentRecords: true, createdTimes: false }],
+	[
+		'negations and held-payment records, no creation times',
+		{ approvalStatusNames: 'negations', heldPaymentRecords: true, createdTimes: false },
+	],
 ];
 
 /** Deterministic random numbers (mulberry32). */
@@ -71,7 +79,13 @@ interface Tally {
 	undetermined: number;
 }
 
-const totals: Tally = { statements: 0, disagreeing: [], duplicates: [], missed: [], undetermined: 0 };
+const totals: Tally = {
+	statements: 0,
+	disagreeing: [],
+	duplicates: [],
+	missed: [],
+	undetermined: 0,
+};
 
 afterAll(() => {
 	process.stdout.write(
@@ -92,19 +106,34 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 	it(`${ROUNDS} seeded rounds: 0 statements disagree with the ledger, no decision reported twice`, async () => {
 		const next = random(name.length * 7919);
 		const truthNow = (): Map<string, Truth> =>
-			new Map(sandbox.control.ledger(WORKSPACE).approvals.map((a) => [String(a.ref), a.status as Truth]));
-		const tally: Tally = { statements: 0, disagreeing: [], duplicates: [], missed: [], undetermined: 0 };
+			new Map(
+				sandbox.control.ledger(WORKSPACE).approvals.map((a) => [String(a.ref), a.status as Truth]),
+			);
+		const tally: Tally = {
+			statements: 0,
+			disagreeing: [],
+			duplicates: [],
+			missed: [],
+			undetermined: 0,
+		};
 		const check = (who: string, ref: string, statement: string, truth: Map<string, Truth>) => {
 			tally.statements++;
 			if (statement === 'undetermined') tally.undetermined++;
-			if (disagrees(statement, truth.get(ref))) tally.disagreeing.push(`${name}: ${who} said ${statement} of ${ref} (ledger: ${truth.get(ref)})`);
+			if (disagrees(statement, truth.get(ref)))
+				tally.disagreeing.push(
+					`${name}: ${who} said ${statement} of ${ref} (ledger: ${truth.get(ref)})`,
+				);
 		};
 		const triggers: Record<string, ActiveTrigger> = {
 			both: sandboxTrigger(sandbox),
 			decidedOnly: sandboxTrigger(sandbox, { events: ['approvalDecided'] }),
 			decidedOnlyDurable: sandboxTrigger(sandbox, { events: ['approvalDecided'] }, 'everyPoll'),
 		};
-		const reported: Record<string, Map<string, number>> = { both: new Map(), decidedOnly: new Map(), decidedOnlyDurable: new Map() };
+		const reported: Record<string, Map<string, number>> = {
+			both: new Map(),
+			decidedOnly: new Map(),
+			decidedOnlyDurable: new Map(),
+		};
 		const pending: string[] = [];
 		const created: string[] = [];
 		const beforeActivation = await requestApprovals(sandbox, [1100, 1200]);
@@ -128,7 +157,10 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 		for (let round = 0; round < ROUNDS; round++) {
 			const count = Math.floor(next() * 4);
 			if (count > 0) {
-				const approvals = await requestApprovals(sandbox, Array.from({ length: count }, () => 1000 + Math.floor(next() * 900)));
+				const approvals = await requestApprovals(
+					sandbox,
+					Array.from({ length: count }, () => 1000 + Math.floor(next() * 900)),
+				);
 				for (const { ref } of approvals) {
 					pending.push(ref);
 					created.push(ref);
@@ -148,13 +180,25 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 			if (next() < 0.8) await pollAll();
 
 			// Fetch Test Event and Get Many, as a user would run them now
-			const example = await sandboxTrigger(sandbox, { events: ['approvalDecided'] }).poll('manual').catch(() => []);
-			for (const event of example) check('Fetch Test Event', String(event.ref), String(event.decision), truthNow());
+			const example = await sandboxTrigger(sandbox, { events: ['approvalDecided'] })
+				.poll('manual')
+				.catch(() => []);
+			for (const event of example)
+				check('Fetch Test Event', String(event.ref), String(event.decision), truthNow());
 			for (const status of ['pending', 'decided']) {
-				const run = await runNode(sandbox, sandboxCredentials(sandbox), { parameters: { resource: 'approval', operation: 'getMany', scope: 'all', status, returnAll: true } });
+				const run = await runNode(sandbox, sandboxCredentials(sandbox), {
+					parameters: {
+						resource: 'approval',
+						operation: 'getMany',
+						scope: 'all',
+						status,
+						returnAll: true,
+					},
+				});
 				if (run.error) throw run.error;
 				const truth = truthNow();
-				for (const approval of mainJson(run)) check(`Get Many (${status})`, String(approval.ref), status, truth);
+				for (const approval of mainJson(run))
+					check(`Get Many (${status})`, String(approval.ref), status, truth);
 			}
 		}
 		for (const ref of pending.splice(0)) await sandbox.control.decline(ref);
@@ -163,9 +207,12 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 		const truth = truthNow();
 		const listsDecided = sandbox.variants.approvalList === 'allStatuses';
 		for (const [who, counts] of Object.entries(reported)) {
-			for (const [ref, times] of counts) if (times > 1) tally.duplicates.push(`${name}: ${who} reported ${ref} ${times} times`);
+			for (const [ref, times] of counts)
+				if (times > 1) tally.duplicates.push(`${name}: ${who} reported ${ref} ${times} times`);
 			// a bank that lists decided approvals shows every decision, whatever n8n saved
-			for (const ref of created) if (listsDecided && truth.get(ref) !== 'pending' && !counts.has(ref)) tally.missed.push(`${name}: ${who} never reported ${ref}`);
+			for (const ref of created)
+				if (listsDecided && truth.get(ref) !== 'pending' && !counts.has(ref))
+					tally.missed.push(`${name}: ${who} never reported ${ref}`);
 			// decided before activation: never reported
 			expect(counts.has(beforeActivation[0].ref)).toBe(false);
 		}

@@ -26,7 +26,18 @@ afterAll(async () => await sandbox.close());
 /** Everything a user or an operator could see from one run, as one text. */
 const seen: string[] = [];
 function record(value: unknown): void {
-	seen.push(JSON.stringify(value, (_key, entry: unknown) => (entry instanceof Error ? { ...entry, message: entry.message, description: (entry as { description?: unknown }).description, stack: entry.stack } : entry)) ?? '');
+	seen.push(
+		JSON.stringify(value, (_key, entry: unknown) =>
+			entry instanceof Error
+				? {
+						...entry,
+						message: entry.message,
+						description: (entry as { description?: unknown }).description,
+						stack: entry.stack,
+					}
+				: entry,
+		) ?? '',
+	);
 }
 
 it('no secret, token or signing secret reaches outputs, errors, logs or the request log, even when the bank echoes them', async () => {
@@ -36,10 +47,20 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 	// 1. a client secret the bank refuses and echoes (URL-encoded and base64) in its error
 	const wrongSecret = `cs_canary_${randomUUID()}/+=&`;
 	canaries.push(wrongSecret);
-	const refused = await runPayments(sandbox, { ...credentialsFor(sandbox), clientSecret: wrongSecret }, {
-		executionId: 'canary-1',
-		parameters: { operation: 'submit', account: byId(gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 1, reference: 'CANARY-1' },
-	});
+	const refused = await runPayments(
+		sandbox,
+		{ ...credentialsFor(sandbox), clientSecret: wrongSecret },
+		{
+			executionId: 'canary-1',
+			parameters: {
+				operation: 'submit',
+				account: byId(gbp),
+				payee: byId(sandbox.seeded.payees.gbp),
+				amount: 1,
+				reference: 'CANARY-1',
+			},
+		},
+	);
 	expect(refused.error).toBeDefined();
 	record(refused.error);
 	record({ message: refused.error?.message, description: refused.error?.description });
@@ -61,27 +82,57 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 	expect(token).toMatch(/^sbx_/);
 	canaries.push(token);
 	record(paid.output);
-	expect(sandbox.control.requests().some((r) => r.path === '/payments' && r.status === 202)).toBe(true);
+	expect(sandbox.control.requests().some((r) => r.path === '/payments' && r.status === 202)).toBe(
+		true,
+	);
 
 	// 3. the trigger: a signed delivery, with the transaction fetched
 	const transaction = await sandbox.control.receive(gbp, 4, 'CANARY-4');
-	const body = Buffer.from(JSON.stringify({ deliveryId: randomUUID(), event: 'TransactionReceived', xaid: gbp, xtid: transaction.xtid }));
+	const body = Buffer.from(
+		JSON.stringify({
+			deliveryId: randomUUID(),
+			event: 'TransactionReceived',
+			xaid: gbp,
+			xtid: transaction.xtid,
+		}),
+	);
 	const timestamp = Math.floor(Date.now() / 1000);
-	const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(body).digest('hex');
-	const delivered = webhookContext(credentials, { accounts: [gbp], events: ['TransactionReceived'] }, {
-		path: '/webhook',
-		rawBody: body,
-		headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` },
-	}, { staticData: newStaticData(), node: { name: 'Customer Banking Trigger', id: 'canary-trigger' } });
+	const signature = createHmac('sha256', sandbox.signingSecret)
+		.update(`${timestamp}.`)
+		.update(body)
+		.digest('hex');
+	const delivered = webhookContext(
+		credentials,
+		{ accounts: [gbp], events: ['TransactionReceived'] },
+		{
+			path: '/webhook',
+			rawBody: body,
+			headers: { 'x-cb-timestamp': String(timestamp), 'x-cb-signature': `v1=${signature}` },
+		},
+		{
+			staticData: newStaticData(),
+			node: { name: 'Customer Banking Trigger', id: 'canary-trigger' },
+		},
+	);
 	record(await trigger.webhook.call(delivered.context));
 	record(delivered.response);
 	record(delivered.logs);
 
 	// 4. a Token URL that points into the API: the token request lands where the sandbox logs bodies
-	const misdirected = await runPayments(sandbox, { ...credentialsFor(sandbox), tokenUrl: sandbox.baseUrl }, {
-		executionId: 'canary-3',
-		parameters: { operation: 'submit', account: byId(gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 5, reference: 'CANARY-5' },
-	});
+	const misdirected = await runPayments(
+		sandbox,
+		{ ...credentialsFor(sandbox), tokenUrl: sandbox.baseUrl },
+		{
+			executionId: 'canary-3',
+			parameters: {
+				operation: 'submit',
+				account: byId(gbp),
+				payee: byId(sandbox.seeded.payees.gbp),
+				amount: 5,
+				reference: 'CANARY-5',
+			},
+		},
+	);
 	record(misdirected.error);
 
 	// 5. redirects to another host: of the token request, of a read, of a payment
@@ -91,23 +142,57 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 		const submit = (reference: string) =>
 			runPayments(sandbox, redirected, {
 				executionId: `canary-${reference}`,
-				parameters: { operation: 'submit', account: byId(gbp), payee: byId(sandbox.seeded.payees.gbp), amount: 6, reference },
+				parameters: {
+					operation: 'submit',
+					account: byId(gbp),
+					payee: byId(sandbox.seeded.payees.gbp),
+					amount: 6,
+					reference,
+				},
 			});
-		sandbox.control.setFaults([{ path: '/oauth/token', kind: 'redirect', status: 307, location: `${other.origin}/oauth/token`, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				path: '/oauth/token',
+				kind: 'redirect',
+				status: 307,
+				location: `${other.origin}/oauth/token`,
+				times: 1,
+			},
+		]);
 		const tokenRedirected = await submit('CANARY-6');
-		expect(tokenRedirected.error?.message).toMatch(/token service answered with a redirect \(HTTP 307\)/);
+		expect(tokenRedirected.error?.message).toMatch(
+			/token service answered with a redirect \(HTTP 307\)/,
+		);
 		record(tokenRedirected.error);
 		sandbox.control.setFaults([
-			{ method: 'POST', path: '/payments', kind: 'redirect', status: 307, location: `${other.origin}/payments`, times: 1 },
-			{ method: 'GET', kind: 'redirect', status: 302, location: `${other.origin}/elsewhere`, times: 1 },
+			{
+				method: 'POST',
+				path: '/payments',
+				kind: 'redirect',
+				status: 307,
+				location: `${other.origin}/payments`,
+				times: 1,
+			},
+			{
+				method: 'GET',
+				kind: 'redirect',
+				status: 302,
+				location: `${other.origin}/elsewhere`,
+				times: 1,
+			},
 		]);
 		const paymentRedirected = await submit('CANARY-7');
 		expect(paymentRedirected.error?.message).toMatch(/^Payment state unknown/);
 		record(paymentRedirected.error);
 		canaries.push(String(redirected.accessToken));
 		sandbox.control.clearFaults();
-		const atOtherHost = secretForms(canaries).reduce((count, form) => count + other.occurrences([form]), 0);
-		console.log(`canary: ${other.arrived.length} requests reached the other host, ${atOtherHost} occurrences of the secrets there`);
+		const atOtherHost = secretForms(canaries).reduce(
+			(count, form) => count + other.occurrences([form]),
+			0,
+		);
+		console.log(
+			`canary: ${other.arrived.length} requests reached the other host, ${atOtherHost} occurrences of the secrets there`,
+		);
 		expect(other.arrived).toHaveLength(0);
 		expect(atOtherHost).toBe(0);
 	} finally {
@@ -119,8 +204,12 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 	const text = seen.join('\n');
 	const forms = secretForms(canaries);
 	const occurrences = forms.filter((form) => text.includes(form));
-	console.log(`canary: ${canaries.length} secrets in ${forms.length} forms checked over ${text.length} characters of outputs, errors, logs and the request log: ${occurrences.length} occurrences`);
+	console.log(
+		`canary: ${canaries.length} secrets in ${forms.length} forms checked over ${text.length} characters of outputs, errors, logs and the request log: ${occurrences.length} occurrences`,
+	);
 	expect(occurrences).toEqual([]);
 	// the bank did echo them, so the check is not empty
-	expect(JSON.stringify((paid.output ?? []).flat().map((item) => item.json as IDataObject))).toContain('[redacted]');
+	expect(
+		JSON.stringify((paid.output ?? []).flat().map((item) => item.json as IDataObject)),
+	).toContain('[redacted]');
 });

@@ -26,7 +26,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import * as payeeCreate from '../../nodes/CustomerBanking/actions/payee/create.operation';
 import * as payeeUpdate from '../../nodes/CustomerBanking/actions/payee/update.operation';
 import * as payeeUpsert from '../../nodes/CustomerBanking/actions/payee/upsert.operation';
-import { PAYEE_FIELD_LABELS, REQUIRED_ON_CREATE } from '../../nodes/CustomerBanking/validation/payee.fields';
+import {
+	PAYEE_FIELD_LABELS,
+	REQUIRED_ON_CREATE,
+} from '../../nodes/CustomerBanking/validation/payee.fields';
 import { createExecuteContext, type RecordedRequest } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
@@ -66,15 +69,76 @@ function sample<T>(list: readonly T[], count: number): T[] {
 // Hostile values, by category
 
 const HOSTILE: Record<string, unknown[]> = {
-	unicode: ['Acme\u200F Ltd', '\u202Edlrow olleh', 'Ac\u0301me Ltd', 'A\u030A\u0323\u0304\u0301', '💸💸💸💸', '👩‍👩‍👧 Family', 'ｆｕｌｌｗｉｄｔｈ', '\uFEFFBOM12345'],
-	control: ['\u0000', 'abc\u0007defgh', 'line\nbreak', 'tab\there', '\r\n', '\u001b[31mred', 'del\u007fete', 'nel\u0085xyz'],
-	surrogate: ['\uD800', 'abc\uDFFF', '\uDBFF\uDBFF', `${'💸'.slice(0, 1)}abcdef`, `INV-${'💸'.slice(1)}-0001`],
-	long: ['x'.repeat(10_000), '7'.repeat(10_000), '💸'.repeat(5_000), 'ab '.repeat(3_334).slice(0, 10_000)],
-	wrongType: [0, -1, 12_345_678, 1.005, Number.NaN, Number.POSITIVE_INFINITY, 1e21, true, false, [], ['a'], {}, { a: 1 }],
+	unicode: [
+		'Acme\u200F Ltd',
+		'\u202Edlrow olleh',
+		'Ac\u0301me Ltd',
+		'A\u030A\u0323\u0304\u0301',
+		'💸💸💸💸',
+		'👩‍👩‍👧 Family',
+		'ｆｕｌｌｗｉｄｔｈ',
+		'\uFEFFBOM12345',
+	],
+	control: [
+		'\u0000',
+		'abc\u0007defgh',
+		'line\nbreak',
+		'tab\there',
+		'\r\n',
+		'\u001b[31mred',
+		'del\u007fete',
+		'nel\u0085xyz',
+	],
+	surrogate: [
+		'\uD800',
+		'abc\uDFFF',
+		'\uDBFF\uDBFF',
+		`${'💸'.slice(0, 1)}abcdef`,
+		`INV-${'💸'.slice(1)}-0001`,
+	],
+	long: [
+		'x'.repeat(10_000),
+		'7'.repeat(10_000),
+		'💸'.repeat(5_000),
+		'ab '.repeat(3_334).slice(0, 10_000),
+	],
+	wrongType: [
+		0,
+		-1,
+		12_345_678,
+		1.005,
+		Number.NaN,
+		Number.POSITIVE_INFINITY,
+		1e21,
+		true,
+		false,
+		[],
+		['a'],
+		{},
+		{ a: 1 },
+	],
 	nullish: [null, undefined],
 	protoKey: ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'],
-	pathTrick: ['../payments', 'a/b', '%2e%2e', '?x=1', '#', '..', '.', '/payments', '..%2F..%2Fpayments', 'a\\..\\b'],
-	json: ['{"__proto__": {"x": 1}}', '{"constructor": 1}', '{"meta": {"prototype": true}}', '[]', 'null', '{"note": "ok"}'],
+	pathTrick: [
+		'../payments',
+		'a/b',
+		'%2e%2e',
+		'?x=1',
+		'#',
+		'..',
+		'.',
+		'/payments',
+		'..%2F..%2Fpayments',
+		'a\\..\\b',
+	],
+	json: [
+		'{"__proto__": {"x": 1}}',
+		'{"constructor": 1}',
+		'{"meta": {"prototype": true}}',
+		'[]',
+		'null',
+		'{"note": "ok"}',
+	],
 	blank: ['', ' ', '      ', '\t', '\u00A0\u00A0\u00A0', '\u3000', '\n\n'],
 };
 const CATEGORIES = Object.keys(HOSTILE);
@@ -95,7 +159,20 @@ const RANDOM_STRINGS = 2;
 
 const ALPHABET = [
 	...'abcXYZ019 -&().,/?#%\\_@+:'.split(''),
-	'\u200F', '\u202E', '\u0301', '\u00A0', '\uFEFF', '💸', '👩‍👧', '\uD800', '\uDFFF', '\u0000', '\n', '\t', '\u007f', '\u0085',
+	'\u200F',
+	'\u202E',
+	'\u0301',
+	'\u00A0',
+	'\uFEFF',
+	'💸',
+	'👩‍👧',
+	'\uD800',
+	'\uDFFF',
+	'\u0000',
+	'\n',
+	'\t',
+	'\u007f',
+	'\u0085',
 ];
 function randomString(): string {
 	const length = random() < 0.1 ? 100 + Math.floor(random() * 200) : Math.floor(random() * 24);
@@ -122,7 +199,8 @@ const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
 const isNullish = (value: unknown) => value === undefined || value === null;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
-const notText = (value: unknown) => !isNullish(value) && typeof value !== 'string' && typeof value !== 'number';
+const notText = (value: unknown) =>
+	!isNullish(value) && typeof value !== 'string' && typeof value !== 'number';
 const badText = (value: string) => LONE_SURROGATE.test(value) || CONTROL.test(value);
 const isBlank = (value: string) => value !== '' && value.trim() === '';
 
@@ -214,14 +292,24 @@ function mustBeRefused(target: Target, value: unknown): boolean | undefined {
 		case 'uuidId':
 			return trimmed === undefined || !UUID.test(trimmed) ? true : undefined;
 		case 'textId':
-			if (trimmed === undefined || trimmed === '' || badText(trimmed) || trimmed === '.' || trimmed === '..') return true;
+			if (
+				trimmed === undefined ||
+				trimmed === '' ||
+				badText(trimmed) ||
+				trimmed === '.' ||
+				trimmed === '..'
+			)
+				return true;
 			return undefined;
 		case 'optionalId':
 			if (isNullish(value) || trimmed === '') return undefined;
-			if (trimmed === undefined || badText(trimmed) || trimmed === '.' || trimmed === '..') return true;
+			if (trimmed === undefined || badText(trimmed) || trimmed === '.' || trimmed === '..')
+				return true;
 			return undefined;
 		case 'option':
-			return value === undefined || (typeof value === 'string' && target.allowed?.includes(value)) ? undefined : true;
+			return value === undefined || (typeof value === 'string' && target.allowed?.includes(value))
+				? undefined
+				: true;
 		case 'boolean':
 			return value === undefined || typeof value === 'boolean' ? undefined : true;
 		case 'optionalBoolean':
@@ -245,11 +333,15 @@ function mustBeRefused(target: Target, value: unknown): boolean | undefined {
 			return value.length < 6 || value.length > 140 ? true : undefined;
 		case 'currency':
 			if (isNullish(value) || trimmed === '') return undefined;
-			return typeof value !== 'string' || badText(value) || !/^[a-z]{3}$/i.test(trimmed as string) ? true : undefined;
+			return typeof value !== 'string' || badText(value) || !/^[a-z]{3}$/i.test(trimmed as string)
+				? true
+				: undefined;
 		case 'description':
 			if (isNullish(value) || trimmed === '') return undefined;
 			if (typeof value !== 'string') return true;
-			return LONE_SURROGATE.test(value) || CONTROL_BUT_LINE_BREAKS.test(value) || value.length > 140 ? true : undefined;
+			return LONE_SURROGATE.test(value) || CONTROL_BUT_LINE_BREAKS.test(value) || value.length > 140
+				? true
+				: undefined;
 		case 'bodyFields': {
 			if (isNullish(value) || trimmed === '') return undefined;
 			let parsed: unknown = value;
@@ -263,19 +355,25 @@ function mustBeRefused(target: Target, value: unknown): boolean | undefined {
 			if (parsed === null) return undefined;
 			if (!isPlainObject(parsed)) return true;
 			const ownFields = ['xaid', 'xpid', 'amount', 'currency', 'reference', 'description'];
-			return hasPrototypeKey(parsed) || hasLoneSurrogateInside(parsed) || Object.keys(parsed).some((key) => ownFields.includes(key))
+			return hasPrototypeKey(parsed) ||
+				hasLoneSurrogateInside(parsed) ||
+				Object.keys(parsed).some((key) => ownFields.includes(key))
 				? true
 				: undefined;
 		}
 		case 'customKey':
 			if (isNullish(value) || typeof value === 'number') return undefined;
-			return typeof value !== 'string' || trimmed === '' || badText(trimmed as string) ? true : undefined;
+			return typeof value !== 'string' || trimmed === '' || badText(trimmed as string)
+				? true
+				: undefined;
 		case 'limit':
 			if (isNullish(value) || value === '' || value === 0) return undefined;
 			return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? undefined : true;
 		case 'batchSize':
 			if (value === undefined) return undefined;
-			return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100 ? undefined : true;
+			return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100
+				? undefined
+				: true;
 		default:
 			return undefined;
 	}
@@ -284,7 +382,10 @@ function mustBeRefused(target: Target, value: unknown): boolean | undefined {
 // ----------------------------------------------------------------------------------------------
 // Targets: every field as the forms offer it
 
-function payeeTargets(description: INodeProperties[], operation: 'create' | 'update' | 'upsert'): Target[] {
+function payeeTargets(
+	description: INodeProperties[],
+	operation: 'create' | 'update' | 'upsert',
+): Target[] {
 	const targets: Target[] = [];
 	const fieldTarget = (name: string, at: Target['at']): Target => ({
 		kind: name === 'isBusiness' ? 'payeeBoolean' : 'payeeText',
@@ -297,7 +398,9 @@ function payeeTargets(description: INodeProperties[], operation: 'create' | 'upd
 	const shownForGbp = (property: INodeProperties) => {
 		const shown = property.displayOptions?.show?.bankDetailsFormat;
 		const hidden = property.displayOptions?.hide?.['/bankDetailsFormat'];
-		return (!shown || shown.includes('gbp')) && (operation === 'update' || !hidden?.includes('gbp'));
+		return (
+			(!shown || shown.includes('gbp')) && (operation === 'update' || !hidden?.includes('gbp'))
+		);
 	};
 	for (const property of description.filter(shownForGbp)) {
 		if (property.type === 'collection') {
@@ -306,7 +409,12 @@ function payeeTargets(description: INodeProperties[], operation: 'create' | 'upd
 			}
 			targets.push({ kind: 'group', names: [`(${property.name})`], at: property.name });
 			for (const key of [...PROTOTYPE_KEYS, 'notAPayeeField']) {
-				targets.push({ kind: 'groupKey', names: [`(${property.name})`, `(${key})`, key], at: [property.name, key], strictKeys: true });
+				targets.push({
+					kind: 'groupKey',
+					names: [`(${property.name})`, `(${key})`, key],
+					at: [property.name, key],
+					strictKeys: true,
+				});
 			}
 		} else if (property.name in PAYEE_FIELD_LABELS) {
 			targets.push(fieldTarget(property.name, property.name));
@@ -315,11 +423,20 @@ function payeeTargets(description: INodeProperties[], operation: 'create' | 'upd
 	targets.push({ kind: 'uuidId', names: ['Account'], at: 'account' });
 	if (operation === 'update') targets.push({ kind: 'textId', names: ['Payee'], at: 'payee' });
 	if (operation !== 'update') {
-		targets.push({ kind: 'option', names: ['Bank Details Format'], at: 'bankDetailsFormat', allowed: ['cad', 'gbp', 'iban', 'usd'] });
+		targets.push({
+			kind: 'option',
+			names: ['Bank Details Format'],
+			at: 'bankDetailsFormat',
+			allowed: ['cad', 'gbp', 'iban', 'usd'],
+		});
 	}
 	if (operation === 'upsert') {
 		targets.push({ kind: 'optionalId', names: ['Payee ID'], at: 'payeeId' });
-		targets.push({ kind: 'boolean', names: ['Look Up Existing Payee First'], at: 'lookUpExisting' });
+		targets.push({
+			kind: 'boolean',
+			names: ['Look Up Existing Payee First'],
+			at: 'lookUpExisting',
+		});
 	}
 	return targets;
 }
@@ -333,21 +450,37 @@ function paymentTargets(operation: 'submit' | 'submitBatch'): Target[] {
 		{ kind: 'group', names: ['Additional Fields'], at: 'additionalFields' },
 		{ kind: 'currency', names: ['Currency'], at: ['additionalFields', 'currency'] },
 		{ kind: 'description', names: ['Description'], at: ['additionalFields', 'description'] },
-		{ kind: 'bodyFields', names: ['Additional Body Fields'], at: ['additionalFields', 'additionalBodyFields'] },
+		{
+			kind: 'bodyFields',
+			names: ['Additional Body Fields'],
+			at: ['additionalFields', 'additionalBodyFields'],
+		},
 		{ kind: 'group', names: ['Options'], at: 'options' },
 		{ kind: 'customKey', names: ['Custom Idempotency Key'], at: ['options', 'idempotencyKey'] },
 		{ kind: 'limit', names: ['Maximum Amount'], at: ['options', 'maxAmount'] },
 		{ kind: 'limit', names: ['Maximum Total per Execution'], at: ['options', 'maxTotal'] },
 		{ kind: 'optionalBoolean', names: ['Validate Only'], at: ['options', 'validateOnly'] },
 		{ kind: 'free', names: [], at: 'routeRejected' },
-		...PROTOTYPE_KEYS.map((key): Target => ({ kind: 'groupKey', names: ['Additional Fields'], at: ['additionalFields', key] })),
-		...PROTOTYPE_KEYS.map((key): Target => ({ kind: 'groupKey', names: ['Options'], at: ['options', key] })),
+		...PROTOTYPE_KEYS.map(
+			(key): Target => ({
+				kind: 'groupKey',
+				names: ['Additional Fields'],
+				at: ['additionalFields', key],
+			}),
+		),
+		...PROTOTYPE_KEYS.map(
+			(key): Target => ({ kind: 'groupKey', names: ['Options'], at: ['options', key] }),
+		),
 		{ kind: 'groupKey', names: [], at: ['additionalFields', 'notAPaymentField'] },
 	];
 	if (operation === 'submitBatch') {
 		targets.push(
 			{ kind: 'batchSize', names: ['Batch Size'], at: 'batchSize' },
-			{ kind: 'optionalBoolean', names: ['Resubmit Rejected Items'], at: ['options', 'resubmitRejected'] },
+			{
+				kind: 'optionalBoolean',
+				names: ['Resubmit Rejected Items'],
+				at: ['options', 'resubmitRejected'],
+			},
 			{ kind: 'free', names: [], at: ['options', 'resubmitWhen'] },
 		);
 	}
@@ -433,7 +566,11 @@ function baseParameters(fuzzCase: FuzzCase): Record<string, unknown> {
 	};
 }
 
-const NO_EXPRESSIONS = new Set(new CustomerBanking().description.properties.filter((property) => property.noDataExpression).map((property) => property.name));
+const NO_EXPRESSIONS = new Set(
+	new CustomerBanking().description.properties
+		.filter((property) => property.noDataExpression)
+		.map((property) => property.name),
+);
 
 interface Outcome {
 	error?: unknown;
@@ -441,7 +578,11 @@ interface Outcome {
 	requests: RecordedRequest[];
 }
 
-async function runCase(fuzzCase: FuzzCase): Promise<Outcome & { parameters: Record<string, unknown>; itemParameters?: Array<Record<string, unknown>> }> {
+async function runCase(
+	fuzzCase: FuzzCase,
+): Promise<
+	Outcome & { parameters: Record<string, unknown>; itemParameters?: Array<Record<string, unknown>> }
+> {
 	const parameters = baseParameters(fuzzCase);
 	for (const { target, value } of fuzzCase.mutations) set(parameters, target.at, value);
 	const nodeType = new CustomerBanking();
@@ -454,10 +595,17 @@ async function runCase(fuzzCase: FuzzCase): Promise<Outcome & { parameters: Reco
 		nodeParameters = baseParameters(fuzzCase);
 		const mutatedItem: Record<string, unknown> = {};
 		for (const [name, value] of Object.entries(parameters)) {
-			if (NO_EXPRESSIONS.has(name) || !isDeepStrictEqual(JSON.parse(JSON.stringify(value) ?? 'null'), value)) nodeParameters[name] = value;
+			if (
+				NO_EXPRESSIONS.has(name) ||
+				!isDeepStrictEqual(JSON.parse(JSON.stringify(value) ?? 'null'), value)
+			)
+				nodeParameters[name] = value;
 			else mutatedItem[name] = value;
 		}
-		itemParameters = [mutatedItem, { reference: `${String(nodeParameters.reference).slice(0, -1)}B` }];
+		itemParameters = [
+			mutatedItem,
+			{ reference: `${String(nodeParameters.reference).slice(0, -1)}B` },
+		];
 	}
 	const { context, requests } = createExecuteContext({
 		parameters: nodeParameters,
@@ -483,7 +631,8 @@ async function runCase(fuzzCase: FuzzCase): Promise<Outcome & { parameters: Reco
 // Checks
 
 const ENGINE_ERRORS = [TypeError, RangeError, URIError, SyntaxError, ReferenceError, EvalError];
-const ENGINE_WORDS = /is not iterable|is not a function|Cannot (?:read|set|convert)|undefined or null|URI malformed|Maximum call stack|Invalid (?:array|string) length/;
+const ENGINE_WORDS =
+	/is not iterable|is not a function|Cannot (?:read|set|convert)|undefined or null|URI malformed|Maximum call stack|Invalid (?:array|string) length/;
 
 function rawException(error: unknown): string | undefined {
 	if (error === undefined) return undefined;
@@ -491,8 +640,12 @@ function rawException(error: unknown): string | undefined {
 		return `${(error as Error)?.constructor?.name ?? typeof error}: ${(error as Error)?.message ?? String(error)}`;
 	}
 	// the router turns anything thrown inside an operation into a NodeOperationError with it as cause
-	const cause = error instanceof NodeOperationError ? (error as { cause?: unknown }).cause : undefined;
-	if (cause instanceof Error && (ENGINE_ERRORS.some((type) => cause instanceof type) || cause.constructor === Error)) {
+	const cause =
+		error instanceof NodeOperationError ? (error as { cause?: unknown }).cause : undefined;
+	if (
+		cause instanceof Error &&
+		(ENGINE_ERRORS.some((type) => cause instanceof type) || cause.constructor === Error)
+	) {
 		return `${cause.constructor.name} (wrapped): ${cause.message}`;
 	}
 	if (ENGINE_WORDS.test(error.message)) return `engine message: ${error.message}`;
@@ -508,7 +661,8 @@ function enc(value: unknown): string {
 		return '\u0000';
 	}
 }
-const idOf = (value: unknown) => (isPlainObject(value) && value.__rl === true ? value.value : value);
+const idOf = (value: unknown) =>
+	isPlainObject(value) && value.__rl === true ? value.value : value;
 
 /** The paths a case may reach: built from its own IDs, every ID percent-encoded as one segment. */
 function allowedPaths(fuzzCase: FuzzCase, parameters: Record<string, unknown>): Set<string> {
@@ -516,7 +670,12 @@ function allowedPaths(fuzzCase: FuzzCase, parameters: Record<string, unknown>): 
 	const payee = enc(idOf(parameters.payee));
 	const payeeId = enc(parameters.payeeId);
 	if (fuzzCase.resource === 'payment') {
-		return new Set(['/payments', `/account/${account}`, `/account/${account}/approvals`, `/account/${account}/transactions`]);
+		return new Set([
+			'/payments',
+			`/account/${account}`,
+			`/account/${account}/approvals`,
+			`/account/${account}/transactions`,
+		]);
 	}
 	return new Set([
 		`/account/${account}`,
@@ -529,12 +688,24 @@ function allowedPaths(fuzzCase: FuzzCase, parameters: Record<string, unknown>): 
 }
 
 const ROUTES: Record<string, string[]> = {
-	payee: ['/account/{xaid}', '/account/{xaid}/payees', '/account/{xaid}/payee', '/account/{xaid}/payees/{xpid}', '/payee/{xpid}'],
-	payment: ['/payments', '/account/{xaid}', '/account/{xaid}/approvals', '/account/{xaid}/transactions'],
+	payee: [
+		'/account/{xaid}',
+		'/account/{xaid}/payees',
+		'/account/{xaid}/payee',
+		'/account/{xaid}/payees/{xpid}',
+		'/payee/{xpid}',
+	],
+	payment: [
+		'/payments',
+		'/account/{xaid}',
+		'/account/{xaid}/approvals',
+		'/account/{xaid}/transactions',
+	],
 };
 
 /** Rejections only the bank can know (what exists, what it holds), not field rules the node could check. */
-const BANK_KNOWLEDGE = /not found|does not exist|does not belong|does not match|insufficient|not active/i;
+const BANK_KNOWLEDGE =
+	/not found|does not exist|does not belong|does not match|insufficient|not active/i;
 
 interface Tally {
 	cases: number;
@@ -553,11 +724,15 @@ interface Tally {
 function describeCase(fuzzCase: FuzzCase): string {
 	const shown = (value: unknown) => {
 		if (value === undefined) return 'undefined';
-		const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+		const text =
+			typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 		return text.length > 60 ? `${text.slice(0, 57)}… (${text.length} chars)` : text;
 	};
 	return `#${fuzzCase.id} ${fuzzCase.resource} ${fuzzCase.operation} ${fuzzCase.mutations
-		.map(({ target, value }) => `${Array.isArray(target.at) ? target.at.join('.') : target.at}=${shown(value)}`)
+		.map(
+			({ target, value }) =>
+				`${Array.isArray(target.at) ? target.at.join('.') : target.at}=${shown(value)}`,
+		)
 		.join(', ')}`;
 }
 
@@ -578,13 +753,26 @@ function hasKey(value: unknown, wanted: string): boolean {
  * Where a removed value shows up in what the node sent: an undeclared key as a key of a body, a
  * collection's text (one no other mutation of the case carries) inside a body.
  */
-function sentAnywhere(requests: RecordedRequest[], target: Target, value: unknown, mutations: Mutation[]): string | undefined {
+function sentAnywhere(
+	requests: RecordedRequest[],
+	target: Target,
+	value: unknown,
+	mutations: Mutation[],
+): string | undefined {
 	for (const request of requests) {
 		if (request.body === undefined) continue;
-		if (target.kind === 'groupKey' && hasKey(request.body, target.at[1])) return `key "${target.at[1]}" in ${request.method} ${request.url}`;
+		if (target.kind === 'groupKey' && hasKey(request.body, target.at[1]))
+			return `key "${target.at[1]}" in ${request.method} ${request.url}`;
 		const text = typeof value === 'string' ? JSON.stringify(value.trim()).slice(1, -1) : '';
-		const carriedElsewhere = mutations.some((mutation) => mutation.target !== target && mutation.value === value);
-		if (target.kind === 'group' && text.length >= 4 && !carriedElsewhere && (request.rawBody ?? '').includes(text)) {
+		const carriedElsewhere = mutations.some(
+			(mutation) => mutation.target !== target && mutation.value === value,
+		);
+		if (
+			target.kind === 'group' &&
+			text.length >= 4 &&
+			!carriedElsewhere &&
+			(request.rawBody ?? '').includes(text)
+		) {
 			return `collection text in ${request.method} ${request.url}`;
 		}
 	}
@@ -619,14 +807,23 @@ function check(fuzzCase: FuzzCase, outcome: Awaited<ReturnType<typeof runCase>>,
 		tally.refusedByOracle++;
 		if (requests.length > 0) {
 			tally.requestsForInvalidInput += requests.length;
-			miss(`${requests.length} request(s) for invalid input (${requests.map((request) => `${request.method} ${request.url}`).join(', ').slice(0, 200)})`);
+			miss(
+				`${requests.length} request(s) for invalid input (${requests
+					.map((request) => `${request.method} ${request.url}`)
+					.join(', ')
+					.slice(0, 200)})`,
+			);
 		}
 		if (!(error instanceof NodeOperationError)) {
-			miss(`invalid input not refused by a NodeOperationError (${error ? (error as Error).message : 'no error'})`);
+			miss(
+				`invalid input not refused by a NodeOperationError (${error ? (error as Error).message : 'no error'})`,
+			);
 			tally.unnamed++;
 		} else {
 			const text = `${error.message} ${error.description ?? ''}`;
-			const names = judged.filter(({ target, value }) => mustBeRefused(target, value) === true).flatMap(({ target }) => target.names);
+			const names = judged
+				.filter(({ target, value }) => mustBeRefused(target, value) === true)
+				.flatMap(({ target }) => target.names);
 			if (names.length > 0 && !names.some((name) => text.includes(name))) {
 				tally.unnamed++;
 				miss(`error does not name the field (${error.message.slice(0, 160)})`);
@@ -659,12 +856,19 @@ function check(fuzzCase: FuzzCase, outcome: Awaited<ReturnType<typeof runCase>>,
 		if (entry.area !== 'api') continue;
 		if (!ROUTES[fuzzCase.resource].includes(entry.route ?? '')) {
 			tally.alteredPaths++;
-			miss(`the bank matched route ${entry.route ?? '(none)'} for ${entry.method} ${entry.path.slice(0, 120)}`);
+			miss(
+				`the bank matched route ${entry.route ?? '(none)'} for ${entry.method} ${entry.path.slice(0, 120)}`,
+			);
 		}
 	}
 	for (const item of outcome.output ?? []) {
 		const reason = typeof item.rejectionReason === 'string' ? item.rejectionReason : undefined;
-		if (item.status === 'rejected' && reason && item.notSent !== true && !BANK_KNOWLEDGE.test(reason)) {
+		if (
+			item.status === 'rejected' &&
+			reason &&
+			item.notSent !== true &&
+			!BANK_KNOWLEDGE.test(reason)
+		) {
 			tally.requestsForInvalidInput++;
 			miss(`payment rejected by the bank for a field rule: ${reason}`);
 		}
@@ -675,9 +879,21 @@ function check(fuzzCase: FuzzCase, outcome: Awaited<ReturnType<typeof runCase>>,
 
 function buildCases(): FuzzCase[] {
 	const groups: Array<{ resource: FuzzCase['resource']; operation: string; targets: Target[] }> = [
-		{ resource: 'payee', operation: 'create', targets: payeeTargets(payeeCreate.description, 'create') },
-		{ resource: 'payee', operation: 'update', targets: payeeTargets(payeeUpdate.description, 'update') },
-		{ resource: 'payee', operation: 'upsert', targets: payeeTargets(payeeUpsert.description, 'upsert') },
+		{
+			resource: 'payee',
+			operation: 'create',
+			targets: payeeTargets(payeeCreate.description, 'create'),
+		},
+		{
+			resource: 'payee',
+			operation: 'update',
+			targets: payeeTargets(payeeUpdate.description, 'update'),
+		},
+		{
+			resource: 'payee',
+			operation: 'upsert',
+			targets: payeeTargets(payeeUpsert.description, 'upsert'),
+		},
 		{ resource: 'payment', operation: 'submit', targets: paymentTargets('submit') },
 		{ resource: 'payment', operation: 'submitBatch', targets: paymentTargets('submitBatch') },
 	];
@@ -685,7 +901,8 @@ function buildCases(): FuzzCase[] {
 	let id = 0;
 	for (const { resource, operation, targets } of groups) {
 		for (const target of targets) {
-			for (const value of valuesForTarget()) cases.push({ id: ++id, resource, operation, mutations: [{ target, value }] });
+			for (const value of valuesForTarget())
+				cases.push({ id: ++id, resource, operation, mutations: [{ target, value }] });
 		}
 		// pairs of hostile values, to meet each other; never a group and a field inside it (the later
 		// would overwrite the earlier, and the oracle judges each as given)
@@ -731,7 +948,9 @@ it('fuzz: hostile values in every payee and payment field never crash, never rea
 		check(fuzzCase, await runCase(fuzzCase), tally);
 		tally.cases++;
 	}
-	console.log(`fuzz: ${tally.cases} cases, ${tally.rawExceptions} raw exceptions, ${tally.requestsForInvalidInput} requests for invalid input`);
+	console.log(
+		`fuzz: ${tally.cases} cases, ${tally.rawExceptions} raw exceptions, ${tally.requestsForInvalidInput} requests for invalid input`,
+	);
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 	expect({
 		seed: SEED,
@@ -740,7 +959,14 @@ it('fuzz: hostile values in every payee and payment field never crash, never rea
 		removedByN8n: tally.removedByN8n,
 		accepted: tally.accepted,
 		misses: tally.misses,
-	}).toEqual({ seed: SEED, seconds, refusedByRule: expect.any(Number), removedByN8n: expect.any(Number), accepted: expect.any(Number), misses: [] });
+	}).toEqual({
+		seed: SEED,
+		seconds,
+		refusedByRule: expect.any(Number),
+		removedByN8n: expect.any(Number),
+		accepted: expect.any(Number),
+		misses: [],
+	});
 	expect(tally.cases).toBeGreaterThanOrEqual(MIN_CASES);
 	expect(tally.rawExceptions).toBe(0);
 	expect(tally.requestsForInvalidInput).toBe(0);

@@ -16,7 +16,10 @@ import { byId, runPayments } from '../integration/payments/paymentNode';
 import { type Sandbox, startSandbox } from '../sandbox';
 import type { FaultRule } from '../sandbox/faults';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: async () => undefined }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: async () => undefined,
+}));
 
 const PAYMENTS = 1040;
 const ITEMS_PER_EXECUTION = 40;
@@ -26,7 +29,14 @@ const MAX_EXECUTION_RETRIES = 20;
 // About half of the payment requests fail, so the transport's five attempts sometimes all fail and the node does.
 const FAULTS: FaultRule[] = [
 	{ method: 'POST', path: '/payments', kind: 'status', status: 500, probability: 0.2 },
-	{ method: 'POST', path: '/payments', kind: 'status', status: 429, retryAfterSeconds: 0, probability: 0.1 },
+	{
+		method: 'POST',
+		path: '/payments',
+		kind: 'status',
+		status: 429,
+		retryAfterSeconds: 0,
+		probability: 0.1,
+	},
 	{ method: 'POST', path: '/payments', kind: 'reset', probability: 0.1 },
 	{ method: 'POST', path: '/payments', kind: 'commitThenDrop', probability: 0.25 },
 	{ method: 'GET', kind: 'status', status: 503, probability: 0.15 },
@@ -60,15 +70,18 @@ it(`${PAYMENTS} payments under injected faults, with Retry On Fail and n8n's Ret
 	for (let start = 0; start < PAYMENTS; start += ITEMS_PER_EXECUTION) {
 		const execution = start / ITEMS_PER_EXECUTION;
 		const variant = VARIANTS[execution % VARIANTS.length];
-		const items = Array.from({ length: Math.min(ITEMS_PER_EXECUTION, PAYMENTS - start) }, (_, index) => {
-			const n = start + index;
-			references.push(`RELIABLE-${n}`);
-			return {
-				amount: 1 + (n % 900) / 100,
-				reference: `RELIABLE-${n}`,
-				...(variant.customKeys && { options: { idempotencyKey: `invoice-${n}` } }),
-			};
-		});
+		const items = Array.from(
+			{ length: Math.min(ITEMS_PER_EXECUTION, PAYMENTS - start) },
+			(_, index) => {
+				const n = start + index;
+				references.push(`RELIABLE-${n}`);
+				return {
+					amount: 1 + (n % 900) / 100,
+					reference: `RELIABLE-${n}`,
+					...(variant.customKeys && { options: { idempotencyKey: `invoice-${n}` } }),
+				};
+			},
+		);
 		const contextData: Record<string, IDataObject> = {};
 		let outputs: IDataObject[] | undefined;
 		let lastError = '';
@@ -97,7 +110,9 @@ it(`${PAYMENTS} payments under injected faults, with Retry On Fail and n8n's Ret
 		tally.executions++;
 		if (!outputs) {
 			tally.unfinished++;
-			console.log(`unfinished execution ${execution} (${variant.operation}${variant.customKeys ? ', custom keys' : ''}): ${lastError}`);
+			console.log(
+				`unfinished execution ${execution} (${variant.operation}${variant.customKeys ? ', custom keys' : ''}): ${lastError}`,
+			);
 		}
 		finalOutputs.push(...(outputs ?? []));
 	}
@@ -105,14 +120,23 @@ it(`${PAYMENTS} payments under injected faults, with Retry On Fail and n8n's Ret
 
 	const made = new Map<string, IDataObject[]>();
 	for (const transaction of sandbox.control.ledger().transactions) {
-		if (transaction.direction !== 'outgoing' || !String(transaction.reference).startsWith('RELIABLE-')) continue;
-		made.set(String(transaction.reference), [...(made.get(String(transaction.reference)) ?? []), transaction]);
+		if (
+			transaction.direction !== 'outgoing' ||
+			!String(transaction.reference).startsWith('RELIABLE-')
+		)
+			continue;
+		made.set(String(transaction.reference), [
+			...(made.get(String(transaction.reference)) ?? []),
+			transaction,
+		]);
 	}
 	const duplicates = [...made.values()].filter((list) => list.length > 1).length;
 	const lost = references.filter((reference) => !made.has(reference)).length;
 	const mismatches = finalOutputs.filter((output) => {
 		const paid = made.get(String(output.reference)) ?? [];
-		const claimsPaid = ['submitted', 'replayed', 'pending_approval', 'found_after_error'].includes(String(output.status));
+		const claimsPaid = ['submitted', 'replayed', 'pending_approval', 'found_after_error'].includes(
+			String(output.status),
+		);
 		return claimsPaid ? paid.length !== 1 || paid[0].xtid !== output.xtid : paid.length !== 0;
 	}).length;
 	console.log(

@@ -11,7 +11,15 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor } from '../helpers/sandboxCredentials';
-import { deliveryFacts, hookContext, hooks, startReceiver, trigger, webhookContext, withPayloadFields } from '../integration/triggerFixtures';
+import {
+	deliveryFacts,
+	hookContext,
+	hooks,
+	startReceiver,
+	trigger,
+	webhookContext,
+	withPayloadFields,
+} from '../integration/triggerFixtures';
 import type { CapturedDelivery, Receiver } from '../integration/triggerFixtures';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { SeededRandom } from '../sandbox/random';
@@ -24,7 +32,12 @@ let sandbox: Sandbox;
 let receiver: Receiver;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, seed: 211, deliveryBackoffMs: [30, 60, 120, 240], deliveryTimeoutMs: 3000 });
+	sandbox = await startSandbox({
+		port: 0,
+		seed: 211,
+		deliveryBackoffMs: [30, 60, 120, 240],
+		deliveryTimeoutMs: 3000,
+	});
 	receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -35,8 +48,14 @@ afterAll(async () => {
 it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each delivered event ran once, none answered 200 before it ran`, async () => {
 	const gbp = sandbox.seeded.accounts.gbp;
 	const credentials = credentialsFor(sandbox);
-	const parameters = withPayloadFields(sandbox.variants, { accounts: [gbp], events: ['TransactionReceived'], fetchTransaction: true });
-	const { context: hook } = hookContext(credentials, parameters, { webhookUrl: `${receiver.url}/webhook/reliability/webhook` });
+	const parameters = withPayloadFields(sandbox.variants, {
+		accounts: [gbp],
+		events: ['TransactionReceived'],
+		fetchTransaction: true,
+	});
+	const { context: hook } = hookContext(credentials, parameters, {
+		webhookUrl: `${receiver.url}/webhook/reliability/webhook`,
+	});
 	await hooks.create.call(hook);
 
 	const node = { name: 'Customer Banking Trigger', id: 'reliability-trigger' };
@@ -49,7 +68,10 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 
 	const call = async (delivery: CapturedDelivery): Promise<number> => {
 		const staticData = { node: structuredClone(database), global: {} };
-		const { context, response } = webhookContext(credentials, parameters, delivery, { node, staticData });
+		const { context, response } = webhookContext(credentials, parameters, delivery, {
+			node,
+			staticData,
+		});
 		let status: number;
 		try {
 			const result = await trigger.webhook.call(context);
@@ -69,8 +91,18 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 	};
 	const resigned = (delivery: CapturedDelivery): CapturedDelivery => {
 		const timestamp = String(Math.floor(Date.now() / 1000));
-		const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.`).update(delivery.rawBody).digest('hex');
-		return { ...delivery, headers: { ...delivery.headers, 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` } };
+		const signature = createHmac('sha256', sandbox.signingSecret)
+			.update(`${timestamp}.`)
+			.update(delivery.rawBody)
+			.digest('hex');
+		return {
+			...delivery,
+			headers: {
+				...delivery.headers,
+				'x-cb-timestamp': timestamp,
+				'x-cb-signature': `v1=${signature}`,
+			},
+		};
 	};
 	receiver.answer = async (delivery) => {
 		const pending: Array<Promise<number>> = [];
@@ -81,7 +113,11 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 		}
 		if (random.next() < COPY_PROBABILITY) {
 			copies++;
-			pending.push(new Promise((resolve) => setTimeout(resolve, 40)).then(async () => await call(resigned(delivery))));
+			pending.push(
+				new Promise((resolve) => setTimeout(resolve, 40)).then(
+					async () => await call(resigned(delivery)),
+				),
+			);
 		}
 		const status = await call(delivery);
 		await Promise.all(pending);
@@ -90,12 +126,24 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 
 	// look-ups that fail after a while (not retried: 404), and slow ones, so deliveries overlap
 	sandbox.control.setFaults([
-		{ method: 'GET', path: /^\/transaction\//, kind: 'status', status: 404, latencyMs: 80, probability: 0.3 },
+		{
+			method: 'GET',
+			path: /^\/transaction\//,
+			kind: 'status',
+			status: 404,
+			latencyMs: 80,
+			probability: 0.3,
+		},
 		{ method: 'GET', path: /^\/transaction\//, kind: 'latency', latencyMs: 60, probability: 0.5 },
 	]);
 	try {
 		for (let sent = 0; sent < EVENTS; sent += AT_ONCE) {
-			await Promise.all(Array.from({ length: AT_ONCE }, async (_, i) => await sandbox.control.receive(gbp, 1 + sent + i, `REL-${sent + i}`)));
+			await Promise.all(
+				Array.from(
+					{ length: AT_ONCE },
+					async (_, i) => await sandbox.control.receive(gbp, 1 + sent + i, `REL-${sent + i}`),
+				),
+			);
 		}
 		await sandbox.control.waitForDeliveries();
 	} finally {
@@ -110,7 +158,9 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 	const deliveredNotRun = delivered.filter((d) => executions.get(d.deliveryId) !== 1).length;
 	const failedButRun = failed.filter((d) => executions.has(d.deliveryId)).length;
 	// a 200 to any copy of an event that never ran: the bank was told "received" for nothing
-	const answered200NotRun = [...answers].filter(([id, statuses]) => statuses.includes(200) && !executions.has(id)).length;
+	const answered200NotRun = [...answers].filter(
+		([id, statuses]) => statuses.includes(200) && !executions.has(id),
+	).length;
 	const inFlightAnswers = [...answers.values()].flat().filter((status) => status === 503).length;
 	console.log(
 		`trigger reliability: ${records.length} events, ${delivered.length} delivered (${retriedToSuccess} after the bank retried), ${failed.length} given up by the bank, ` +

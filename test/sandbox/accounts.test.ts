@@ -42,25 +42,57 @@ describe('sandbox accounts, balances and transactions (spec §Endpoints)', () =>
 			['CAD', 'IBAN', 'ACTIVE'],
 			['GBP', 'SCAN', 'SUSPENDED'],
 		]);
-		expect(reply.body.results.map((a) => a.xaid)).not.toContain(sandbox.seeded.accounts.otherWorkspace);
+		expect(reply.body.results.map((a) => a.xaid)).not.toContain(
+			sandbox.seeded.accounts.otherWorkspace,
+		);
 	});
 
 	it('returns every spec §Account field; IBAN accounts have empty sortCode and accountNumber', async () => {
 		const gbp = await api.get<Account>(`/account/${sandbox.seeded.accounts.gbp}`);
 		expect(Object.keys(gbp.body)).toEqual([
-			'xaid', 'status', 'type', 'currency', 'name', 'accountNumber', 'sortCode', 'iban', 'bic', 'fullName',
-			'companyName', 'companyReg', 'legalEntity', 'isBusiness', 'customerType', 'displayName', 'defaultAccount',
-			'externalReference', 'createdDate',
+			'xaid',
+			'status',
+			'type',
+			'currency',
+			'name',
+			'accountNumber',
+			'sortCode',
+			'iban',
+			'bic',
+			'fullName',
+			'companyName',
+			'companyReg',
+			'legalEntity',
+			'isBusiness',
+			'customerType',
+			'displayName',
+			'defaultAccount',
+			'externalReference',
+			'createdDate',
 		]);
-		expect(gbp.body).toMatchObject({ sortCode: '601613', accountNumber: '31926819', customerType: 'BUSINESS' });
+		expect(gbp.body).toMatchObject({
+			sortCode: '601613',
+			accountNumber: '31926819',
+			customerType: 'BUSINESS',
+		});
 		expect(gbp.body.createdDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 		const eur = await api.get<Account>(`/account/${sandbox.seeded.accounts.eur}`);
-		expect(eur.body).toMatchObject({ type: 'IBAN', sortCode: '', accountNumber: '', iban: 'DE89370400440532013000' });
+		expect(eur.body).toMatchObject({
+			type: 'IBAN',
+			sortCode: '',
+			accountNumber: '',
+			iban: 'DE89370400440532013000',
+		});
 	});
 
 	it('answers the balance with available = ledger - pending', async () => {
 		const reply = await api.get<Balance>(`/account/${sandbox.seeded.accounts.usd}/balance`);
-		expect(reply.body).toEqual({ currency: 'USD', balance: 50000, availableBalance: 50000, pendingBalance: 0 });
+		expect(reply.body).toEqual({
+			currency: 'USD',
+			balance: 50000,
+			availableBalance: 50000,
+			pendingBalance: 0,
+		});
 	});
 
 	it.each(['', '/balance', '/transactions', '/approvals'])(
@@ -79,10 +111,14 @@ describe('sandbox accounts, balances and transactions (spec §Endpoints)', () =>
 
 	it('pages with limit max 500, default 100, 0-based page, 400 naming the field', async () => {
 		await sandbox.control.seedTransactions(sandbox.seeded.accounts.gbp, 600);
-		const all = await api.get<List<Transaction>>(`/account/${sandbox.seeded.accounts.gbp}/transactions`);
+		const all = await api.get<List<Transaction>>(
+			`/account/${sandbox.seeded.accounts.gbp}/transactions`,
+		);
 		expect(all.body.total).toBe(603);
 		expect(all.body.results).toHaveLength(100);
-		const last = await api.get<List<Transaction>>(`/account/${sandbox.seeded.accounts.gbp}/transactions?limit=500&page=1`);
+		const last = await api.get<List<Transaction>>(
+			`/account/${sandbox.seeded.accounts.gbp}/transactions?limit=500&page=1`,
+		);
 		expect(last.body.results).toHaveLength(103);
 		expect(last.body.results.at(-1)?.reference).toBe('Seeded receipt 600');
 		const max = await api.get<List<Transaction>>('/transactions?limit=500');
@@ -103,9 +139,16 @@ describe('sandbox accounts, balances and transactions (spec §Endpoints)', () =>
 	});
 
 	it('reads one transaction; 404 for an unknown or foreign one', async () => {
-		const list = await api.get<List<Transaction>>(`/account/${sandbox.seeded.accounts.eur}/transactions`);
+		const list = await api.get<List<Transaction>>(
+			`/account/${sandbox.seeded.accounts.eur}/transactions`,
+		);
 		const first = list.body.results[0];
-		expect(first).toMatchObject({ direction: 'incoming', status: 'settled', amount: 50000, reference: 'Opening balance' });
+		expect(first).toMatchObject({
+			direction: 'incoming',
+			status: 'settled',
+			amount: 50000,
+			reference: 'Opening balance',
+		});
 		const one = await api.get<Transaction>(`/transaction/${first.xtid}`);
 		expect(one.body).toEqual(first);
 		expect((await api.get(`/transaction/${MISSING_UUID}`)).status).toBe(404);
@@ -117,9 +160,13 @@ describe('sandbox accounts, balances and transactions (spec §Endpoints)', () =>
 	it('keeps the two workspaces apart in every list', async () => {
 		const other = await apiAs(sandbox, 'otherWorkspace');
 		const accounts = await other.get<List<Account>>('/accounts');
-		expect(accounts.body.results.map((a) => a.xaid)).toEqual([sandbox.seeded.accounts.otherWorkspace]);
+		expect(accounts.body.results.map((a) => a.xaid)).toEqual([
+			sandbox.seeded.accounts.otherWorkspace,
+		]);
 		const transactions = await other.get<List<Transaction>>('/transactions');
-		expect(new Set(transactions.body.results.map((t) => t.xaid))).toEqual(new Set([sandbox.seeded.accounts.otherWorkspace]));
+		expect(new Set(transactions.body.results.map((t) => t.xaid))).toEqual(
+			new Set([sandbox.seeded.accounts.otherWorkspace]),
+		);
 		const payees = await other.get<List<{ xpid: string }>>('/payees');
 		expect(payees.body.results.map((p) => p.xpid)).toEqual([sandbox.seeded.payees.otherWorkspace]);
 	});

@@ -10,7 +10,13 @@ interface Approval {
 	parent_xaid: string;
 	status: string;
 	transaction: { xtid: string; amount: number; reference: string };
-	meta: { policyId: string; approvers: string[]; requestId: string; expiresAt: string; decidedBy?: string };
+	meta: {
+		policyId: string;
+		approvers: string[];
+		requestId: string;
+		expiresAt: string;
+		decidedBy?: string;
+	};
 }
 
 interface Balance {
@@ -34,13 +40,19 @@ describe('sandbox approvals (spec §Approval, §States and transitions)', () => 
 	afterEach(() => sandbox.close());
 
 	const pay = async (amount: number, xaid = gbp, xpid = sandbox.seeded.payees.gbp) => {
-		const reply = await api.post<PaymentResponse>('/payments', { xaid, xpid, amount, reference: 'BIG-PAYMENT-1' }, { 'x-idempotent-key': randomUUID() });
+		const reply = await api.post<PaymentResponse>(
+			'/payments',
+			{ xaid, xpid, amount, reference: 'BIG-PAYMENT-1' },
+			{ 'x-idempotent-key': randomUUID() },
+		);
 		expect(reply.status).toBe(202);
 		return reply.body.submitted[0];
 	};
 	const balance = async () => (await api.get<Balance>(`/account/${gbp}/balance`)).body;
 	const accountXtids = async () =>
-		(await api.get<List<{ xtid: string }>>(`/account/${gbp}/transactions?limit=500`)).body.results.map((t) => t.xtid);
+		(
+			await api.get<List<{ xtid: string }>>(`/account/${gbp}/transactions?limit=500`)
+		).body.results.map((t) => t.xtid);
 
 	it('holds a covered payment (1000.00 and up) as a pending approval carrying its xtid; sends nothing', async () => {
 		const below = await pay(999.99);
@@ -58,7 +70,11 @@ describe('sandbox approvals (spec §Approval, §States and transitions)', () => 
 		});
 		expect((await api.get(`/transaction/${held.xtid}`)).status).toBe(404);
 		expect(await accountXtids()).not.toContain(held.xtid);
-		expect(await balance()).toMatchObject({ balance: 50000, pendingBalance: 1999.99, availableBalance: 48000.01 });
+		expect(await balance()).toMatchObject({
+			balance: 50000,
+			pendingBalance: 1999.99,
+			availableBalance: 48000.01,
+		});
 	});
 
 	it('approve → the payment is sent: its xtid appears among the account transactions', async () => {
@@ -66,17 +82,31 @@ describe('sandbox approvals (spec §Approval, §States and transitions)', () => 
 		const decided = await sandbox.control.approve(held.approvalRef as string);
 		expect(decided).toMatchObject({ status: 'approved', meta: { decidedBy: 'Alex Approver' } });
 		expect(await accountXtids()).toContain(held.xtid);
-		expect((await api.get<{ status: string }>(`/transaction/${held.xtid}`)).body.status).toBe('sent');
+		expect((await api.get<{ status: string }>(`/transaction/${held.xtid}`)).body.status).toBe(
+			'sent',
+		);
 		await sandbox.control.settle(held.xtid);
-		expect(await balance()).toMatchObject({ balance: 47500, pendingBalance: 0, availableBalance: 47500 });
-		await expect(sandbox.control.approve(held.approvalRef as string)).rejects.toThrow('is already approved');
+		expect(await balance()).toMatchObject({
+			balance: 47500,
+			pendingBalance: 0,
+			availableBalance: 47500,
+		});
+		await expect(sandbox.control.approve(held.approvalRef as string)).rejects.toThrow(
+			'is already approved',
+		);
 	});
 
 	it('decline → not sent, the reservation is released', async () => {
 		const held = await pay(5000);
 		expect(await balance()).toMatchObject({ availableBalance: 45000 });
-		expect(await sandbox.control.decline(held.approvalRef as string)).toMatchObject({ status: 'declined' });
-		expect(await balance()).toMatchObject({ balance: 50000, availableBalance: 50000, pendingBalance: 0 });
+		expect(await sandbox.control.decline(held.approvalRef as string)).toMatchObject({
+			status: 'declined',
+		});
+		expect(await balance()).toMatchObject({
+			balance: 50000,
+			availableBalance: 50000,
+			pendingBalance: 0,
+		});
 		expect(await accountXtids()).not.toContain(held.xtid);
 		expect((await api.get<Approval>(`/approval/${held.approvalRef}`)).body.status).toBe('declined');
 	});
@@ -89,12 +119,16 @@ describe('sandbox approvals (spec §Approval, §States and transitions)', () => 
 		expect((await api.get<Approval>(`/approval/${held.approvalRef}`)).body.status).toBe('expired');
 		expect(await balance()).toMatchObject({ availableBalance: 50000, pendingBalance: 0 });
 		expect(await accountXtids()).not.toContain(held.xtid);
-		await expect(sandbox.control.approve(held.approvalRef as string)).rejects.toThrow('is already expired');
+		await expect(sandbox.control.approve(held.approvalRef as string)).rejects.toThrow(
+			'is already expired',
+		);
 	});
 
 	it('expires on demand through the control handle', async () => {
 		const held = await pay(1500);
-		expect(await sandbox.control.expire(held.approvalRef as string)).toMatchObject({ status: 'expired' });
+		expect(await sandbox.control.expire(held.approvalRef as string)).toMatchObject({
+			status: 'expired',
+		});
 		expect(await balance()).toMatchObject({ pendingBalance: 0 });
 	});
 
@@ -119,11 +153,28 @@ describe('sandbox approvals (spec §Approval, §States and transitions)', () => 
 	it('applies policies by range, currency and the "covers API payments" switch', async () => {
 		const base = { approvers: ['Pat'], expiresInSeconds: 60 };
 		sandbox.control.setPolicies('workspace-1', [
-			{ ...base, id: 'off', name: 'Not for API', minAmount: 0, maxAmount: null, currency: null, coversApiPayments: false },
-			{ ...base, id: 'eur-band', name: 'EUR 10-20', minAmount: 10, maxAmount: 20, currency: 'EUR', coversApiPayments: true },
+			{
+				...base,
+				id: 'off',
+				name: 'Not for API',
+				minAmount: 0,
+				maxAmount: null,
+				currency: null,
+				coversApiPayments: false,
+			},
+			{
+				...base,
+				id: 'eur-band',
+				name: 'EUR 10-20',
+				minAmount: 10,
+				maxAmount: 20,
+				currency: 'EUR',
+				coversApiPayments: true,
+			},
 		]);
 		expect((await pay(15)).status).toBe('submitted');
-		const eur = (amount: number) => pay(amount, sandbox.seeded.accounts.eur, sandbox.seeded.payees.eur);
+		const eur = (amount: number) =>
+			pay(amount, sandbox.seeded.accounts.eur, sandbox.seeded.payees.eur);
 		expect((await eur(9.99)).status).toBe('submitted');
 		expect((await eur(10)).status).toBe('pending_approval');
 		expect((await eur(20)).status).toBe('pending_approval');

@@ -5,7 +5,11 @@ describe('sandbox token service (spec §Authentication)', () => {
 	let sandbox: Sandbox;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ port: 0, tokenTtlSeconds: 5, tokenRateLimit: { max: 5, windowSeconds: 60 } });
+		sandbox = await startSandbox({
+			port: 0,
+			tokenTtlSeconds: 5,
+			tokenRateLimit: { max: 5, windowSeconds: 60 },
+		});
 	});
 	afterEach(() => sandbox.close());
 
@@ -45,14 +49,23 @@ describe('sandbox token service (spec §Authentication)', () => {
 	it('answers 400 invalid_request for a JSON body', async () => {
 		const client = sandbox.clients.full;
 		const reply = await call('POST', sandbox.tokenUrl, {
-			body: { client_id: client.clientId, client_secret: client.clientSecret, audience: sandbox.audience, grant_type: 'client_credentials' },
+			body: {
+				client_id: client.clientId,
+				client_secret: client.clientSecret,
+				audience: sandbox.audience,
+				grant_type: 'client_credentials',
+			},
 		});
 		expect(reply.status).toBe(400);
-		expect(reply.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/Content-Type/) });
+		expect(reply.body).toMatchObject({
+			error: 'invalid_request',
+			message: expect.stringMatching(/Content-Type/),
+		});
 	});
 
 	it('rate-limits the token endpoint per client with 429 and Retry-After', async () => {
-		for (let i = 0; i < 5; i++) expect((await requestToken(sandbox, sandbox.clients.full)).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await requestToken(sandbox, sandbox.clients.full)).status).toBe(200);
 		const limited = await requestToken(sandbox, sandbox.clients.full);
 		expect(limited.status).toBe(429);
 		expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -87,9 +100,16 @@ describe('sandbox token service (spec §Authentication)', () => {
 		const { gbp } = sandbox.seeded.accounts;
 		const created = await readOnly.post<ErrorBody>(`/account/${gbp}/payees`, {});
 		expect(created.status).toBe(403);
-		expect(created.body).toEqual({ statusCode: 403, message: 'token lacks the scope create:payee' });
+		expect(created.body).toEqual({
+			statusCode: 403,
+			message: 'token lacks the scope create:payee',
+		});
 		const checks = [
-			readOnly.post('/payments', {}, { 'x-idempotent-key': '0b7c1f4e-3a52-4c1e-9d8f-2a4b6c8d0e1f' }),
+			readOnly.post(
+				'/payments',
+				{},
+				{ 'x-idempotent-key': '0b7c1f4e-3a52-4c1e-9d8f-2a4b6c8d0e1f' },
+			),
 			readOnly.post('/webhooks/subscribe', {}),
 			readOnly.delete('/webhooks/unsubscribe', {}),
 			readOnly.put(`/account/${gbp}/payees/${sandbox.seeded.payees.gbp}`, {}),

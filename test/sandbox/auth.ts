@@ -39,7 +39,12 @@ interface IssuedToken {
 	expiresAtMs: number;
 }
 
-function tokenError(statusCode: number, error: string, message: string, headers: Record<string, string> = {}) {
+function tokenError(
+	statusCode: number,
+	error: string,
+	message: string,
+	headers: Record<string, string> = {},
+) {
 	return new ApiError(statusCode, message, { error }, headers);
 }
 
@@ -74,7 +79,11 @@ export class TokenService {
 	// spec §Authentication 2-3: POST {auth_url}/oauth/token, form-encoded client credentials
 	exchange(headers: IncomingHttpHeaders, rawBody: Buffer, echoCredentials = false) {
 		if (!/^application\/x-www-form-urlencoded\b/i.test(headers['content-type'] ?? '')) {
-			throw tokenError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+			throw tokenError(
+				400,
+				'invalid_request',
+				'Content-Type must be application/x-www-form-urlencoded',
+			);
 		}
 		const form = new URLSearchParams(rawBody.toString('utf8'));
 		const clientId = form.get('client_id') ?? '';
@@ -97,7 +106,10 @@ export class TokenService {
 			throw tokenError(400, 'invalid_audience', 'audience is not this API');
 		}
 		const accessToken = `sbx_${randomBytes(24).toString('base64url')}`;
-		this.tokens.set(accessToken, { client, expiresAtMs: this.clock.now() + this.options.ttlSeconds * 1000 });
+		this.tokens.set(accessToken, {
+			client,
+			expiresAtMs: this.clock.now() + this.options.ttlSeconds * 1000,
+		});
 		return {
 			access_token: accessToken,
 			token_type: 'Bearer',
@@ -118,7 +130,9 @@ export class TokenService {
 		window.count += 1;
 		if (window.count > this.options.rateLimit.max) {
 			const retryAfter = Math.max(1, Math.ceil((window.startMs + windowMs - now) / 1000));
-			throw tokenError(429, 'rate_limited', 'too many token requests', { 'retry-after': String(retryAfter) });
+			throw tokenError(429, 'rate_limited', 'too many token requests', {
+				'retry-after': String(retryAfter),
+			});
 		}
 	}
 

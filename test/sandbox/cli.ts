@@ -19,7 +19,8 @@ function option(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
-	const specMinimal = process.argv.includes('--spec-minimal') || variantsFromEnvironment() === 'specMinimal';
+	const specMinimal =
+		process.argv.includes('--spec-minimal') || variantsFromEnvironment() === 'specMinimal';
 	const sandbox = await startSandbox({
 		port: option('port', 4010),
 		seed: option('seed', 1),
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
 		specMinimal
 			? '  mode         spec-minimal (answers only what the spec promises; DECISIONS.md §Variants)'
 			: "  mode         default (the sandbox's own decisions; --spec-minimal for a bank answering only what the spec promises)",
-		`  switches     ${Object.entries(sandbox.variants).map(([name, value]) => `${name}=${value}`).join(' ')}`,
+		`  switches     ${Object.entries(sandbox.variants)
+			.map(([name, value]) => `${name}=${value}`)
+			.join(' ')}`,
 		`  base URL     ${sandbox.baseUrl}`,
 		`  token URL    ${sandbox.authUrl}   (token endpoint ${sandbox.tokenUrl})`,
 		`  audience     ${sandbox.audience}`,
@@ -43,9 +46,13 @@ async function main(): Promise<void> {
 				`    ${''.padEnd(15)} scopes: ${c.scopes.join(' ')}`,
 		),
 		'  seeded accounts:',
-		...Object.entries(sandbox.seeded.accounts).map(([name, xaid]) => `    ${name.padEnd(15)} ${xaid}`),
+		...Object.entries(sandbox.seeded.accounts).map(
+			([name, xaid]) => `    ${name.padEnd(15)} ${xaid}`,
+		),
 		'  seeded payees:',
-		...Object.entries(sandbox.seeded.payees).map(([name, xpid]) => `    ${name.padEnd(15)} ${xpid}`),
+		...Object.entries(sandbox.seeded.payees).map(
+			([name, xpid]) => `    ${name.padEnd(15)} ${xpid}`,
+		),
 		'Ctrl+C to stop.',
 	];
 	console.log(lines.join('\n'));

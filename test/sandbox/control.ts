@@ -59,7 +59,10 @@ export interface SandboxControl {
 }
 
 /** The handle and the routes of every resource's controls, over one bank. */
-export function createControl(deps: ControlDeps): { control: SandboxControl; routes: ControlRoute[] } {
+export function createControl(deps: ControlDeps): {
+	control: SandboxControl;
+	routes: ControlRoute[];
+} {
 	const context = controlContext(deps);
 	const accounts = accountControls(context);
 	const transactions = transactionControls(context);
@@ -76,6 +79,8 @@ export function createControl(deps: ControlDeps): { control: SandboxControl; rou
 			...faults.operations,
 			...bank.operations,
 		},
-		routes: [accounts, transactions, approvals, webhooks, faults, bank].flatMap((resource) => resource.routes),
+		routes: [accounts, transactions, approvals, webhooks, faults, bank].flatMap(
+			(resource) => resource.routes,
+		),
 	};
 }

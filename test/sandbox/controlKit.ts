@@ -34,7 +34,9 @@ export interface ControlRoute {
 	method: 'GET' | 'POST' | 'PUT' | 'DELETE';
 	/** Relative to /_sandbox. */
 	path: string;
-	handle(request: ControlRequest): Promise<{ status: number; body?: unknown }> | { status: number; body?: unknown };
+	handle(
+		request: ControlRequest,
+	): Promise<{ status: number; body?: unknown }> | { status: number; body?: unknown };
 }
 
 /**
@@ -52,7 +54,10 @@ export interface ControlContext {
 	/** The main workspace unless another is named. */
 	workspaceById(id?: string): Workspace;
 	/** The record `find` finds in any workspace, with its workspace; 404 naming `what` otherwise. */
-	locate<T>(find: (workspace: Workspace) => T | undefined, what: string): { workspace: Workspace; item: T };
+	locate<T>(
+		find: (workspace: Workspace) => T | undefined,
+		what: string,
+	): { workspace: Workspace; item: T };
 }
 
 export function controlContext(deps: ControlDeps): ControlContext {
@@ -85,7 +90,9 @@ export function asData(view: object): IDataObject {
 }
 
 export function field(body: unknown, name: string): unknown {
-	return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+	return typeof body === 'object' && body !== null
+		? (body as Record<string, unknown>)[name]
+		: undefined;
 }
 
 export function numberField(body: unknown, name: string): number {

@@ -3,7 +3,14 @@
  * of what arrived, tokens ended early.
  */
 import { badRequest } from './errors';
-import { answersOk, copy, type ControlContext, field, ok, type ResourceControls } from './controlKit';
+import {
+	answersOk,
+	copy,
+	type ControlContext,
+	field,
+	ok,
+	type ResourceControls,
+} from './controlKit';
 import type { FaultRule } from './faults';
 
 type Names = 'setFaults' | 'clearFaults' | 'requests' | 'clearRequests' | 'revokeTokens';
@@ -11,7 +18,8 @@ type Names = 'setFaults' | 'clearFaults' | 'requests' | 'clearRequests' | 'revok
 /** JSON cannot carry a RegExp: over HTTP a rule may give `pathPattern` (a RegExp source) instead. */
 function faultRules(body: unknown): FaultRule[] {
 	const rules = field(body, 'rules') ?? body;
-	if (!Array.isArray(rules)) throw badRequest('body must be an array of fault rules or { rules: [...] }');
+	if (!Array.isArray(rules))
+		throw badRequest('body must be an array of fault rules or { rules: [...] }');
 	return rules.map((rule: FaultRule & { pathPattern?: string }) => {
 		const { pathPattern, ...rest } = rule;
 		return pathPattern === undefined ? rest : { ...rest, path: new RegExp(pathPattern) };
@@ -34,9 +42,17 @@ export function faultControls({ deps }: ControlContext): ResourceControls<Names>
 		routes: [
 			{ method: 'GET', path: '/requests', handle: () => ok(operations.requests()) },
 			{ method: 'DELETE', path: '/requests', handle: answersOk(() => operations.clearRequests()) },
-			{ method: 'PUT', path: '/faults', handle: answersOk(({ body }) => operations.setFaults(faultRules(body))) },
+			{
+				method: 'PUT',
+				path: '/faults',
+				handle: answersOk(({ body }) => operations.setFaults(faultRules(body))),
+			},
 			{ method: 'DELETE', path: '/faults', handle: answersOk(() => operations.clearFaults()) },
-			{ method: 'POST', path: '/tokens/revoke', handle: answersOk(() => operations.revokeTokens()) },
+			{
+				method: 'POST',
+				path: '/tokens/revoke',
+				handle: answersOk(() => operations.revokeTokens()),
+			},
 		],
 	};
 }

@@ -14,11 +14,19 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 	});
 	afterEach(() => sandbox.close());
 
-	const payment = () => ({ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 7.5, reference: 'FAULT-000001' });
-	const pay = (key: string) => api.post<PaymentResponse & ErrorBody>('/payments', payment(), { 'x-idempotent-key': key });
+	const payment = () => ({
+		xaid: sandbox.seeded.accounts.gbp,
+		xpid: sandbox.seeded.payees.gbp,
+		amount: 7.5,
+		reference: 'FAULT-000001',
+	});
+	const pay = (key: string) =>
+		api.post<PaymentResponse & ErrorBody>('/payments', payment(), { 'x-idempotent-key': key });
 
 	it('answers an injected 500 `times` times, then serves normally', async () => {
-		sandbox.control.setFaults([{ method: 'GET', path: '/accounts', kind: 'status', status: 500, times: 2 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: '/accounts', kind: 'status', status: 500, times: 2 },
+		]);
 		const statuses = [];
 		for (let i = 0; i < 3; i++) statuses.push((await api.get('/accounts')).status);
 		expect(statuses).toEqual([500, 500, 200]);
@@ -27,15 +35,33 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 	});
 
 	it('lets the first `after` matching requests through, then hits (other requests do not count)', async () => {
-		sandbox.control.setFaults([{ method: 'GET', path: '/accounts', kind: 'status', status: 503, after: 2, times: 1 }]);
-		const statuses = [(await api.get('/accounts')).status, (await api.get(`/account/${sandbox.seeded.accounts.gbp}`)).status];
+		sandbox.control.setFaults([
+			{ method: 'GET', path: '/accounts', kind: 'status', status: 503, after: 2, times: 1 },
+		]);
+		const statuses = [
+			(await api.get('/accounts')).status,
+			(await api.get(`/account/${sandbox.seeded.accounts.gbp}`)).status,
+		];
 		for (let i = 0; i < 3; i++) statuses.push((await api.get('/accounts')).status);
 		expect(statuses).toEqual([200, 200, 200, 503, 200]);
-		expect(sandbox.control.requests().filter((r) => r.area === 'api').map((r) => r.fault)).toEqual([undefined, undefined, undefined, 'status', undefined]);
+		expect(
+			sandbox.control
+				.requests()
+				.filter((r) => r.area === 'api')
+				.map((r) => r.fault),
+		).toEqual([undefined, undefined, undefined, 'status', undefined]);
 	});
 
 	it('answers 429 with Retry-After', async () => {
-		sandbox.control.setFaults([{ path: '/account/{xaid}/balance', kind: 'status', status: 429, retryAfterSeconds: 3, times: 1 }]);
+		sandbox.control.setFaults([
+			{
+				path: '/account/{xaid}/balance',
+				kind: 'status',
+				status: 429,
+				retryAfterSeconds: 3,
+				times: 1,
+			},
+		]);
 		const reply = await api.get<ErrorBody>(`/account/${sandbox.seeded.accounts.gbp}/balance`);
 		expect(reply.status).toBe(429);
 		expect(reply.headers['retry-after']).toBe('3');
@@ -50,7 +76,9 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 	});
 
 	it('a status fault with latencyMs fails after that long (a slow failure)', async () => {
-		sandbox.control.setFaults([{ method: 'GET', path: '/accounts', kind: 'status', status: 404, latencyMs: 150, times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: '/accounts', kind: 'status', status: 404, latencyMs: 150, times: 1 },
+		]);
 		const started = Date.now();
 		expect((await api.get('/accounts')).status).toBe(404);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
@@ -62,14 +90,20 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		const key = randomUUID();
 		await expect(pay(key)).rejects.toThrow();
 		expect(sandbox.control.ledger().paymentRequests).toHaveLength(0);
-		expect(sandbox.control.requests().at(-1)).toMatchObject({ path: '/payments', status: 0, fault: 'reset' });
+		expect(sandbox.control.requests().at(-1)).toMatchObject({
+			path: '/payments',
+			status: 0,
+			fault: 'reset',
+		});
 		const retry = await pay(key);
 		expect(retry.status).toBe(202);
 		expect(retry.headers['x-idempotent-replayed']).toBeUndefined();
 	});
 
 	it('commitThenDrop: the payment is committed, the client sees a network error, a retry replays it', async () => {
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+		]);
 		const key = randomUUID();
 		await expect(pay(key)).rejects.toThrow();
 		const [committed] = sandbox.control.ledger().paymentRequests;
@@ -82,7 +116,9 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 	});
 
 	it('commitThenDrop drops the connection even when the request fails', async () => {
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+		]);
 		await expect(pay('not-a-uuid')).rejects.toThrow();
 		expect(sandbox.control.requests().at(-1)).toMatchObject({ status: 0, fault: 'commitThenDrop' });
 		expect((await pay('not-a-uuid')).status).toBe(400);
@@ -107,7 +143,11 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 
 	it('decides probabilistic faults from the seed, the same on every run', async () => {
 		const pattern = async (seed: number) => {
-			const bank = await startSandbox({ port: 0, seed, faults: [{ path: '/accounts', kind: 'status', status: 500, probability: 0.5 }] });
+			const bank = await startSandbox({
+				port: 0,
+				seed,
+				faults: [{ path: '/accounts', kind: 'status', status: 500, probability: 0.5 }],
+			});
 			try {
 				const client = await apiAs(bank);
 				const statuses: number[] = [];
@@ -124,14 +164,27 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 	});
 
 	it('rejects malformed rules', () => {
-		expect(() => sandbox.control.setFaults([{ kind: 'status' }])).toThrow('a status fault needs status 400-599');
-		expect(() => sandbox.control.setFaults([{ kind: 'latency' }])).toThrow('a latency fault needs latencyMs >= 0');
-		expect(() => sandbox.control.setFaults([{ kind: 'explode' } as unknown as FaultRule])).toThrow(/fault kind/);
+		expect(() => sandbox.control.setFaults([{ kind: 'status' }])).toThrow(
+			'a status fault needs status 400-599',
+		);
+		expect(() => sandbox.control.setFaults([{ kind: 'latency' }])).toThrow(
+			'a latency fault needs latencyMs >= 0',
+		);
+		expect(() => sandbox.control.setFaults([{ kind: 'explode' } as unknown as FaultRule])).toThrow(
+			/fault kind/,
+		);
 	});
 
 	it('answers a redirect with its status and Location, and runs nothing', async () => {
 		sandbox.control.setFaults([
-			{ method: 'POST', path: '/payments', kind: 'redirect', status: 307, location: 'http://127.0.0.1:9/elsewhere', times: 1 },
+			{
+				method: 'POST',
+				path: '/payments',
+				kind: 'redirect',
+				status: 307,
+				location: 'http://127.0.0.1:9/elsewhere',
+				times: 1,
+			},
 			{ path: '/oauth/token', kind: 'redirect', location: 'http://127.0.0.1:9/token', times: 1 },
 		]);
 		const key = randomUUID();
@@ -147,8 +200,12 @@ describe('sandbox fault injection (issue 2 item 11)', () => {
 		const token = await requestToken(sandbox, sandbox.clients.full);
 		expect(token.status).toBe(302);
 		expect(token.headers.location).toBe('http://127.0.0.1:9/token');
-		expect(() => sandbox.control.setFaults([{ kind: 'redirect', status: 200, location: 'http://x' }])).toThrow(/redirect fault needs status/);
-		expect(() => sandbox.control.setFaults([{ kind: 'redirect' }])).toThrow('a redirect fault needs a location');
+		expect(() =>
+			sandbox.control.setFaults([{ kind: 'redirect', status: 200, location: 'http://x' }]),
+		).toThrow(/redirect fault needs status/);
+		expect(() => sandbox.control.setFaults([{ kind: 'redirect' }])).toThrow(
+			'a redirect fault needs a location',
+		);
 	});
 
 	it('clears faults', async () => {

@@ -73,13 +73,20 @@ export class Faults {
 	}
 }
 
-function pathMatches(path: string | RegExp, relativePath: string, template: string | undefined): boolean {
-	return typeof path === 'string' ? path === relativePath || path === template : path.test(relativePath);
+function pathMatches(
+	path: string | RegExp,
+	relativePath: string,
+	template: string | undefined,
+): boolean {
+	return typeof path === 'string'
+		? path === relativePath || path === template
+		: path.test(relativePath);
 }
 
 function validate(rule: FaultRule): FaultRule {
 	const kinds = ['status', 'latency', 'reset', 'commitThenDrop', 'expireToken', 'redirect'];
-	if (!kinds.includes(rule.kind)) throw new RangeError(`fault kind must be one of ${kinds.join(', ')}`);
+	if (!kinds.includes(rule.kind))
+		throw new RangeError(`fault kind must be one of ${kinds.join(', ')}`);
 	const status = rule.status ?? 0;
 	if (rule.kind === 'status' && !(Number.isInteger(status) && status >= 400 && status <= 599)) {
 		throw new RangeError('a status fault needs status 400-599');
@@ -91,7 +98,8 @@ function validate(rule: FaultRule): FaultRule {
 		if (!REDIRECT_STATUSES.includes(rule.status ?? 302)) {
 			throw new RangeError(`a redirect fault needs status ${REDIRECT_STATUSES.join(', ')}`);
 		}
-		if (typeof rule.location !== 'string' || rule.location === '') throw new RangeError('a redirect fault needs a location');
+		if (typeof rule.location !== 'string' || rule.location === '')
+			throw new RangeError('a redirect fault needs a location');
 	}
 	return rule;
 }

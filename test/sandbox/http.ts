@@ -48,10 +48,12 @@ export interface CompiledRoute<R extends { path: string }> {
 
 export function compileRoute<R extends { path: string }>(route: R): CompiledRoute<R> {
 	const names: string[] = [];
-	const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
-		names.push(name);
-		return '([^/]+)';
-	});
+	const source = route.path
+		.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+		.replace(/\{(\w+)\}/g, (_m, name: string) => {
+			names.push(name);
+			return '([^/]+)';
+		});
 	return { route, pattern: new RegExp(`^${source}$`), names };
 }
 
@@ -135,7 +137,13 @@ export interface PageLimits {
 export const PAYEE_PAGES: PageLimits = { defaultLimit: 10, maxLimit: 100 };
 export const LIST_PAGES: PageLimits = { defaultLimit: 100, maxLimit: 500 };
 
-function integerParam(query: URLSearchParams, name: string, fallback: number, min: number, max?: number): number {
+function integerParam(
+	query: URLSearchParams,
+	name: string,
+	fallback: number,
+	min: number,
+	max?: number,
+): number {
 	const raw = query.get(name);
 	if (raw === null || raw === '') return fallback;
 	if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} must be an integer`);
@@ -146,7 +154,12 @@ function integerParam(query: URLSearchParams, name: string, fallback: number, mi
 }
 
 /** Zero-based pages; the envelope `{ total, results }` for every list (DECISIONS.md §Lists). */
-export function paginate<T, V>(items: T[], query: URLSearchParams, limits: PageLimits, view: (item: T) => V) {
+export function paginate<T, V>(
+	items: T[],
+	query: URLSearchParams,
+	limits: PageLimits,
+	view: (item: T) => V,
+) {
 	const page = integerParam(query, 'page', 0, 0);
 	const limit = integerParam(query, 'limit', limits.defaultLimit, 1, limits.maxLimit);
 	const start = page * limit;

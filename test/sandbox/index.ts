@@ -13,14 +13,38 @@ import { SandboxClock } from './clock';
 import { createControl, type SandboxControl } from './control';
 import { Faults, type FaultRule } from './faults';
 import { SeededRandom } from './random';
-import { MAIN_WORKSPACE, OTHER_WORKSPACE, type SeededClients, type SeededIds, seedBank } from './seed';
-import { API_PREFIX, AUTH_PREFIX, CONTROL_PREFIX, createSandboxServer, listen, type RequestLogEntry } from './server';
+import {
+	MAIN_WORKSPACE,
+	OTHER_WORKSPACE,
+	type SeededClients,
+	type SeededIds,
+	seedBank,
+} from './seed';
+import {
+	API_PREFIX,
+	AUTH_PREFIX,
+	CONTROL_PREFIX,
+	createSandboxServer,
+	listen,
+	type RequestLogEntry,
+} from './server';
 import type { Bank } from './state';
-import { type BankVariants, resolveVariants, type VariantsOption, variantsFromEnvironment } from './variants';
+import {
+	type BankVariants,
+	resolveVariants,
+	type VariantsOption,
+	variantsFromEnvironment,
+} from './variants';
 import { WebhookDeliveries } from './webhooks/delivery';
 
 export type { SandboxClient } from './auth';
-export type { DeliveryRecord, LedgerSnapshot, Policy, SandboxControl, Subscription } from './control';
+export type {
+	DeliveryRecord,
+	LedgerSnapshot,
+	Policy,
+	SandboxControl,
+	Subscription,
+} from './control';
 export type { BankVariants, FaultRule, RequestLogEntry };
 
 /** DECISIONS.md §Addresses. */
@@ -116,7 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const port = await listen(server, options.port ?? 0, host);
 	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	const authUrl = `${origin}${AUTH_PREFIX}`;
-	const currentSecret = (workspaceId: string) => bank.workspaces.get(workspaceId)?.signing.current ?? '';
+	const currentSecret = (workspaceId: string) =>
+		bank.workspaces.get(workspaceId)?.signing.current ?? '';
 
 	return {
 		baseUrl: `${origin}${API_PREFIX}`,
@@ -129,7 +154,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return currentSecret(MAIN_WORKSPACE);
 		},
 		get signingSecrets() {
-			return { main: currentSecret(MAIN_WORKSPACE), otherWorkspace: currentSecret(OTHER_WORKSPACE) };
+			return {
+				main: currentSecret(MAIN_WORKSPACE),
+				otherWorkspace: currentSecret(OTHER_WORKSPACE),
+			};
 		},
 		seeded,
 		variants: Object.freeze({ ...bank.variants }),
@@ -149,7 +177,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 function recordRequests(file: string | undefined): ((entry: RequestLogEntry) => void) | undefined {
 	if (!file) return undefined;
 	const jestState = () =>
-		(globalThis as { expect?: { getState?: () => { testPath?: string; currentTestName?: string } } }).expect?.getState?.();
+		(
+			globalThis as {
+				expect?: { getState?: () => { testPath?: string; currentTestName?: string } };
+			}
+		).expect?.getState?.();
 	return (entry) => {
 		const state = jestState();
 		// the tests make references unique with the process id

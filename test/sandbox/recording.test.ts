@@ -22,12 +22,18 @@ describe('request recording (CUSTOMER_BANKING_SANDBOX_RECORD, for scripts/compar
 		} finally {
 			await sandbox.close();
 		}
-		const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+		const lines = readFileSync(file, 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
 		expect(lines.map((entry) => [entry.area, entry.method, entry.path, entry.status])).toEqual([
 			['auth', 'POST', '/oauth/token', 200],
 			['api', 'GET', `/account/${sandbox.seeded.accounts.gbp}/balance`, 200],
 		]);
-		expect(lines[1].test).toMatchObject({ file: expect.stringContaining('recording.test.ts'), name: expect.stringContaining('appends every') });
+		expect(lines[1].test).toMatchObject({
+			file: expect.stringContaining('recording.test.ts'),
+			name: expect.stringContaining('appends every'),
+		});
 		expect(JSON.stringify(lines)).not.toMatch(/authorization|bearer/i);
 	});
 });

@@ -9,7 +9,16 @@ import { requireScopes, type TokenService } from './auth';
 import type { ControlRoute } from './control';
 import { ApiError } from './errors';
 import type { FaultRule, Faults } from './faults';
-import { type ApiRoute, compileRoute, matchRoute, parseJsonBody, readBody, type RouteContext, type RouteResult, sendJson } from './http';
+import {
+	type ApiRoute,
+	compileRoute,
+	matchRoute,
+	parseJsonBody,
+	readBody,
+	type RouteContext,
+	type RouteResult,
+	sendJson,
+} from './http';
 import { payeeRoutes } from './payees/routes';
 import { paymentRoutes } from './payments/routes';
 import type { Bank } from './state';
@@ -57,15 +66,25 @@ export interface ServerDeps {
 	onAnswered?: (entry: RequestLogEntry) => void;
 }
 
-const apiRoutes = [...accountRoutes, ...transactionRoutes, ...approvalRoutes, ...payeeRoutes, ...paymentRoutes, ...webhookRoutes].map(
-	(route) => compileRoute<ApiRoute>(route),
-);
+const apiRoutes = [
+	...accountRoutes,
+	...transactionRoutes,
+	...approvalRoutes,
+	...payeeRoutes,
+	...paymentRoutes,
+	...webhookRoutes,
+].map((route) => compileRoute<ApiRoute>(route));
 
 export function createSandboxServer(deps: ServerDeps): Server {
 	const controlRoutes = deps.controlRoutes.map((route) => compileRoute(route));
 	let nextId = 1;
 
-	async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL, area: 'api' | 'auth'): Promise<void> {
+	async function serveApi(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		area: 'api' | 'auth',
+	): Promise<void> {
 		const started = Date.now();
 		const method = req.method ?? 'GET';
 		const path = url.pathname.slice(area === 'api' ? API_PREFIX.length : AUTH_PREFIX.length) || '/';
@@ -76,14 +95,17 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			method,
 			path,
 			query: blankSecrets(Object.fromEntries(url.searchParams)) as Record<string, string>,
-			headers: Object.fromEntries(Object.entries(req.headers).filter(([name]) => !SECRET_HEADERS.has(name))),
+			headers: Object.fromEntries(
+				Object.entries(req.headers).filter(([name]) => !SECRET_HEADERS.has(name)),
+			),
 			status: 0,
 			durationMs: 0,
 		};
 		deps.requestLog.push(entry);
 		// RFC 9110 §6.6.1: the time of the bank's own clock, which clients compare creation times with
 		res.setHeader('date', new Date(deps.bank.clock.now()).toUTCString());
-		if (deps.requestLog.length > REQUEST_LOG_LIMIT) deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_LIMIT);
+		if (deps.requestLog.length > REQUEST_LOG_LIMIT)
+			deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_LIMIT);
 		const finish = (status: number) => {
 			entry.status = status;
 			entry.durationMs = Date.now() - started;
@@ -108,7 +130,9 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				// a slow failure: what a client sees when the bank fails after a while
 				if (fault.latencyMs) await sleep(fault.latencyMs);
 				const headers: Record<string, string> =
-					fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
+					fault.retryAfterSeconds !== undefined
+						? { 'retry-after': String(fault.retryAfterSeconds) }
+						: {};
 				throw new ApiError(fault.status ?? 500, `injected fault: ${fault.status}`, {}, headers);
 			}
 			if (fault?.kind === 'redirect') {
@@ -119,7 +143,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			}
 			if (fault?.kind === 'expireToken') deps.tokens.expire(req.headers);
 			// a commitThenDrop may be slow too: its payment is then made well after the request arrived
-			const latencyMs = fault?.kind === 'latency' || fault?.kind === 'commitThenDrop' ? (fault.latencyMs ?? 0) : 0;
+			const latencyMs =
+				fault?.kind === 'latency' || fault?.kind === 'commitThenDrop' ? (fault.latencyMs ?? 0) : 0;
 			let paused = false;
 			const pause = async () => {
 				if (paused || latencyMs === 0) return;
@@ -129,7 +154,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 
 			let result: RouteResult;
 			if (area === 'auth') {
-				if (path !== TOKEN_PATH || method !== 'POST') throw new ApiError(404, `no route ${method} ${url.pathname}`);
+				if (path !== TOKEN_PATH || method !== 'POST')
+					throw new ApiError(404, `no route ${method} ${url.pathname}`);
 				await pause();
 				result = {
 					status: 200,
@@ -142,7 +168,11 @@ export function createSandboxServer(deps: ServerDeps): Server {
 					throw new ApiError(mismatch ? 405 : 404, `no route ${method} ${url.pathname}`);
 				}
 				const ctx = authorize(req, found.route, entry);
-				result = await runRoute(found.route, { ...ctx, params: found.params, query: url.searchParams, rawBody, pause }, req);
+				result = await runRoute(
+					found.route,
+					{ ...ctx, params: found.params, query: url.searchParams, rawBody, pause },
+					req,
+				);
 			}
 			if (fault?.kind === 'commitThenDrop') return drop();
 			sendJson(res, result.status, result.rawJson ?? result.body, result.headers);
@@ -151,7 +181,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			// a commitThenDrop request never gets an answer, whatever happened
 			if (fault?.kind === 'commitThenDrop') return drop();
 			if (!(error instanceof ApiError)) console.error('sandbox: unexpected error', error);
-			const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error');
+			const apiError =
+				error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error');
 			if (res.headersSent || req.socket.destroyed) return finish(0);
 			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
 			finish(apiError.statusCode);
@@ -159,13 +190,20 @@ export function createSandboxServer(deps: ServerDeps): Server {
 	}
 
 	// spec §Authentication Behaviour 1-2: 401 for the token, then 403 for the scope
-	function authorize(req: IncomingMessage, route: ApiRoute, entry: RequestLogEntry): Pick<RouteContext, 'bank' | 'caller'> {
+	function authorize(
+		req: IncomingMessage,
+		route: ApiRoute,
+		entry: RequestLogEntry,
+	): Pick<RouteContext, 'bank' | 'caller'> {
 		const client = deps.tokens.authenticate(req.headers);
 		entry.clientId = client.clientId;
 		requireScopes(client, route.scopes);
 		const workspace = deps.bank.workspaces.get(client.workspaceId);
 		if (!workspace) throw new ApiError(401, 'the workspace of these credentials no longer exists');
-		return { bank: deps.bank, caller: { clientId: client.clientId, scopes: client.scopes, workspace } };
+		return {
+			bank: deps.bank,
+			caller: { clientId: client.clientId, scopes: client.scopes, workspace },
+		};
 	}
 
 	async function runRoute(
@@ -175,7 +213,11 @@ export function createSandboxServer(deps: ServerDeps): Server {
 	): Promise<RouteResult> {
 		expireDue(deps.bank); // the sandbox clock may have passed an expiry window
 		const { rawBody, ...rest } = parts;
-		const ctx: RouteContext = { ...rest, headers: req.headers, body: () => parseJsonBody(req.headers, rawBody) };
+		const ctx: RouteContext = {
+			...rest,
+			headers: req.headers,
+			body: () => parseJsonBody(req.headers, rawBody),
+		};
 		if (!route.pausesItself) await ctx.pause();
 		return route.handle(ctx);
 	}
@@ -185,13 +227,20 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			const rawBody = await readBody(req);
 			const path = url.pathname.slice(CONTROL_PREFIX.length);
 			const matched = matchRoute(controlRoutes, req.method ?? 'GET', path);
-			if (!('route' in matched)) throw new ApiError(404, `no control route ${req.method} ${url.pathname}`);
+			if (!('route' in matched))
+				throw new ApiError(404, `no control route ${req.method} ${url.pathname}`);
 			const body = rawBody.length > 0 ? parseJsonBody(req.headers, rawBody) : {};
-			const result = await matched.route.handle({ params: matched.params, query: url.searchParams, body });
+			const result = await matched.route.handle({
+				params: matched.params,
+				query: url.searchParams,
+				body,
+			});
 			sendJson(res, result.status, result.body ?? {});
 		} catch (error) {
 			const apiError =
-				error instanceof ApiError ? error : new ApiError(400, error instanceof Error ? error.message : String(error));
+				error instanceof ApiError
+					? error
+					: new ApiError(400, error instanceof Error ? error.message : String(error));
 			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
 		}
 	}
@@ -213,7 +262,10 @@ function blankSecrets(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(blankSecrets);
 	if (typeof value !== 'object' || value === null) return value;
 	return Object.fromEntries(
-		Object.entries(value).map(([key, entry]) => [key, SECRET_FIELD.test(key) ? '[not logged]' : blankSecrets(entry)]),
+		Object.entries(value).map(([key, entry]) => [
+			key,
+			SECRET_FIELD.test(key) ? '[not logged]' : blankSecrets(entry),
+		]),
 	);
 }
 

@@ -31,7 +31,11 @@ export interface CallOptions {
 	headers?: Record<string, string>;
 }
 
-export async function call<T = ErrorBody>(method: string, url: string, options: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = ErrorBody>(
+	method: string,
+	url: string,
+	options: CallOptions = {},
+): Promise<Reply<T>> {
 	const headers: Record<string, string> = { ...options.headers };
 	if (options.token) headers.authorization = `Bearer ${options.token}`;
 	let body = options.rawBody;
@@ -42,11 +46,20 @@ export async function call<T = ErrorBody>(method: string, url: string, options: 
 	const response = await request(url, { method: method as 'GET', headers, body });
 	const text = await response.body.text();
 	// an empty answer (e.g. 204) stays '' even when it is labelled JSON
-	const isJson = text !== '' && String(response.headers['content-type'] ?? '').includes('application/json');
-	return { status: response.statusCode, headers: response.headers, body: (isJson ? JSON.parse(text) : text) as T };
+	const isJson =
+		text !== '' && String(response.headers['content-type'] ?? '').includes('application/json');
+	return {
+		status: response.statusCode,
+		headers: response.headers,
+		body: (isJson ? JSON.parse(text) : text) as T,
+	};
 }
 
-export function tokenForm(sandbox: Sandbox, client: SandboxClient, overrides: Record<string, string> = {}): string {
+export function tokenForm(
+	sandbox: Sandbox,
+	client: SandboxClient,
+	overrides: Record<string, string> = {},
+): string {
 	return new URLSearchParams({
 		client_id: client.clientId,
 		client_secret: client.clientSecret,
@@ -56,15 +69,17 @@ export function tokenForm(sandbox: Sandbox, client: SandboxClient, overrides: Re
 	}).toString();
 }
 
-export async function requestToken(sandbox: Sandbox, client: SandboxClient, overrides: Record<string, string> = {}) {
-	return call<{ access_token: string; token_type: string; expires_in: number; scope: string } & ErrorBody>(
-		'POST',
-		sandbox.tokenUrl,
-		{
-			rawBody: tokenForm(sandbox, client, overrides),
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		},
-	);
+export async function requestToken(
+	sandbox: Sandbox,
+	client: SandboxClient,
+	overrides: Record<string, string> = {},
+) {
+	return call<
+		{ access_token: string; token_type: string; expires_in: number; scope: string } & ErrorBody
+	>('POST', sandbox.tokenUrl, {
+		rawBody: tokenForm(sandbox, client, overrides),
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+	});
 }
 
 /** A caller of the API with one client's token. */
@@ -91,9 +106,13 @@ export class Api {
 	}
 }
 
-export async function apiAs(sandbox: Sandbox, client: keyof Sandbox['clients'] = 'full'): Promise<Api> {
+export async function apiAs(
+	sandbox: Sandbox,
+	client: keyof Sandbox['clients'] = 'full',
+): Promise<Api> {
 	const reply = await requestToken(sandbox, sandbox.clients[client]);
-	if (reply.status !== 200) throw new Error(`token request failed: ${reply.status} ${reply.body.message}`);
+	if (reply.status !== 200)
+		throw new Error(`token request failed: ${reply.status} ${reply.body.message}`);
 	return new Api(sandbox, reply.body.access_token);
 }
 
@@ -112,7 +131,9 @@ export interface Receiver {
  * A local webhook endpoint (node:http). `answer(n)` picks the status of the n-th request (0-based),
  * or 'hang' to never answer.
  */
-export async function startReceiver(answer: (n: number) => number | 'hang' = () => 200): Promise<Receiver> {
+export async function startReceiver(
+	answer: (n: number) => number | 'hang' = () => 200,
+): Promise<Receiver> {
 	const received: ReceivedDelivery[] = [];
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];

@@ -2,7 +2,16 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 import { type Sandbox, type SandboxOptions, startSandbox } from './index';
 import type { PaymentResponse } from './payments/model';
-import { type Api, apiAs, call, type ErrorBody, type List, type Receiver, requestToken, startReceiver } from './testing';
+import {
+	type Api,
+	apiAs,
+	call,
+	type ErrorBody,
+	type List,
+	type Receiver,
+	requestToken,
+	startReceiver,
+} from './testing';
 import { DEFAULT_VARIANTS, SPEC_MINIMAL, type VariantsOption } from './variants';
 
 interface Approval {
@@ -27,7 +36,13 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 
 	/** A sandbox with these switches (the others at their defaults), and a `full` client. */
 	async function open(variants: VariantsOption, options: SandboxOptions = {}): Promise<Sandbox> {
-		sandbox = await startSandbox({ port: 0, deliveryBackoffMs: [10, 20], deliveryTimeoutMs: 200, ...options, variants });
+		sandbox = await startSandbox({
+			port: 0,
+			deliveryBackoffMs: [10, 20],
+			deliveryTimeoutMs: 200,
+			...options,
+			variants,
+		});
 		api = await apiAs(sandbox);
 		return sandbox;
 	}
@@ -50,7 +65,9 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 	});
 	/** Holds payments of 1000.00 and up for approval (the seeded policy); answers each approval's ref. */
 	const approvals = async (bank: Sandbox, count: number) => {
-		const reply = await pay(Array.from({ length: count }, (_, i) => item(bank, { amount: 1000 + i })));
+		const reply = await pay(
+			Array.from({ length: count }, (_, i) => item(bank, { amount: 1000 + i })),
+		);
 		expect(reply.body.rejectedCount).toBe(0);
 		return reply.body.submitted.map((s) => s.approvalRef as string);
 	};
@@ -65,7 +82,10 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		it("defaults to the sandbox's own choices; single switches change only themselves", async () => {
 			expect((await open({})).variants).toEqual(DEFAULT_VARIANTS);
 			await sandbox?.close();
-			expect((await open({ paymentAnswer: 'xtidOnly' })).variants).toEqual({ ...DEFAULT_VARIANTS, paymentAnswer: 'xtidOnly' });
+			expect((await open({ paymentAnswer: 'xtidOnly' })).variants).toEqual({
+				...DEFAULT_VARIANTS,
+				paymentAnswer: 'xtidOnly',
+			});
 			await sandbox?.close();
 			expect((await open('specMinimal')).variants).toEqual(SPEC_MINIMAL);
 		});
@@ -90,9 +110,17 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		it("'refuse': re-subscribing an existing zapId is 409 and changes nothing", async () => {
 			const bank = await open({ resubscribe: 'refuse' });
 			expect((await api.post('/webhooks/subscribe', subscription(bank))).status).toBe(201);
-			const again = await api.post('/webhooks/subscribe', subscription(bank, 'https://hooks.example.com/b'));
-			expect(again).toMatchObject({ status: 409, body: { statusCode: 409, message: 'subscription zap-1 already exists' } });
-			expect(bank.control.subscriptions()).toMatchObject([{ zapId: 'zap-1', url: 'https://hooks.example.com/a' }]);
+			const again = await api.post(
+				'/webhooks/subscribe',
+				subscription(bank, 'https://hooks.example.com/b'),
+			);
+			expect(again).toMatchObject({
+				status: 409,
+				body: { statusCode: 409, message: 'subscription zap-1 already exists' },
+			});
+			expect(bank.control.subscriptions()).toMatchObject([
+				{ zapId: 'zap-1', url: 'https://hooks.example.com/a' },
+			]);
 		});
 	});
 
@@ -134,13 +162,24 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			];
 			const reply = await pay(body, key);
 			expect(reply.status).toBe(202);
-			expect(Object.keys(reply.body)).toEqual(['requestId', 'submitted', 'rejected', 'rejectedCount']);
+			expect(Object.keys(reply.body)).toEqual([
+				'requestId',
+				'submitted',
+				'rejected',
+				'rejectedCount',
+			]);
 			expect(reply.body).toEqual({
 				requestId: expect.any(String),
-				submitted: [{ xtid: expect.any(String) }, { xtid: expect.any(String) }, { xtid: expect.any(String) }],
+				submitted: [
+					{ xtid: expect.any(String) },
+					{ xtid: expect.any(String) },
+					{ xtid: expect.any(String) },
+				],
 				rejected: [
 					{ error: 'reference is required' },
-					{ error: `payee ${bank.seeded.payees.eur} not found on account ${bank.seeded.accounts.gbp}` },
+					{
+						error: `payee ${bank.seeded.payees.eur} not found on account ${bank.seeded.accounts.gbp}`,
+					},
 				],
 				rejectedCount: 2,
 			});
@@ -153,7 +192,9 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			]);
 			expect(recorded.rejected.map((r) => r.index)).toEqual([1, 3]);
 			// the xtid is enough to find each payment (spec §Errors rule 3)
-			expect((await api.get<Transaction>(`/transaction/${reply.body.submitted[0].xtid}`)).status).toBe(200);
+			expect(
+				(await api.get<Transaction>(`/transaction/${reply.body.submitted[0].xtid}`)).status,
+			).toBe(200);
 			const listed = await api.get<List<Approval>>('/approvals');
 			expect(listed.body.results.map((a) => a.xtid)).toEqual([reply.body.submitted[1].xtid]);
 
@@ -175,13 +216,27 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			await bank.control.decline(declined);
 			await bank.control.expire(expired);
 			const gbp = bank.seeded.accounts.gbp;
-			for (const path of ['/approvals', `/account/${gbp}/approvals`, '/approvals?limit=50&page=0']) {
+			for (const path of [
+				'/approvals',
+				`/account/${gbp}/approvals`,
+				'/approvals?limit=50&page=0',
+			]) {
 				const list = await api.get<List<Approval>>(path);
 				expect(list.status).toBe(200);
-				expect(list.body).toMatchObject({ total: 1, results: [{ ref: pending, status: 'pending' }] });
+				expect(list.body).toMatchObject({
+					total: 1,
+					results: [{ ref: pending, status: 'pending' }],
+				});
 			}
-			for (const [ref, status] of [[approved, 'approved'], [declined, 'declined'], [expired, 'expired']]) {
-				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+			for (const [ref, status] of [
+				[approved, 'approved'],
+				[declined, 'declined'],
+				[expired, 'expired'],
+			]) {
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({
+					status: 200,
+					body: { ref, status },
+				});
 			}
 		});
 	});
@@ -200,14 +255,22 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 				[pending, 'pending'],
 			];
 			for (const [ref, status] of expected) {
-				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({
+					status: 200,
+					body: { ref, status },
+				});
 			}
 			for (const path of ['/approvals', `/account/${bank.seeded.accounts.gbp}/approvals`]) {
 				const list = await api.get<List<Approval>>(path);
 				expect(list.body.results.map((a) => [a.ref, a.status])).toEqual(expected);
 			}
 			// the control API keeps the sandbox's own names
-			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual(['approved', 'declined', 'expired', 'pending']);
+			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual([
+				'approved',
+				'declined',
+				'expired',
+				'pending',
+			]);
 		});
 	});
 
@@ -225,11 +288,19 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 				[pending, 'pending'],
 			];
 			for (const [ref, status] of expected) {
-				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({ status: 200, body: { ref, status } });
+				expect(await api.get<Approval>(`/approval/${ref}`)).toMatchObject({
+					status: 200,
+					body: { ref, status },
+				});
 			}
 			const list = await api.get<List<Approval>>('/approvals');
 			expect(list.body.results.map((a) => [a.ref, a.status])).toEqual(expected);
-			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual(['approved', 'declined', 'expired', 'pending']);
+			expect(bank.control.ledger().approvals.map((a) => a.status)).toEqual([
+				'approved',
+				'declined',
+				'expired',
+				'pending',
+			]);
 		});
 	});
 
@@ -237,25 +308,39 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		it('a held payment has a transaction record PENDING_APPROVAL, then DECLINED or EXPIRED; approved → the sent transaction', async () => {
 			const bank = await open({ heldPaymentRecords: true });
 			const refs = await approvals(bank, 4);
-			const xtids = await Promise.all(refs.map(async (ref) => (await api.get<Approval>(`/approval/${ref}`)).body.xtid));
-			const statusOf = async (xtid: string) => (await api.get<Transaction>(`/transaction/${xtid}`)).body.status;
+			const xtids = await Promise.all(
+				refs.map(async (ref) => (await api.get<Approval>(`/approval/${ref}`)).body.xtid),
+			);
+			const statusOf = async (xtid: string) =>
+				(await api.get<Transaction>(`/transaction/${xtid}`)).body.status;
 			for (const xtid of xtids) expect(await statusOf(xtid)).toBe('PENDING_APPROVAL');
 			const gbp = bank.seeded.accounts.gbp;
 			const listed = async (path: string) =>
-				(await api.get<List<Transaction>>(`${path}?limit=500`)).body.results.filter((t) => xtids.includes(t.xtid)).map((t) => t.status);
-			expect(await listed(`/account/${gbp}/transactions`)).toEqual(Array(4).fill('PENDING_APPROVAL'));
+				(await api.get<List<Transaction>>(`${path}?limit=500`)).body.results
+					.filter((t) => xtids.includes(t.xtid))
+					.map((t) => t.status);
+			expect(await listed(`/account/${gbp}/transactions`)).toEqual(
+				Array(4).fill('PENDING_APPROVAL'),
+			);
 
 			const [approved, declined, expired] = refs;
 			await bank.control.approve(approved);
 			await bank.control.decline(declined);
 			await bank.control.expire(expired);
-			expect(await Promise.all(xtids.map(statusOf))).toEqual(['sent', 'DECLINED', 'EXPIRED', 'PENDING_APPROVAL']);
+			expect(await Promise.all(xtids.map(statusOf))).toEqual([
+				'sent',
+				'DECLINED',
+				'EXPIRED',
+				'PENDING_APPROVAL',
+			]);
 			for (const path of ['/transactions', `/account/${gbp}/transactions`]) {
 				expect(await listed(path)).toEqual(['sent', 'DECLINED', 'EXPIRED', 'PENDING_APPROVAL']);
 			}
 			// the approved one settles as any sent payment; nothing moved for the others
 			expect((await bank.control.settle(xtids[0])).status).toBe('settled');
-			await expect(bank.control.settle(xtids[1])).rejects.toThrow(/not an outgoing transaction in flight/);
+			await expect(bank.control.settle(xtids[1])).rejects.toThrow(
+				/not an outgoing transaction in flight/,
+			);
 		});
 
 		it('off (the default, and in spec-minimal mode): no record until the payment is sent', async () => {
@@ -275,21 +360,38 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			expect(all.status).toBe(200);
 			expect(Array.isArray(all.body)).toBe(true);
 			expect(all.body.map((p) => p.xpid)).toEqual(
-				expect.arrayContaining([bank.seeded.payees.gbp, bank.seeded.payees.eur, bank.seeded.payees.usd, bank.seeded.payees.cad]),
+				expect.arrayContaining([
+					bank.seeded.payees.gbp,
+					bank.seeded.payees.eur,
+					bank.seeded.payees.usd,
+					bank.seeded.payees.cad,
+				]),
 			);
 			expect(all.body).toHaveLength(4);
 			const pages = [];
-			for (let page = 0; page < 3; page++) pages.push((await api.get<Payee[]>(`/payees?limit=3&page=${page}`)).body);
+			for (let page = 0; page < 3; page++)
+				pages.push((await api.get<Payee[]>(`/payees?limit=3&page=${page}`)).body);
 			expect(pages.map((p) => p.length)).toEqual([3, 1, 0]);
 			expect(pages.flat().map((p) => p.xpid)).toEqual(all.body.map((p) => p.xpid));
 
 			const gbp = bank.seeded.accounts.gbp;
 			const account = await api.get<Payee[]>(`/account/${gbp}/payees`);
-			expect(account).toMatchObject({ status: 200, body: [{ xpid: bank.seeded.payees.gbp, xaid: gbp }] });
+			expect(account).toMatchObject({
+				status: 200,
+				body: [{ xpid: bank.seeded.payees.gbp, xaid: gbp }],
+			});
 			expect((await api.get<Payee[]>(`/account/${gbp}/payees?page=1`)).body).toEqual([]);
-			expect(await api.get('/payees?limit=101')).toMatchObject({ status: 400, body: { message: 'limit must be at most 100' } });
-			expect((await api.get<List<unknown>>('/accounts')).body).toMatchObject({ total: 5, results: expect.any(Array) });
-			expect((await api.get<List<unknown>>('/transactions')).body).toMatchObject({ total: expect.any(Number) });
+			expect(await api.get('/payees?limit=101')).toMatchObject({
+				status: 400,
+				body: { message: 'limit must be at most 100' },
+			});
+			expect((await api.get<List<unknown>>('/accounts')).body).toMatchObject({
+				total: 5,
+				results: expect.any(Array),
+			});
+			expect((await api.get<List<unknown>>('/transactions')).body).toMatchObject({
+				total: expect.any(Number),
+			});
 		});
 	});
 
@@ -311,7 +413,10 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 				for (const reply of replies) {
 					expect(reply).toMatchObject({
 						status: 404,
-						body: { statusCode: 404, message: `account ${xaid} does not exist or does not belong to the caller` },
+						body: {
+							statusCode: 404,
+							message: `account ${xaid} does not exist or does not belong to the caller`,
+						},
 					});
 					expect(reply.headers['www-authenticate']).toBeUndefined();
 				}
@@ -332,7 +437,10 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			expect(missing).toMatchObject({ status: 401, body: { message: 'missing bearer token' } });
 			expect(missing.headers['www-authenticate']).toBe('Bearer');
 			bank.control.revokeTokens();
-			expect(await api.get(`/account/${randomUUID()}`)).toMatchObject({ status: 401, body: { message: 'invalid or revoked token' } });
+			expect(await api.get(`/account/${randomUUID()}`)).toMatchObject({
+				status: 401,
+				body: { message: 'invalid or revoked token' },
+			});
 		});
 	});
 
@@ -355,7 +463,9 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 				subscription: 'zap-other',
 			});
 			const timestamp = String(delivery.headers['x-cb-timestamp']);
-			expect(delivery.headers['x-cb-signature']).toBe(sign(bank.signingSecret, timestamp, delivery.rawBody));
+			expect(delivery.headers['x-cb-signature']).toBe(
+				sign(bank.signingSecret, timestamp, delivery.rawBody),
+			);
 			expect(bank.control.deliveries()).toMatchObject([
 				{
 					deliveryId,
@@ -386,7 +496,11 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			for (const transaction of transactions) {
 				expect(transaction).not.toHaveProperty('created');
 				expect(transaction).not.toHaveProperty('updated');
-				expect(transaction).toMatchObject({ xtid: expect.any(String), status: expect.any(String), amount: expect.any(Number) });
+				expect(transaction).toMatchObject({
+					xtid: expect.any(String),
+					status: expect.any(String),
+					amount: expect.any(Number),
+				});
 			}
 
 			const approvalViews = [
@@ -397,7 +511,10 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			expect(approvalViews).toHaveLength(3);
 			for (const approval of approvalViews) {
 				expect(approval.meta).not.toHaveProperty('created');
-				expect(approval).toMatchObject({ xtid: held.xtid, meta: { expiresAt: expect.any(String), policyId: 'policy-api-1000' } });
+				expect(approval).toMatchObject({
+					xtid: held.xtid,
+					meta: { expiresAt: expect.any(String), policyId: 'policy-api-1000' },
+				});
 			}
 			// the control API keeps the full records
 			expect(bank.control.ledger().transactions[0]).toHaveProperty('created');
@@ -407,7 +524,9 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 	describe('keyInUse: a repeat of a key still being processed', () => {
 		it("'conflict' answers 409 while the first request runs, then the original answer", async () => {
 			const bank = await open({ keyInUse: 'conflict' });
-			bank.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 400, times: 1 }]);
+			bank.control.setFaults([
+				{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 400, times: 1 },
+			]);
 			const key = randomUUID();
 			const first = pay(item(bank, { reference: 'KEY-IN-USE-1' }), key);
 			await new Promise((resolve) => setTimeout(resolve, 100));
@@ -418,12 +537,16 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			expect(original.status).toBe(202);
 			const later = await pay(item(bank, { reference: 'KEY-IN-USE-1' }), key);
 			expect(later.body.requestId).toBe(original.body.requestId);
-			expect(bank.control.ledger().transactions.filter((t) => t.reference === 'KEY-IN-USE-1')).toHaveLength(1);
+			expect(
+				bank.control.ledger().transactions.filter((t) => t.reference === 'KEY-IN-USE-1'),
+			).toHaveLength(1);
 		});
 
 		it("'wait' (default) answers the twin with the original answer", async () => {
 			const bank = await open({});
-			bank.control.setFaults([{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 300, times: 1 }]);
+			bank.control.setFaults([
+				{ method: 'POST', path: '/payments', kind: 'latency', latencyMs: 300, times: 1 },
+			]);
 			const key = randomUUID();
 			const first = pay(item(bank, { reference: 'KEY-IN-USE-2' }), key);
 			await new Promise((resolve) => setTimeout(resolve, 100));
@@ -441,11 +564,17 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			const [ref] = await approvals(bank, 1);
 			const { xtid } = sent.body.submitted[0];
 			expect((await api.get(`/transaction/${xtid}`)).status).toBe(404);
-			expect((await api.get<List<Transaction>>(`/account/${gbp}/transactions?limit=500`)).body.results.map((t) => t.xtid)).not.toContain(xtid);
+			expect(
+				(
+					await api.get<List<Transaction>>(`/account/${gbp}/transactions?limit=500`)
+				).body.results.map((t) => t.xtid),
+			).not.toContain(xtid);
 			expect((await api.get(`/approval/${ref}`)).status).toBe(404);
 			expect((await api.get<List<Approval>>(`/account/${gbp}/approvals`)).body.results).toEqual([]);
 			// the opening balance and the seeded history stay visible
-			expect((await api.get<List<Transaction>>(`/account/${gbp}/transactions`)).body.total).toBeGreaterThan(0);
+			expect(
+				(await api.get<List<Transaction>>(`/account/${gbp}/transactions`)).body.total,
+			).toBeGreaterThan(0);
 			await bank.control.advanceClock(60_000);
 			expect((await api.get(`/transaction/${xtid}`)).status).toBe(200);
 			expect((await api.get<Approval>(`/approval/${ref}`)).body.ref).toBe(ref);
@@ -467,7 +596,11 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			const gbp = bank.seeded.accounts.gbp;
 
 			// payments: xtids only; the approval is found by matching xtid (spec §Endpoints §Approvals)
-			const reply = await pay([item(bank, { amount: 20 }), item(bank, { amount: 1500 }), item(bank, { amount: 0 })]);
+			const reply = await pay([
+				item(bank, { amount: 20 }),
+				item(bank, { amount: 1500 }),
+				item(bank, { amount: 0 }),
+			]);
 			expect(reply.body).toEqual({
 				requestId: expect.any(String),
 				submitted: [{ xtid: expect.any(String) }, { xtid: expect.any(String) }],
@@ -477,7 +610,11 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			const [sent, held] = reply.body.submitted;
 			const pending = await api.get<List<Approval>>('/approvals?limit=50');
 			expect(pending.body.results).toEqual([
-				expect.objectContaining({ xtid: held.xtid, status: 'pending', meta: expect.not.objectContaining({ created: expect.anything() }) }),
+				expect.objectContaining({
+					xtid: held.xtid,
+					status: 'pending',
+					meta: expect.not.objectContaining({ created: expect.anything() }),
+				}),
 			]);
 			const { ref } = pending.body.results[0];
 			await bank.control.approve(ref);
@@ -490,22 +627,38 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 			}
 
 			// payees: a bare array; unknown accounts: 404
-			expect((await api.get<Payee[]>(`/account/${gbp}/payees`)).body).toMatchObject([{ xpid: bank.seeded.payees.gbp }]);
+			expect((await api.get<Payee[]>(`/account/${gbp}/payees`)).body).toMatchObject([
+				{ xpid: bank.seeded.payees.gbp },
+			]);
 			expect((await api.get(`/account/${randomUUID()}/balance`)).status).toBe(404);
 
 			// webhooks: refused re-subscribe, the other payload, 204 on unsubscribe
 			receiver = await startReceiver();
-			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(201);
-			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(409);
+			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(
+				201,
+			);
+			expect((await api.post('/webhooks/subscribe', subscription(bank, receiver.url))).status).toBe(
+				409,
+			);
 			const received = await bank.control.receive(gbp, 5);
 			await bank.control.waitForDeliveries();
 			expect(receiver.received.map((d) => JSON.parse(d.rawBody))).toMatchObject([
-				{ type: 'TransactionReceived', accountId: gbp, transactionId: received.xtid, subscription: 'zap-1' },
+				{
+					type: 'TransactionReceived',
+					accountId: gbp,
+					transactionId: received.xtid,
+					subscription: 'zap-1',
+				},
 			]);
-			expect(await api.delete('/webhooks/unsubscribe', { zapId: 'zap-1' })).toMatchObject({ status: 204, body: '' });
+			expect(await api.delete('/webhooks/unsubscribe', { zapId: 'zap-1' })).toMatchObject({
+				status: 204,
+				body: '',
+			});
 
 			// no credential echoes
-			const refused = await requestToken(bank, bank.clients.full, { client_secret: 'wrong-secret' });
+			const refused = await requestToken(bank, bank.clients.full, {
+				client_secret: 'wrong-secret',
+			});
 			expect(refused.body.message).not.toContain('wrong-secret');
 		});
 	});

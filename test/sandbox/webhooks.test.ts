@@ -21,7 +21,11 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 	let receiver: Receiver | undefined;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ port: 0, deliveryBackoffMs: [10, 20, 40], deliveryTimeoutMs: 100 });
+		sandbox = await startSandbox({
+			port: 0,
+			deliveryBackoffMs: [10, 20, 40],
+			deliveryTimeoutMs: 100,
+		});
 		api = await apiAs(sandbox);
 	});
 	afterEach(async () => {
@@ -30,12 +34,22 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 		receiver = undefined;
 	});
 
-	const subscribe = (body: Record<string, unknown>) => api.post<SubscriptionBody & ErrorBody>('/webhooks/subscribe', body);
-	const watch = (url: string, event = 'TransactionReceived', xaid = sandbox.seeded.accounts.gbp, zapId = `zap-${event}-${xaid}`) =>
-		subscribe({ zapId, xaid, url, event });
+	const subscribe = (body: Record<string, unknown>) =>
+		api.post<SubscriptionBody & ErrorBody>('/webhooks/subscribe', body);
+	const watch = (
+		url: string,
+		event = 'TransactionReceived',
+		xaid = sandbox.seeded.accounts.gbp,
+		zapId = `zap-${event}-${xaid}`,
+	) => subscribe({ zapId, xaid, url, event });
 
 	it('subscribes with 201 and replaces an existing zapId in place', async () => {
-		const first = await watch('https://hooks.example.com/a', 'TransactionReceived', sandbox.seeded.accounts.gbp, 'zap-1');
+		const first = await watch(
+			'https://hooks.example.com/a',
+			'TransactionReceived',
+			sandbox.seeded.accounts.gbp,
+			'zap-1',
+		);
 		expect(first.status).toBe(201);
 		expect(first.body).toEqual({
 			ref: expect.any(String),
@@ -45,30 +59,66 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 			url: 'https://hooks.example.com/a',
 			created: expect.any(String),
 		});
-		const again = await watch('https://hooks.example.com/b', 'TransactionConfirmed', sandbox.seeded.accounts.gbp, 'zap-1');
+		const again = await watch(
+			'https://hooks.example.com/b',
+			'TransactionConfirmed',
+			sandbox.seeded.accounts.gbp,
+			'zap-1',
+		);
 		expect(again.status).toBe(201);
-		expect(again.body).toMatchObject({ ref: first.body.ref, url: 'https://hooks.example.com/b', event: 'TransactionConfirmed' });
-		expect(sandbox.control.subscriptions()).toEqual([{ ...again.body, workspaceId: 'workspace-1' }]);
+		expect(again.body).toMatchObject({
+			ref: first.body.ref,
+			url: 'https://hooks.example.com/b',
+			event: 'TransactionConfirmed',
+		});
+		expect(sandbox.control.subscriptions()).toEqual([
+			{ ...again.body, workspaceId: 'workspace-1' },
+		]);
 	});
 
 	it('validates the subscription body with 400 naming the field, and the account with 401', async () => {
-		const good = { zapId: 'z', xaid: sandbox.seeded.accounts.gbp, url: 'https://hooks.example.com', event: 'TransactionReceived' };
+		const good = {
+			zapId: 'z',
+			xaid: sandbox.seeded.accounts.gbp,
+			url: 'https://hooks.example.com',
+			event: 'TransactionReceived',
+		};
 		const cases: Array<[Record<string, unknown>, string]> = [
 			[{ ...good, zapId: undefined }, 'zapId is required'],
-			[{ ...good, event: 'PaymentApproved' }, 'event must be one of TransactionConfirmed, TransactionReceived'],
-			[{ ...good, url: 'http://hooks.example.com' }, 'url must be an https URL (http allowed for loopback hosts only)'],
-			[{ ...good, url: 'not a url' }, 'url must be an https URL (http allowed for loopback hosts only)'],
+			[
+				{ ...good, event: 'PaymentApproved' },
+				'event must be one of TransactionConfirmed, TransactionReceived',
+			],
+			[
+				{ ...good, url: 'http://hooks.example.com' },
+				'url must be an https URL (http allowed for loopback hosts only)',
+			],
+			[
+				{ ...good, url: 'not a url' },
+				'url must be an https URL (http allowed for loopback hosts only)',
+			],
 			[{ ...good, xaid: 5 }, 'xaid must be a string'],
 		];
-		for (const [body, message] of cases) expect(await subscribe(body)).toMatchObject({ status: 400, body: { message } });
-		expect((await subscribe({ ...good, xaid: sandbox.seeded.accounts.otherWorkspace })).status).toBe(401);
+		for (const [body, message] of cases)
+			expect(await subscribe(body)).toMatchObject({ status: 400, body: { message } });
+		expect(
+			(await subscribe({ ...good, xaid: sandbox.seeded.accounts.otherWorkspace })).status,
+		).toBe(401);
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
 
 	it('unsubscribes by zapId; 404 when unknown', async () => {
-		const created = await watch('https://hooks.example.com/a', 'TransactionReceived', sandbox.seeded.accounts.gbp, 'zap-x');
+		const created = await watch(
+			'https://hooks.example.com/a',
+			'TransactionReceived',
+			sandbox.seeded.accounts.gbp,
+			'zap-x',
+		);
 		const deleted = await api.delete('/webhooks/unsubscribe', { zapId: 'zap-x' });
-		expect(deleted).toMatchObject({ status: 200, body: { zapId: 'zap-x', ref: created.body.ref, deleted: true } });
+		expect(deleted).toMatchObject({
+			status: 200,
+			body: { zapId: 'zap-x', ref: created.body.ref, deleted: true },
+		});
 		expect((await api.delete('/webhooks/unsubscribe', { zapId: 'zap-x' })).status).toBe(404);
 		expect((await api.delete('/webhooks/unsubscribe', {})).status).toBe(400);
 		expect(sandbox.control.subscriptions()).toEqual([]);
@@ -94,9 +144,13 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 		});
 		const timestamp = String(delivery.headers['x-cb-timestamp']);
 		expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(5);
-		expect(delivery.headers['x-cb-signature']).toBe(sign(sandbox.signingSecret, timestamp, delivery.rawBody));
+		expect(delivery.headers['x-cb-signature']).toBe(
+			sign(sandbox.signingSecret, timestamp, delivery.rawBody),
+		);
 		expect(delivery.headers['content-type']).toBe('application/json');
-		expect(sandbox.control.deliveries()).toMatchObject([{ status: 'delivered', attempts: [{ attempt: 1, statusCode: 200 }] }]);
+		expect(sandbox.control.deliveries()).toMatchObject([
+			{ status: 'delivered', attempts: [{ attempt: 1, statusCode: 200 }] },
+		]);
 	});
 
 	it('delivers TransactionConfirmed when an outgoing transaction settles', async () => {
@@ -104,7 +158,12 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 		await watch(receiver.url, 'TransactionConfirmed');
 		const payment = await api.post<{ submitted: Array<{ xtid: string }> }>(
 			'/payments',
-			{ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount: 5, reference: 'SETTLE-0001' },
+			{
+				xaid: sandbox.seeded.accounts.gbp,
+				xpid: sandbox.seeded.payees.gbp,
+				amount: 5,
+				reference: 'SETTLE-0001',
+			},
 			{ 'x-idempotent-key': '1f0e7c8a-4b1d-4e2f-9a3b-5c6d7e8f9a0b' },
 		);
 		await sandbox.control.waitForDeliveries();
@@ -127,7 +186,9 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 		const [record] = sandbox.control.deliveries();
 		expect(record.status).toBe('delivered');
 		expect(record.attempts.map((a) => a.statusCode)).toEqual([500, 500, 204]);
-		const gaps = record.attempts.slice(1).map((a, i) => Date.parse(a.at) - Date.parse(record.attempts[i].at));
+		const gaps = record.attempts
+			.slice(1)
+			.map((a, i) => Date.parse(a.at) - Date.parse(record.attempts[i].at));
 		expect(gaps[0]).toBeGreaterThanOrEqual(10);
 		expect(gaps[1]).toBeGreaterThanOrEqual(20);
 	});
@@ -175,7 +236,9 @@ describe('sandbox webhooks (spec §Webhook subscriptions, §Events, DECISIONS.md
 		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 1);
 		await sandbox.control.waitForDeliveries();
 		const later = receiver.received[1];
-		expect(later.headers['x-cb-signature']).toBe(sign(rotated.current, String(later.headers['x-cb-timestamp']), later.rawBody));
+		expect(later.headers['x-cb-signature']).toBe(
+			sign(rotated.current, String(later.headers['x-cb-timestamp']), later.rawBody),
+		);
 	});
 
 	it('keeps workspaces apart: events of one never reach the other', async () => {

@@ -38,16 +38,30 @@ describe('judgeDecision: the approval and its transaction record together', () =
 		['DONE', 'ON_HOLD'],
 		['DONE', 'RETURNED'],
 		[undefined, null],
-	])('approval %p, transaction %p → unclear, never approved', (approvalStatus, transactionStatus) => {
-		const record = transactionStatus === null ? undefined : transaction(transactionStatus);
-		const judgement = judgeDecision(approval(approvalStatus), record);
-		expect(judgement).toEqual({ kind: 'unclear', note: expect.stringMatching(/^Not known whether the payment was sent/) });
-	});
+	])(
+		'approval %p, transaction %p → unclear, never approved',
+		(approvalStatus, transactionStatus) => {
+			const record = transactionStatus === null ? undefined : transaction(transactionStatus);
+			const judgement = judgeDecision(approval(approvalStatus), record);
+			expect(judgement).toEqual({
+				kind: 'unclear',
+				note: expect.stringMatching(/^Not known whether the payment was sent/),
+			});
+		},
+	);
 
 	it('an approval the bank no longer shows: the record alone', () => {
-		expect(judgeDecision(undefined, transaction('sent'))).toEqual({ kind: 'decided', decision: 'approved' });
-		expect(judgeDecision(undefined, transaction('PENDING_APPROVAL'))).toMatchObject({ kind: 'unclear' });
-		expect(judgeDecision(undefined, undefined)).toMatchObject({ kind: 'unclear', note: expect.stringContaining('the bank no longer shows the approval') });
+		expect(judgeDecision(undefined, transaction('sent'))).toEqual({
+			kind: 'decided',
+			decision: 'approved',
+		});
+		expect(judgeDecision(undefined, transaction('PENDING_APPROVAL'))).toMatchObject({
+			kind: 'unclear',
+		});
+		expect(judgeDecision(undefined, undefined)).toMatchObject({
+			kind: 'unclear',
+			note: expect.stringContaining('the bank no longer shows the approval'),
+		});
 	});
 
 	it('pending stays pending', () => {

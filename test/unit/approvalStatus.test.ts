@@ -66,7 +66,11 @@ describe('approvalStatusMeaning', () => {
 		const approvals = ['APPROVED', 'AUTHORISED', 'AUTHORIZED', 'Approved', 'GRANTED'];
 		for (const prefix of prefixes) {
 			for (const approval of approvals) {
-				for (const status of [prefix + approval, `PAYMENT_${prefix}${approval}`, `${prefix}${approval}_BY_BANK`]) {
+				for (const status of [
+					prefix + approval,
+					`PAYMENT_${prefix}${approval}`,
+					`${prefix}${approval}_BY_BANK`,
+				]) {
 					expect([status, approvalStatusMeaning(status)]).not.toEqual([status, 'approved']);
 					expect([status, approvalStatusMeaning(status)]).not.toEqual([status, 'pending']);
 				}
@@ -79,7 +83,15 @@ describe('isPendingApproval', () => {
 	it('is true for what says pending only', () => {
 		expect(isPendingApproval('pending')).toBe(true);
 		expect(isPendingApproval('PENDING_APPROVAL')).toBe(true);
-		for (const status of ['approved', 'NOT_APPROVED', 'declined', 'expired', undefined, '', 'DONE']) {
+		for (const status of [
+			'approved',
+			'NOT_APPROVED',
+			'declined',
+			'expired',
+			undefined,
+			'',
+			'DONE',
+		]) {
 			expect(isPendingApproval(status)).toBe(false);
 		}
 	});

@@ -18,7 +18,9 @@ const nodes: Array<[string, INodeTypeDescription]> = [
 ];
 
 const codexOf = (folder: string) =>
-	JSON.parse(readFileSync(join(__dirname, '..', '..', 'nodes', folder, `${folder}.node.json`), 'utf8')) as {
+	JSON.parse(
+		readFileSync(join(__dirname, '..', '..', 'nodes', folder, `${folder}.node.json`), 'utf8'),
+	) as {
 		node: string;
 		nodeVersion: string;
 		alias?: string[];
@@ -31,7 +33,7 @@ describe.each(nodes)('%s.node.json', (folder, description) => {
 		expect(codex.node).toBe(`n8n-nodes-customer-banking.${description.name}`);
 	});
 
-	it("has the version n8n gives a new node", () => {
+	it('has the version n8n gives a new node', () => {
 		const version = description.defaultVersion ?? Math.max(...[description.version].flat());
 		expect(codex.nodeVersion).toBe(version.toFixed(1));
 	});

@@ -10,10 +10,14 @@ describe('endpoint table', () => {
 		expect(ENDPOINTS.approval.at({ ref: id }).path).toBe(`/approval/${encoded}`);
 		expect(ENDPOINTS.payee.at({ xpid: id }).path).toBe(`/payee/${encoded}`);
 		expect(ENDPOINTS.createPayee.at({ xaid: id }).path).toBe(`/account/${encoded}/payees`);
-		expect(ENDPOINTS.updatePayee.at({ xaid: id, xpid: id }).path).toBe(`/account/${encoded}/payees/${encoded}`);
+		expect(ENDPOINTS.updatePayee.at({ xaid: id, xpid: id }).path).toBe(
+			`/account/${encoded}/payees/${encoded}`,
+		);
 		expect(ENDPOINTS.upsertPayee.at({ xaid: id }).path).toBe(`/account/${encoded}/payee`);
 		for (const list of [ENDPOINTS.approvals, ENDPOINTS.payees, ENDPOINTS.transactions]) {
-			expect(list.at({ xaid: id }).path).toMatch(new RegExp(`^/account/${encoded.replace(/[%?]/g, '\\$&')}/[a-z]+$`));
+			expect(list.at({ xaid: id }).path).toMatch(
+				new RegExp(`^/account/${encoded.replace(/[%?]/g, '\\$&')}/[a-z]+$`),
+			);
 			expect(list.at({}).path).toMatch(/^\/[a-z]+$/);
 		}
 	});
@@ -21,7 +25,10 @@ describe('endpoint table', () => {
 	it('gives a 429 on payee endpoints the meaning "account not active", a rate limit elsewhere (spec §Errors)', () => {
 		const payee = ['payees', 'payee', 'createPayee', 'updatePayee', 'upsertPayee'];
 		for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
-			expect([name, endpoint.tooManyRequests]).toEqual([name, payee.includes(name) ? 'accountNotActive' : 'rateLimited']);
+			expect([name, endpoint.tooManyRequests]).toEqual([
+				name,
+				payee.includes(name) ? 'accountNotActive' : 'rateLimited',
+			]);
 		}
 	});
 
@@ -31,6 +38,10 @@ describe('endpoint table', () => {
 			expect([name, endpoint.retry]).toEqual([name, resend]);
 		}
 		expect(ENDPOINTS.payees.at({}).pageLimit).toBe(100);
-		expect([ENDPOINTS.accounts, ENDPOINTS.approvals, ENDPOINTS.transactions].map((list) => list.pageLimit)).toEqual([500, 500, 500]);
+		expect(
+			[ENDPOINTS.accounts, ENDPOINTS.approvals, ENDPOINTS.transactions].map(
+				(list) => list.pageLimit,
+			),
+		).toEqual([500, 500, 500]);
 	});
 });

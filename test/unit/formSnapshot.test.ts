@@ -13,15 +13,14 @@ const PAYMENT_FIELDS = ['account', 'payee', 'amount', 'reference', 'additionalFi
 
 const properties = new CustomerBanking().description.properties;
 const ofResource = (resource: string) =>
-	properties.filter((property) => (property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource));
+	properties.filter((property) =>
+		(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+	);
 
 /** The descriptions whose wording now comes from the rule they state (the meaning is the same). */
 const REWORDED: Record<string, [string, string]> = {
 	// the schema's words for the IBAN rules of spec §Bank details required by currency
-	accountNumber: [
-		'and whenever no IBAN is given.',
-		'and when no IBAN is given.',
-	],
+	accountNumber: ['and whenever no IBAN is given.', 'and when no IBAN is given.'],
 	bic: ['Required with an IBAN.', 'Required when an IBAN is given.'],
 };
 
@@ -32,7 +31,9 @@ function reworded(list: INodeProperties[]): INodeProperties[] {
 			: {};
 		const change = REWORDED[property.name];
 		const description =
-			change && property.description !== undefined ? { description: property.description.replace(...change) } : {};
+			change && property.description !== undefined
+				? { description: property.description.replace(...change) }
+				: {};
 		return { ...property, ...options, ...description };
 	});
 }
@@ -46,7 +47,9 @@ const isAdded = (property: INodeProperties) =>
 
 describe('generated forms equal the hand-written ones', () => {
 	it('payee: every operation, parameter by parameter', () => {
-		expect(ofResource('payee').filter((property) => !isAdded(property))).toEqual(reworded(before.payee as INodeProperties[]));
+		expect(ofResource('payee').filter((property) => !isAdded(property))).toEqual(
+			reworded(before.payee as INodeProperties[]),
+		);
 	});
 
 	it('payee: the added parameters are the last ones of their operation, in the order listed', () => {
@@ -61,7 +64,8 @@ describe('generated forms equal the hand-written ones', () => {
 
 	it('payment: the payment fields of Submit and Submit Batch, shown when they are mapped one by one', () => {
 		const fields = ofResource('payment').filter(
-			(property) => property.displayOptions?.show?.operation && PAYMENT_FIELDS.includes(property.name),
+			(property) =>
+				property.displayOptions?.show?.operation && PAYMENT_FIELDS.includes(property.name),
 		);
 		// "Mapping" (issue 22) adds one condition; its default shows the fields, so saved workflows keep them
 		const withoutMapping = fields.map((property) => {
@@ -70,15 +74,20 @@ describe('generated forms equal the hand-written ones', () => {
 			return { ...property, displayOptions: { ...property.displayOptions, show } };
 		});
 		expect(withoutMapping).toEqual(before.payment);
-		expect(ofResource('payment').find((property) => property.name === 'mappingMode')?.default).toBe('defineBelow');
+		expect(ofResource('payment').find((property) => property.name === 'mappingMode')?.default).toBe(
+			'defineBelow',
+		);
 	});
 
 	it('the rewording changes only the descriptions listed', () => {
-		const changed = JSON.stringify(reworded(before.payee as INodeProperties[])) !== JSON.stringify(before.payee);
+		const changed =
+			JSON.stringify(reworded(before.payee as INodeProperties[])) !== JSON.stringify(before.payee);
 		expect(changed).toBe(true);
 		for (const [field, [from]] of Object.entries(REWORDED)) {
 			expect(JSON.stringify(before.payee)).toContain(from);
-			expect(JSON.stringify(ofResource('payee').filter((property) => property.name === field))).not.toContain(from);
+			expect(
+				JSON.stringify(ofResource('payee').filter((property) => property.name === field)),
+			).not.toContain(from);
 		}
 	});
 });

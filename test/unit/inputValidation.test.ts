@@ -1,8 +1,15 @@
 import { checkId } from '../../nodes/CustomerBanking/validation/ids';
 import { findForbiddenKey, readGroup } from '../../nodes/CustomerBanking/validation/inputObjects';
 import { validatePayment } from '../../nodes/CustomerBanking/validation/payment.schema';
-import { describeIssues, payeeUpdateSchema } from '../../nodes/CustomerBanking/validation/payee.schema';
-import { hasLoneSurrogate, isBlank, textProblem } from '../../nodes/CustomerBanking/validation/text';
+import {
+	describeIssues,
+	payeeUpdateSchema,
+} from '../../nodes/CustomerBanking/validation/payee.schema';
+import {
+	hasLoneSurrogate,
+	isBlank,
+	textProblem,
+} from '../../nodes/CustomerBanking/validation/text';
 
 const UUID = '3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b';
 
@@ -19,16 +26,27 @@ describe('text rules (validation/text.ts)', () => {
 	});
 
 	it('control characters: refused, except tabs and line breaks in multi-line text', () => {
-		expect(textProblem('a\u0000b')).toBe('must not contain control characters (such as line breaks or tabs)');
-		expect(textProblem('a\nb')).toBe('must not contain control characters (such as line breaks or tabs)');
+		expect(textProblem('a\u0000b')).toBe(
+			'must not contain control characters (such as line breaks or tabs)',
+		);
+		expect(textProblem('a\nb')).toBe(
+			'must not contain control characters (such as line breaks or tabs)',
+		);
 		expect(textProblem('a\nb\tc\r', { multiLine: true })).toBeUndefined();
-		expect(textProblem('a\u001b[31m', { multiLine: true })).toBe('must not contain control characters other than tabs and line breaks');
+		expect(textProblem('a\u001b[31m', { multiLine: true })).toBe(
+			'must not contain control characters other than tabs and line breaks',
+		);
 		// right-to-left marks, combining characters and emoji are text
 		expect(textProblem('Acme\u200F Ltd A\u030A 💸')).toBeUndefined();
 	});
 
 	it('blank: characters, but only white space', () => {
-		expect([isBlank('   '), isBlank('\u3000'), isBlank(''), isBlank(' a ')]).toEqual([true, true, false, false]);
+		expect([isBlank('   '), isBlank('\u3000'), isBlank(''), isBlank(' a ')]).toEqual([
+			true,
+			true,
+			false,
+			false,
+		]);
 	});
 });
 
@@ -56,7 +74,9 @@ describe('IDs (validation/ids.ts)', () => {
 
 describe('keys and groups (validation/inputObjects.ts)', () => {
 	it('finds a prototype key at any depth, without recursion', () => {
-		expect(findForbiddenKey(JSON.parse('{"a": {"b": [{"__proto__": 1}]}}'))).toBe('a.b.0.__proto__');
+		expect(findForbiddenKey(JSON.parse('{"a": {"b": [{"__proto__": 1}]}}'))).toBe(
+			'a.b.0.__proto__',
+		);
 		expect(findForbiddenKey({ constructor: 1 })).toBe('constructor');
 		expect(findForbiddenKey({ a: { b: 'prototype' } })).toBeUndefined();
 		let deep: unknown = { prototype: true };
@@ -67,7 +87,10 @@ describe('keys and groups (validation/inputObjects.ts)', () => {
 	it('a group: null is empty, other non-objects and prototype keys are refused', () => {
 		expect(readGroup(null)).toEqual({ ok: true, values: {} });
 		expect(readGroup('x')).toEqual({ ok: false, rule: 'must be a group of fields, not a string' });
-		expect(readGroup(JSON.parse('{"__proto__": {}}'))).toEqual({ ok: false, rule: 'must not contain the key "__proto__"' });
+		expect(readGroup(JSON.parse('{"__proto__": {}}'))).toEqual({
+			ok: false,
+			rule: 'must not contain the key "__proto__"',
+		});
 	});
 });
 
@@ -79,9 +102,14 @@ describe('schemas', () => {
 			const result = validatePayment({ ...payment, ...input });
 			return result.valid ? [] : result.issues;
 		};
-		expect(issues({ reference: '      ' })).toEqual([{ field: 'Reference', rule: 'must not be blank' }]);
+		expect(issues({ reference: '      ' })).toEqual([
+			{ field: 'Reference', rule: 'must not be blank' },
+		]);
 		expect(issues({ reference: 'INV-00\u0000' })).toEqual([
-			{ field: 'Reference', rule: 'must not contain control characters (such as line breaks or tabs)' },
+			{
+				field: 'Reference',
+				rule: 'must not contain control characters (such as line breaks or tabs)',
+			},
 		]);
 		expect(issues({ additionalBodyFields: { note: 'x\uD800' } })).toEqual([
 			{ field: 'Additional Body Fields', rule: 'contains characters that are not valid text' },

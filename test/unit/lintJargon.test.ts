@@ -18,15 +18,48 @@ const repoRoot = join(__dirname, '..', '..');
 
 describe('findJargon', () => {
 	it.each([
-		['an identifier name', { displayName: 'Transaction (xtid)' }, '.properties[0].displayName', "the API's identifier names (xtid, xpid, xaid)"],
-		['an HTTP verb', { description: 'Sends a POST for each item' }, '.properties[0].description', 'an HTTP verb'],
+		[
+			'an identifier name',
+			{ displayName: 'Transaction (xtid)' },
+			'.properties[0].displayName',
+			"the API's identifier names (xtid, xpid, xaid)",
+		],
+		[
+			'an HTTP verb',
+			{ description: 'Sends a POST for each item' },
+			'.properties[0].description',
+			'an HTTP verb',
+		],
 		['a path', { hint: 'Read from /payments first' }, '.properties[0].hint', 'an API path'],
-		['a status code', { description: 'Refused with 409 when it exists' }, '.properties[0].description', 'a status code'],
-		['HTTP and a code', { placeholder: 'e.g. HTTP 404' }, '.properties[0].placeholder', 'a status code'],
-		['a documentation reference', { displayName: 'See spec §Payments', type: 'notice' }, '.properties[0].displayName', 'a reference to the API documentation (spec §)'],
-		['a documentation placeholder', { description: 'The {base_url} of the API' }, '.properties[0].description', 'an API documentation placeholder'],
+		[
+			'a status code',
+			{ description: 'Refused with 409 when it exists' },
+			'.properties[0].description',
+			'a status code',
+		],
+		[
+			'HTTP and a code',
+			{ placeholder: 'e.g. HTTP 404' },
+			'.properties[0].placeholder',
+			'a status code',
+		],
+		[
+			'a documentation reference',
+			{ displayName: 'See spec §Payments', type: 'notice' },
+			'.properties[0].displayName',
+			'a reference to the API documentation (spec §)',
+		],
+		[
+			'a documentation placeholder',
+			{ description: 'The {base_url} of the API' },
+			'.properties[0].description',
+			'an API documentation placeholder',
+		],
 	])('names the property holding %s', (_, planted, property, words) => {
-		const problems = findJargon({ properties: [{ name: 'field', type: 'string', default: '', ...planted }] }, 'planted.ts');
+		const problems = findJargon(
+			{ properties: [{ name: 'field', type: 'string', default: '', ...planted }] },
+			'planted.ts',
+		);
 		expect(problems).toEqual([expect.objectContaining({ file: 'planted.ts', property, words })]);
 	});
 
@@ -43,7 +76,15 @@ describe('findJargon', () => {
 						{ name: 'Plain', value: 'b', description: 'Answers 201 on success' },
 					],
 				},
-				{ displayName: 'More', name: 'more', type: 'collection', default: {}, options: [{ displayName: 'Path', name: 'p', type: 'string', default: '', hint: 'GET it' }] },
+				{
+					displayName: 'More',
+					name: 'more',
+					type: 'collection',
+					default: {},
+					options: [
+						{ displayName: 'Path', name: 'p', type: 'string', default: '', hint: 'GET it' },
+					],
+				},
 			],
 		};
 		expect(findJargon(description, 'f.ts').map((p) => p.property)).toEqual([
@@ -64,7 +105,13 @@ describe('findJargon', () => {
 					description: 'How many items go into one request (at most 100)',
 					displayOptions: { show: { field: ['xaid'] } },
 				},
-				{ displayName: 'Field', name: 'f', type: 'options', default: 'xpid', options: [{ name: 'Payee ID', value: 'xpid' }] },
+				{
+					displayName: 'Field',
+					name: 'f',
+					type: 'options',
+					default: 'xpid',
+					options: [{ name: 'Payee ID', value: 'xpid' }],
+				},
 			],
 		};
 		expect(findJargon(description, 'f.ts')).toEqual([]);
@@ -83,10 +130,18 @@ describe('findJargon', () => {
 
 describe('scripts/lint-jargon.mjs', () => {
 	const run = (...files: string[]) =>
-		spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'lint-jargon.mjs'), ...files], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		});
+		spawnSync(
+			process.execPath,
+			[
+				join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+				join(repoRoot, 'scripts', 'lint-jargon.mjs'),
+				...files,
+			],
+			{
+				cwd: repoRoot,
+				encoding: 'utf8',
+			},
+		);
 
 	it('passes on the published sources', () => {
 		const result = run();
@@ -105,8 +160,12 @@ describe('scripts/lint-jargon.mjs', () => {
 			);
 			const result = run(planted);
 			expect(result.status).toBe(1);
-			expect(result.stderr).toContain(`${planted}: .properties[0].description: the API's identifier names (xtid, xpid, xaid) ("xpid")`);
-			expect(result.stderr).toContain(`${planted}: .properties[0].description: an HTTP verb ("PUT")`);
+			expect(result.stderr).toContain(
+				`${planted}: .properties[0].description: the API's identifier names (xtid, xpid, xaid) ("xpid")`,
+			);
+			expect(result.stderr).toContain(
+				`${planted}: .properties[0].description: an HTTP verb ("PUT")`,
+			);
 		} finally {
 			rmSync(folder, { recursive: true, force: true });
 		}

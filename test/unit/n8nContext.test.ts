@@ -34,11 +34,39 @@ describe('getNodeParameter', () => {
 			outputs: [],
 			credentials: [{ name: 'customerBankingApi', required: true }],
 			properties: [
-				{ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options: [{ name: 'A', value: 'a' }, { name: 'B', value: 'b' }], default: 'a' },
+				{
+					displayName: 'Resource',
+					name: 'resource',
+					type: 'options',
+					noDataExpression: true,
+					options: [
+						{ name: 'A', value: 'a' },
+						{ name: 'B', value: 'b' },
+					],
+					default: 'a',
+				},
 				{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false },
-				{ displayName: 'Limit', name: 'limit', type: 'number', default: 50, displayOptions: { show: { returnAll: [false] } } },
-				{ displayName: 'Account', name: 'account', type: 'resourceLocator', default: { mode: 'id', value: '' }, modes: [{ displayName: 'ID', name: 'id', type: 'string' }] },
-				{ displayName: 'Additional Fields', name: 'additionalFields', type: 'collection', default: {}, options: [{ displayName: 'Reference', name: 'reference', type: 'string', default: '' }] },
+				{
+					displayName: 'Limit',
+					name: 'limit',
+					type: 'number',
+					default: 50,
+					displayOptions: { show: { returnAll: [false] } },
+				},
+				{
+					displayName: 'Account',
+					name: 'account',
+					type: 'resourceLocator',
+					default: { mode: 'id', value: '' },
+					modes: [{ displayName: 'ID', name: 'id', type: 'string' }],
+				},
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					default: {},
+					options: [{ displayName: 'Reference', name: 'reference', type: 'string', default: '' }],
+				},
 			],
 		},
 	} as unknown as INodeType;
@@ -51,7 +79,11 @@ describe('getNodeParameter', () => {
 			additionalFields: { reference: 'REF-1' },
 			undeclared: 'dropped',
 		},
-		itemParameters: [{}, { 'additionalFields.reference': 'REF-2' }, { additionalFields: { reference: 'REF-3' } }],
+		itemParameters: [
+			{},
+			{ 'additionalFields.reference': 'REF-2' },
+			{ additionalFields: { reference: 'REF-3' } },
+		],
 		items: [{ json: {} }, { json: {} }, { json: {} }],
 	});
 
@@ -67,7 +99,10 @@ describe('getNodeParameter', () => {
 		expect(context.getNodeParameter('additionalFields.reference', 1)).toBe('REF-2');
 		expect(context.getNodeParameter('additionalFields.reference', 2)).toBe('REF-3');
 		expect(context.getNodeParameter('additionalFields', 2)).toEqual({ reference: 'REF-3' });
-		const parameters = context.getNode().parameters as { account: unknown; additionalFields: { reference: string } };
+		const parameters = context.getNode().parameters as {
+			account: unknown;
+			additionalFields: { reference: string };
+		};
 		expect(parameters.additionalFields.reference).toMatch(/^=\{\{ .*\$itemIndex.* \}\}$/);
 		expect(parameters.account).toEqual({ __rl: true, mode: 'id', value: 'xaid-1' });
 	});
@@ -77,7 +112,10 @@ describe('getNodeParameter', () => {
 			nodeType,
 			credentials: {},
 			parameters: {},
-			itemParameters: [{ 'additionalFields.reference': '}} {{ $json }}' }, { 'additionalFields.reference': '{{' }],
+			itemParameters: [
+				{ 'additionalFields.reference': '}} {{ $json }}' },
+				{ 'additionalFields.reference': '{{' },
+			],
 			items: [{ json: {} }, { json: {} }],
 		});
 		expect(braces.getNodeParameter('additionalFields.reference', 0)).toBe('}} {{ $json }}');
@@ -86,25 +124,42 @@ describe('getNodeParameter', () => {
 
 	it('refuses a per-item value n8n cannot give (a parameter without expressions)', () => {
 		expect(() =>
-			createExecuteContext({ nodeType, credentials: {}, parameters: {}, itemParameters: [{ resource: 'a' }, { resource: 'b' }], items: [{ json: {} }, { json: {} }] }),
+			createExecuteContext({
+				nodeType,
+				credentials: {},
+				parameters: {},
+				itemParameters: [{ resource: 'a' }, { resource: 'b' }],
+				items: [{ json: {} }, { json: {} }],
+			}),
 		).toThrow('n8n cannot give "resource" a value per item');
 	});
 
 	it('uses the fallback, and throws like n8n when the value is still undefined', () => {
 		expect(context.getNodeParameter('missing', 0, 'fallback')).toBe('fallback');
 		expect(context.getNodeParameter('missing', 0, null)).toBeNull();
-		expect(() => context.getNodeParameter('missing', 0)).toThrow('Could not get parameter "missing"');
+		expect(() => context.getNodeParameter('missing', 0)).toThrow(
+			'Could not get parameter "missing"',
+		);
 		// n8n-core does not tell "no fallback" from an explicit undefined one
-		expect(() => context.getNodeParameter('missing', 0, undefined)).toThrow('Could not get parameter "missing"');
+		expect(() => context.getNodeParameter('missing', 0, undefined)).toThrow(
+			'Could not get parameter "missing"',
+		);
 	});
 
 	it('extracts resource locator values on request', () => {
-		expect(context.getNodeParameter('account', 0, undefined, { extractValue: true })).toBe('xaid-1');
-		expect(context.getNodeParameter('account', 0)).toEqual({ __rl: true, mode: 'id', value: 'xaid-1' });
+		expect(context.getNodeParameter('account', 0, undefined, { extractValue: true })).toBe(
+			'xaid-1',
+		);
+		expect(context.getNodeParameter('account', 0)).toEqual({
+			__rl: true,
+			mode: 'id',
+			value: 'xaid-1',
+		});
 	});
 
 	it('returns copies, so a node cannot change the parameters of the next item', () => {
-		(context.getNodeParameter('additionalFields', 0) as { reference: string }).reference = 'changed';
+		(context.getNodeParameter('additionalFields', 0) as { reference: string }).reference =
+			'changed';
 		expect(context.getNodeParameter('additionalFields.reference', 0)).toBe('REF-1');
 	});
 });
@@ -114,7 +169,12 @@ describe('execution context data', () => {
 		const contextData = {};
 		const first = createExecuteContext({ parameters: {}, credentials: {}, contextData });
 		first.context.getContext('node').seen = 1;
-		const second = createExecuteContext({ parameters: {}, credentials: {}, contextData, mode: 'retry' });
+		const second = createExecuteContext({
+			parameters: {},
+			credentials: {},
+			contextData,
+			mode: 'retry',
+		});
 		expect(second.context.getContext('node')).toEqual({ seen: 1 });
 		expect(contextData).toEqual({ 'node:Customer Banking': { seen: 1 } });
 	});
@@ -140,9 +200,9 @@ describe('execute context basics', () => {
 			{ json: { a: 1 } },
 			{ json: { b: 2 } },
 		]);
-		expect(context.helpers.constructExecutionMetaData([{ json: { a: 1 } }], { itemData: { item: 4 } })).toEqual([
-			{ json: { a: 1 }, pairedItem: { item: 4 } },
-		]);
+		expect(
+			context.helpers.constructExecutionMetaData([{ json: { a: 1 } }], { itemData: { item: 4 } }),
+		).toEqual([{ json: { a: 1 }, pairedItem: { item: 4 } }]);
 	});
 });
 
@@ -153,9 +213,21 @@ describe('httpRequestWithAuthentication (n8n-core semantics)', () => {
 		const first = createExecuteContext({ parameters: {}, credentials });
 		const second = createLoadOptionsContext({ credentials });
 		const request = { method: 'GET' as const, url: `${api.baseUrl}/accounts` };
-		await first.context.helpers.httpRequestWithAuthentication.call(first.context, 'customerBankingApi', { ...request });
-		await first.context.helpers.httpRequestWithAuthentication.call(first.context, 'customerBankingApi', { ...request });
-		await second.context.helpers.httpRequestWithAuthentication.call(second.context, 'customerBankingApi', { ...request });
+		await first.context.helpers.httpRequestWithAuthentication.call(
+			first.context,
+			'customerBankingApi',
+			{ ...request },
+		);
+		await first.context.helpers.httpRequestWithAuthentication.call(
+			first.context,
+			'customerBankingApi',
+			{ ...request },
+		);
+		await second.context.helpers.httpRequestWithAuthentication.call(
+			second.context,
+			'customerBankingApi',
+			{ ...request },
+		);
 		expect(api.tokenRequests()).toHaveLength(1);
 		expect(credentials.accessToken).toBe('token-1');
 		expect(api.apiRequests().map((served) => served.headers.authorization)).toEqual([
@@ -163,50 +235,80 @@ describe('httpRequestWithAuthentication (n8n-core semantics)', () => {
 			'Bearer token-1',
 			'Bearer token-1',
 		]);
-		expect(first.requests.map((recorded) => recorded.url)).toEqual([`${api.authUrl}/oauth/token`, `${api.baseUrl}/accounts`, `${api.baseUrl}/accounts`]);
+		expect(first.requests.map((recorded) => recorded.url)).toEqual([
+			`${api.authUrl}/oauth/token`,
+			`${api.baseUrl}/accounts`,
+			`${api.baseUrl}/accounts`,
+		]);
 	});
 
 	it('throws NodeApiError wrapping an axios-like error with response status, data and headers', async () => {
-		api.setApi(() => ({ status: 418, headers: { 'x-why': 'teapot' }, body: { statusCode: 418, message: 'short and stout' } }));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		const error = await context.helpers
-			.httpRequestWithAuthentication.call(context, 'customerBankingApi', { method: 'GET', url: `${api.baseUrl}/x` })
+		api.setApi(() => ({
+			status: 418,
+			headers: { 'x-why': 'teapot' },
+			body: { statusCode: 418, message: 'short and stout' },
+		}));
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
+		const error = await context.helpers.httpRequestWithAuthentication
+			.call(context, 'customerBankingApi', { method: 'GET', url: `${api.baseUrl}/x` })
 			.catch((thrown: unknown) => thrown as NodeApiError);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('418');
 		const cause = error.cause as AxiosError;
 		expect(cause.constructor.name).toBe('AxiosError');
-		expect(cause.response).toMatchObject({ status: 418, data: { message: 'short and stout' }, headers: { 'x-why': 'teapot' } });
+		expect(cause.response).toMatchObject({
+			status: 418,
+			data: { message: 'short and stout' },
+			headers: { 'x-why': 'teapot' },
+		});
 		expect((cause.config.headers as Record<string, string>).Authorization).toBe('Bearer token-1');
 	});
 
 	it('returns the full response or ignores status errors when asked, like n8n', async () => {
 		api.setApi(() => ({ status: 404, body: { statusCode: 404, message: 'nope' } }));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		const full = await context.helpers.httpRequestWithAuthentication.call(context, 'customerBankingApi', {
-			method: 'GET',
-			url: `${api.baseUrl}/x`,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
 		});
+		const full = await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			'customerBankingApi',
+			{
+				method: 'GET',
+				url: `${api.baseUrl}/x`,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			},
+		);
 		expect(full).toMatchObject({ statusCode: 404, body: { message: 'nope' } });
 	});
 
 	it('network errors carry the Node code', async () => {
 		const { context } = createExecuteContext({
 			parameters: {},
-			credentials: scriptedCredentials(api, { baseUrl: 'http://127.0.0.1:1', accessToken: 'cached' }),
+			credentials: scriptedCredentials(api, {
+				baseUrl: 'http://127.0.0.1:1',
+				accessToken: 'cached',
+			}),
 		});
-		const error = await context.helpers
-			.httpRequestWithAuthentication.call(context, 'customerBankingApi', { method: 'GET', url: 'http://127.0.0.1:1/x' })
+		const error = await context.helpers.httpRequestWithAuthentication
+			.call(context, 'customerBankingApi', { method: 'GET', url: 'http://127.0.0.1:1/x' })
 			.catch((thrown: unknown) => thrown as NodeApiError);
 		expect((error.cause as AxiosError).code).toBe('ECONNREFUSED');
 		expect((error.cause as AxiosError).response).toBeUndefined();
 	});
 
 	it('rejects another credential type like n8n', async () => {
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		await expect(context.getCredentials('otherApi')).rejects.toThrow(/does not have any credentials/);
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
+		await expect(context.getCredentials('otherApi')).rejects.toThrow(
+			/does not have any credentials/,
+		);
 	});
 });
 
@@ -224,12 +326,15 @@ describe('credential test (as n8n runs it)', () => {
 	it('shows the credential message when the exchange fails', async () => {
 		api.setToken(() => ({ status: 401, body: { error: 'invalid_client', message: 'no' } }));
 		const result = await testCredential(scriptedCredentials(api));
-		expect(result).toMatchObject({ status: 'Error', message: 'The token service rejected the Client ID or Client Secret' });
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: 'The token service rejected the Client ID or Client Secret',
+		});
 	});
 });
 
 describe('hook and webhook contexts', () => {
-	it('hook context: static data read and shown as JSON, as n8n keeps it in its database; n8n\'s webhook URL', () => {
+	it("hook context: static data read and shown as JSON, as n8n keeps it in its database; n8n's webhook URL", () => {
 		const staticData = { node: {}, global: {} };
 		const url = 'https://n8n.example/webhook/abc/webhook';
 		const first = createHookContext({ credentials: {}, staticData, webhookUrl: url });
@@ -238,11 +343,20 @@ describe('hook and webhook contexts', () => {
 		live.at = new Date(0);
 		expect(staticData.node).toEqual({ ref: 'sub-1', at: '1970-01-01T00:00:00.000Z' });
 		const second = createHookContext({ credentials: {}, staticData });
-		expect(second.context.getWorkflowStaticData('node')).toEqual({ ref: 'sub-1', at: '1970-01-01T00:00:00.000Z' });
+		expect(second.context.getWorkflowStaticData('node')).toEqual({
+			ref: 'sub-1',
+			at: '1970-01-01T00:00:00.000Z',
+		});
 		expect(first.context.getNodeWebhookUrl('default')).toBe(url);
 		expect(first.context.getWebhookName()).toBe('default');
-		const manual = createHookContext({ credentials: {}, webhookUrl: 'https://n8n.example/webhook-test/abc/webhook', mode: 'manual' });
-		expect(manual.context.getNodeWebhookUrl('default')).toBe('https://n8n.example/webhook-test/abc/webhook');
+		const manual = createHookContext({
+			credentials: {},
+			webhookUrl: 'https://n8n.example/webhook-test/abc/webhook',
+			mode: 'manual',
+		});
+		expect(manual.context.getNodeWebhookUrl('default')).toBe(
+			'https://n8n.example/webhook-test/abc/webhook',
+		);
 	});
 
 	it('webhook context keeps the exact raw body and records the response', () => {
@@ -257,7 +371,11 @@ describe('hook and webhook contexts', () => {
 		expect(context.getBodyData()).toEqual({ event: 'TransactionReceived', xtid: 't1' });
 		expect(context.getHeaderData()).toMatchObject({ 'x-cb-signature': 'v1=abc' });
 		context.getResponseObject().status(401).json({ message: 'bad signature' });
-		expect(response).toMatchObject({ statusCode: 401, body: { message: 'bad signature' }, ended: true });
+		expect(response).toMatchObject({
+			statusCode: 401,
+			body: { message: 'bad signature' },
+			ended: true,
+		});
 	});
 });
 
@@ -284,8 +402,15 @@ describe("n8n-core's engine (WorkflowExecute)", () => {
 
 	it("fails the execution with the node's error, or makes error items under Continue On Fail", async () => {
 		api.setApi(() => ({ status: 404, body: { statusCode: 404, message: 'no such account' } }));
-		const failed = await runInEngine({ parameters: { resource: 'account', operation: 'get', account }, credentials: scriptedCredentials(api) });
-		expect(failed.error).toMatchObject({ name: 'NodeApiError', httpCode: '404', context: { itemIndex: 0 } });
+		const failed = await runInEngine({
+			parameters: { resource: 'account', operation: 'get', account },
+			credentials: scriptedCredentials(api),
+		});
+		expect(failed.error).toMatchObject({
+			name: 'NodeApiError',
+			httpCode: '404',
+			context: { itemIndex: 0 },
+		});
 		expect(failed.output).toBeUndefined();
 		const continued = await runInEngine({
 			parameters: { resource: 'account', operation: 'get', account },
@@ -293,13 +418,25 @@ describe("n8n-core's engine (WorkflowExecute)", () => {
 			continueOnFail: true,
 		});
 		expect(continued.error).toBeUndefined();
-		expect(continued.output?.[0]).toEqual([expect.objectContaining({ json: expect.objectContaining({ error: expect.any(String) }) })]);
+		expect(continued.output?.[0]).toEqual([
+			expect.objectContaining({ json: expect.objectContaining({ error: expect.any(String) }) }),
+		]);
 	});
 
 	it('Retry On Fail runs the whole node again in the same execution, with the same context data', async () => {
 		const seen: Array<{ executionId: string; tries: unknown }> = [];
 		const flaky = {
-			description: { name: 'test.flaky', displayName: 'Flaky', group: [], version: 1, description: '', defaults: { name: 'Flaky' }, inputs: ['main'], outputs: ['main'], properties: [] },
+			description: {
+				name: 'test.flaky',
+				displayName: 'Flaky',
+				group: [],
+				version: 1,
+				description: '',
+				defaults: { name: 'Flaky' },
+				inputs: ['main'],
+				outputs: ['main'],
+				properties: [],
+			},
 			async execute(this: IExecuteFunctions) {
 				const memory = this.getContext('node');
 				memory.tries = Number(memory.tries ?? 0) + 1;

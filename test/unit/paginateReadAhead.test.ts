@@ -16,11 +16,18 @@ import { type Sandbox, startSandbox } from '../sandbox';
 const PAGE = 500;
 
 /** The account's list read one page at a time by hand: the order every Return All must keep. */
-async function pageByPage(credentials: ICredentialDataDecryptedObject, xaid: string): Promise<unknown[]> {
+async function pageByPage(
+	credentials: ICredentialDataDecryptedObject,
+	xaid: string,
+): Promise<unknown[]> {
 	const ids: unknown[] = [];
 	const { context } = createExecuteContext({ parameters: {}, credentials });
 	for (let page = 0; ; page++) {
-		const answer = await apiRequest.call(context, { method: 'GET', path: `/account/${xaid}/transactions`, qs: { page, limit: PAGE } });
+		const answer = await apiRequest.call(context, {
+			method: 'GET',
+			path: `/account/${xaid}/transactions`,
+			qs: { page, limit: PAGE },
+		});
 		const items = answer.results as IDataObject[];
 		ids.push(...items.map((item) => item.xtid));
 		if (items.length < PAGE) return ids;
@@ -47,7 +54,10 @@ describe('with the sandbox bank', () => {
 
 	async function readAll(xaid: string): Promise<IDataObject[]> {
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		return await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: true });
+		return await apiRequestAllItems.call(context, {
+			path: `/account/${xaid}/transactions`,
+			returnAll: true,
+		});
 	}
 
 	const listInOrder = (xaid: string) => pageByPage(credentials, xaid);
@@ -56,7 +66,9 @@ describe('with the sandbox bank', () => {
 		const xaid = sandbox.seeded.accounts.eur;
 		await sandbox.control.seedTransactions(xaid, 1600);
 		// the second page is slow: the third is asked for before its answer arrives
-		sandbox.control.setFaults([{ kind: 'latency', path: '/account/{xaid}/transactions', latencyMs: 400, after: 1, times: 1 }]);
+		sandbox.control.setFaults([
+			{ kind: 'latency', path: '/account/{xaid}/transactions', latencyMs: 400, after: 1, times: 1 },
+		]);
 		const reading = readAll(xaid);
 		const overlapped = await new Promise<boolean>((resolve) => {
 			const poll = setInterval(() => {
@@ -97,11 +109,19 @@ describe('with the sandbox bank', () => {
 		try {
 			const xaid = minimal.seeded.accounts.gbp;
 			await minimal.control.seedTransactions(xaid, 1700);
-			const { context } = createExecuteContext({ parameters: {}, credentials: credentialsFor(minimal) });
-			const all = await apiRequestAllItems.call(context, { path: `/account/${xaid}/transactions`, returnAll: true });
+			const { context } = createExecuteContext({
+				parameters: {},
+				credentials: credentialsFor(minimal),
+			});
+			const all = await apiRequestAllItems.call(context, {
+				path: `/account/${xaid}/transactions`,
+				returnAll: true,
+			});
 			const oneByOne = await pageByPage(credentialsFor(minimal), xaid);
 			expect(all.map((item) => item.xtid)).toEqual(oneByOne);
-			const pages = minimal.control.requests().filter((r) => r.area === 'api' && r.path.endsWith('/transactions'));
+			const pages = minimal.control
+				.requests()
+				.filter((r) => r.area === 'api' && r.path.endsWith('/transactions'));
 			const perRead = Math.ceil(oneByOne.length / PAGE);
 			// Return All's pages, then the hand-read ones
 			expect(pages.length).toBeLessThanOrEqual(perRead + 1 + perRead + 1);
@@ -122,7 +142,14 @@ describe('how many pages are in flight (scripted bank)', () => {
 	 * Serves `count` items page by page after `delayMs`, recording how many pages were being answered
 	 * at once when each request arrived; `reply` may answer a request otherwise (a 429).
 	 */
-	function serve(count: number, envelope: 'results' | 'array', reply?: (index: number, page: number) => { status: number; headers?: Record<string, string>; body?: unknown } | undefined) {
+	function serve(
+		count: number,
+		envelope: 'results' | 'array',
+		reply?: (
+			index: number,
+			page: number,
+		) => { status: number; headers?: Record<string, string>; body?: unknown } | undefined,
+	) {
 		const inFlightAtArrival: number[] = [];
 		let inFlight = 0;
 		let index = 0;
@@ -134,14 +161,20 @@ describe('how many pages are in flight (scripted bank)', () => {
 			if (scripted) return scripted;
 			const page = Number(request.query.page);
 			const limit = Number(request.query.limit);
-			const results = Array.from({ length: Math.max(0, Math.min(limit, count - page * limit)) }, (_, i) => ({ id: page * limit + i }));
+			const results = Array.from(
+				{ length: Math.max(0, Math.min(limit, count - page * limit)) },
+				(_, i) => ({ id: page * limit + i }),
+			);
 			return { status: 200, body: envelope === 'array' ? results : { total: count, results } };
 		});
 		return inFlightAtArrival;
 	}
 
 	async function readAll(): Promise<IDataObject[]> {
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
 		return await apiRequestAllItems.call(context, { path: '/transactions', returnAll: true });
 	}
 
@@ -185,7 +218,9 @@ describe('how many pages are in flight (scripted bank)', () => {
 	});
 
 	it('a failed page fails Return All, after the page beside it has been answered', async () => {
-		serve(3000, 'results', (index) => (index === 3 ? { status: 400, body: { message: 'page must be an integer' } } : undefined));
+		serve(3000, 'results', (index) =>
+			index === 3 ? { status: 400, body: { message: 'page must be an integer' } } : undefined,
+		);
 		await expect(readAll()).rejects.toThrow();
 		const sent = api.apiRequests().length;
 		await new Promise((resolve) => setTimeout(resolve, 100));

@@ -11,7 +11,10 @@ import { describeValue, PAYEE_RULE_EXAMPLES } from '../fixtures/payeeRuleExample
 type Schema = ReturnType<typeof payeeUpdateSchema> | ReturnType<typeof payeeAccountRules>;
 
 /** "field rule" lines, e.g. "sortCode must be exactly 6 digits". */
-function issuesOf(schema: Schema | ReturnType<typeof payeeUpsertSchema>, body: Record<string, unknown>): string[] {
+function issuesOf(
+	schema: Schema | ReturnType<typeof payeeUpsertSchema>,
+	body: Record<string, unknown>,
+): string[] {
 	const result = schema.safeParse(body);
 	if (result.success) return [];
 	return describeIssues(result.error).map((issue) => `${issue.field} ${issue.rule}`);
@@ -42,7 +45,9 @@ describe('payee schema: one rule per field (spec §Payee validation rules)', () 
 		}
 		for (const value of invalid) {
 			it(`${field} refuses ${describeValue(value)} (${currency}): ${rule}`, () => {
-				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toContain(`${field} ${rule}`);
+				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toContain(
+					`${field} ${rule}`,
+				);
 			});
 		}
 	}
@@ -52,17 +57,28 @@ describe('payee schema: one rule per field (spec §Payee validation rules)', () 
 		const expected = 'sortCode must be exactly 6 digits';
 		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([expected]);
 		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), body)).toEqual([expected]);
-		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { ...body, xpid: 'p-1' })).toEqual([expected]);
+		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { ...body, xpid: 'p-1' })).toEqual([
+			expected,
+		]);
 	});
 
 	it('refuses values that are not text, and fields that are not payee fields', () => {
-		expect(issuesOf(payeeUpdateSchema(), { accountNumber: 12345678 })).toEqual(['accountNumber must be text']);
-		expect(issuesOf(payeeUpdateSchema(), { isBusiness: 'yes' })).toEqual(['isBusiness must be true or false']);
-		expect(issuesOf(payeeUpdateSchema(), { currency: 'EUR' })).toEqual(['currency is not a payee field']);
+		expect(issuesOf(payeeUpdateSchema(), { accountNumber: 12345678 })).toEqual([
+			'accountNumber must be text',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { isBusiness: 'yes' })).toEqual([
+			'isBusiness must be true or false',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { currency: 'EUR' })).toEqual([
+			'currency is not a payee field',
+		]);
 	});
 
 	it('trims surrounding spaces before judging and sending a value', () => {
-		const result = payeeUpdateSchema({ currency: 'GBP' }).safeParse({ sortCode: ' 040004 ', name: '  Acme Ltd ' });
+		const result = payeeUpdateSchema({ currency: 'GBP' }).safeParse({
+			sortCode: ' 040004 ',
+			name: '  Acme Ltd ',
+		});
 		expect(result.success && result.data).toEqual({ sortCode: '040004', name: 'Acme Ltd' });
 	});
 
@@ -72,7 +88,9 @@ describe('payee schema: one rule per field (spec §Payee validation rules)', () 
 		expect(referenceLength(undefined)).toEqual({ min: 6, max: 140 });
 		// before the currency is known only the widest bound applies
 		expect(issuesOf(payeeUpdateSchema(), { reference: chars(19) })).toEqual([]);
-		expect(issuesOf(payeeUpdateSchema(), { reference: chars(141) })).toEqual(['reference must be 6-140 characters']);
+		expect(issuesOf(payeeUpdateSchema(), { reference: chars(141) })).toEqual([
+			'reference must be 6-140 characters',
+		]);
 	});
 });
 
@@ -81,47 +99,87 @@ describe('payee schema: create (spec §Create, §Bank details required by curren
 		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
 	});
 
-	it.each(['name', 'reference', 'purpose', 'purposeCategory', 'addressLine1', 'townCity', 'postCode', 'countryCode'])(
-		'requires %s',
-		(field) => {
-			const body: Record<string, unknown> = { ...GBP_PAYEE };
-			delete body[field];
-			expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([`${field} is required`]);
-			// also before the currency is known (no request needed to tell)
-			expect(issuesOf(payeeCreateSchema(), body)).toContain(`${field} is required`);
-		},
-	);
+	it.each([
+		'name',
+		'reference',
+		'purpose',
+		'purposeCategory',
+		'addressLine1',
+		'townCity',
+		'postCode',
+		'countryCode',
+	])('requires %s', (field) => {
+		const body: Record<string, unknown> = { ...GBP_PAYEE };
+		delete body[field];
+		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([
+			`${field} is required`,
+		]);
+		// also before the currency is known (no request needed to tell)
+		expect(issuesOf(payeeCreateSchema(), body)).toContain(`${field} is required`);
+	});
 
 	const base = { ...GBP_PAYEE, sortCode: undefined, accountNumber: undefined };
 	it.each([
-		['GBP', {}, ['sortCode is required for GBP accounts', 'accountNumber is required for GBP accounts']],
+		[
+			'GBP',
+			{},
+			['sortCode is required for GBP accounts', 'accountNumber is required for GBP accounts'],
+		],
 		['GBP', { sortCode: '040004' }, ['accountNumber is required for GBP accounts']],
 		['GBP', { sortCode: '040004', accountNumber: '12345678' }, []],
 		['EUR', {}, ['iban is required for EUR accounts', 'bic is required for EUR accounts']],
 		['EUR', { iban: 'DE89370400440532013000' }, ['bic is required for EUR accounts']],
 		['EUR', { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }, []],
 		['CHF', { iban: 'CH9300762011623852957', bic: 'UBSWCHZH80A' }, []],
-		['CHF', { accountNumber: '12345678' }, ['iban is required for CHF accounts', 'bic is required for CHF accounts']],
+		[
+			'CHF',
+			{ accountNumber: '12345678' },
+			['iban is required for CHF accounts', 'bic is required for CHF accounts'],
+		],
 		['USD', {}, ['accountNumber is required for USD accounts', 'aba is required for USD accounts']],
 		['USD', { accountNumber: '12345678' }, ['aba is required for USD accounts']],
 		['USD', { accountNumber: '12345678', aba: '021000021' }, []],
-		['CAD', {}, ['institutionNumber is required for CAD accounts', 'transitNumber is required for CAD accounts', 'accountNumber is required for CAD accounts']],
-		['CAD', { institutionNumber: '003', transitNumber: '12345' }, ['accountNumber is required for CAD accounts']],
+		[
+			'CAD',
+			{},
+			[
+				'institutionNumber is required for CAD accounts',
+				'transitNumber is required for CAD accounts',
+				'accountNumber is required for CAD accounts',
+			],
+		],
+		[
+			'CAD',
+			{ institutionNumber: '003', transitNumber: '12345' },
+			['accountNumber is required for CAD accounts'],
+		],
 		['CAD', { institutionNumber: '003', transitNumber: '12345', accountNumber: '1234567' }, []],
 	])('%s account with %j: %j', (currency, bank, expected) => {
-		expect(issuesOf(payeeCreateSchema({ currency }), { ...base, ...bank }).sort()).toEqual([...expected].sort());
+		expect(issuesOf(payeeCreateSchema({ currency }), { ...base, ...bank }).sort()).toEqual(
+			[...expected].sort(),
+		);
 	});
 
 	it('requires a bic whenever an iban is given, and an accountNumber when no iban is (any currency)', () => {
 		expect(issuesOf(payeeCreateSchema(), { ...base, iban: 'GB29NWBK60161331926819' })).toEqual([
 			'bic is required when an IBAN is given',
 		]);
-		expect(issuesOf(payeeCreateSchema(), { ...base })).toEqual(['accountNumber is required when no IBAN is given']);
+		expect(issuesOf(payeeCreateSchema(), { ...base })).toEqual([
+			'accountNumber is required when no IBAN is given',
+		]);
 		expect(
-			issuesOf(payeeCreateSchema({ currency: 'GBP' }), { ...GBP_PAYEE, iban: 'GB29NWBK60161331926819' }),
+			issuesOf(payeeCreateSchema({ currency: 'GBP' }), {
+				...GBP_PAYEE,
+				iban: 'GB29NWBK60161331926819',
+			}),
 		).toEqual(['bic is required when an IBAN is given']);
 		expect(
-			issuesOf(payeeCreateSchema({ currency: 'USD' }), { ...base, iban: 'GB29NWBK60161331926819', bic: 'NWBKGB2L', aba: '021000021' }),
+			issuesOf(payeeCreateSchema({ currency: 'USD' }), {
+				...base,
+				iban: 'GB29NWBK60161331926819',
+				bic: 'NWBKGB2L',
+				aba: '021000021',
+			}),
 		).toEqual(['accountNumber is required for USD accounts']);
 	});
 
@@ -142,30 +200,56 @@ describe('payee schema: create (spec §Create, §Bank details required by curren
 describe('payee schema: update and upsert (spec §Update, §Upsert)', () => {
 	it('update: every field optional', () => {
 		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP' }), {})).toEqual([]);
-		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP' }), { email: 'ap@acme.example' })).toEqual([]);
+		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP' }), { email: 'ap@acme.example' })).toEqual(
+			[],
+		);
 	});
 
 	it('update: changed bank details are checked merged with the stored payee', () => {
 		const stored = { ...GBP_PAYEE, xpid: 'p-1', iban: '', bic: '' };
-		expect(issuesOf(payeeUpdateSchema({ currency: 'GBP', existing: stored }), { accountNumber: '87654321' })).toEqual([]);
-		const eurStored = { xpid: 'p-2', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountNumber: '' };
-		expect(issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurStored }), { iban: 'FR1420041010050500013M02606' })).toEqual([]);
+		expect(
+			issuesOf(payeeUpdateSchema({ currency: 'GBP', existing: stored }), {
+				accountNumber: '87654321',
+			}),
+		).toEqual([]);
+		const eurStored = {
+			xpid: 'p-2',
+			iban: 'DE89370400440532013000',
+			bic: 'COBADEFFXXX',
+			accountNumber: '',
+		};
+		expect(
+			issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurStored }), {
+				iban: 'FR1420041010050500013M02606',
+			}),
+		).toEqual([]);
 		const eurWithoutBic = { ...eurStored, bic: '' };
 		expect(
-			issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurWithoutBic }), { iban: 'FR1420041010050500013M02606' }),
+			issuesOf(payeeUpdateSchema({ currency: 'EUR', existing: eurWithoutBic }), {
+				iban: 'FR1420041010050500013M02606',
+			}),
 		).toEqual(['bic is required for EUR accounts']);
 	});
 
 	it('upsert without xpid follows create (required fields), with xpid follows update', () => {
 		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { email: 'ap@acme.example' })).toEqual(
-			expect.arrayContaining(['name is required', 'reference is required', 'sortCode is required for GBP accounts']),
+			expect.arrayContaining([
+				'name is required',
+				'reference is required',
+				'sortCode is required for GBP accounts',
+			]),
 		);
-		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { email: 'ap@acme.example', xpid: 'p-1' })).toEqual([]);
+		expect(
+			issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { email: 'ap@acme.example', xpid: 'p-1' }),
+		).toEqual([]);
 		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
 	});
 
 	it('names each issue with the label the node shows', () => {
-		const result = payeeCreateSchema({ currency: 'GBP' }).safeParse({ ...GBP_PAYEE, sortCode: '1' });
+		const result = payeeCreateSchema({ currency: 'GBP' }).safeParse({
+			...GBP_PAYEE,
+			sortCode: '1',
+		});
 		expect(result.success).toBe(false);
 		if (!result.success) {
 			expect(describeIssues(result.error)).toEqual([
@@ -178,9 +262,12 @@ describe('payee schema: update and upsert (spec §Update, §Upsert)', () => {
 describe('payee schema: the rules that need the account, applied after the values were judged', () => {
 	it('the reference bound and the bank details of the currency; the values themselves are not judged again', () => {
 		expect(issuesOf(payeeAccountRules('create', { currency: 'GBP' }), GBP_PAYEE)).toEqual([]);
-		expect(issuesOf(payeeAccountRules('create', { currency: 'GBP' }), { ...GBP_PAYEE, reference: chars(19) })).toEqual([
-			'reference must be 6-18 characters for GBP accounts',
-		]);
+		expect(
+			issuesOf(payeeAccountRules('create', { currency: 'GBP' }), {
+				...GBP_PAYEE,
+				reference: chars(19),
+			}),
+		).toEqual(['reference must be 6-18 characters for GBP accounts']);
 		expect(issuesOf(payeeAccountRules('create', { currency: 'EUR' }), GBP_PAYEE)).toEqual([
 			'sortCode is only allowed for GBP accounts (this account is EUR)',
 			'iban is required for EUR accounts',
@@ -192,7 +279,9 @@ describe('payee schema: the rules that need the account, applied after the value
 		const stored = { ...GBP_PAYEE, xpid: 'p-1' };
 		const rules = payeeAccountRules('create', { currency: 'GBP', existing: stored });
 		expect(issuesOf(rules, { accountNumber: '87654321', xpid: 'p-1' })).toEqual([]);
-		expect(issuesOf(rules, { accountNumber: '87654321' })).toEqual(expect.arrayContaining(['name is required']));
+		expect(issuesOf(rules, { accountNumber: '87654321' })).toEqual(
+			expect.arrayContaining(['name is required']),
+		);
 		const result = rules.safeParse({ email: 'ap@acme.example', xpid: ' p-1 ' });
 		expect(result.success && result.data).toEqual({ email: 'ap@acme.example', xpid: 'p-1' });
 	});

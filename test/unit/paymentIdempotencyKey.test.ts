@@ -11,7 +11,13 @@ import {
 	type KeyScope,
 } from '../../nodes/CustomerBanking/payments/idempotencyKey';
 
-const scope: KeyScope = { executionId: '1001', keysLost: false, workflowId: 'wf-7', nodeId: 'node-a', runIndex: 0 };
+const scope: KeyScope = {
+	executionId: '1001',
+	keysLost: false,
+	workflowId: 'wf-7',
+	nodeId: 'node-a',
+	runIndex: 0,
+};
 // Computed once from the rule below; a change here means every custom key changed
 const PINNED_CUSTOM_KEY = 'c5c20839-ec68-40e6-bb4d-6b261c7884a6';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -62,7 +68,9 @@ describe('itemKey (Submit)', () => {
 
 	it('depends on the workflow id too (execution ids of two n8n instances can meet at one bank)', () => {
 		expect(itemKey({ ...scope, workflowId: 'other' }, 0).key).not.toBe(itemKey(scope, 0).key);
-		expect(batchKey({ ...scope, workflowId: 'other' }, 0, [0]).key).not.toBe(batchKey(scope, 0, [0]).key);
+		expect(batchKey({ ...scope, workflowId: 'other' }, 0, [0]).key).not.toBe(
+			batchKey(scope, 0, [0]).key,
+		);
 	});
 
 	it('hashes a custom key that is not a UUID v4, namespaced by workflow and node, independent of the execution', () => {
@@ -111,11 +119,15 @@ describe('resubmissionKey', () => {
 });
 
 describe('derived keys and the run of the node ($runIndex)', () => {
-	it('a loop\'s later run gets other keys; the first run keeps the keys derived before runs counted', () => {
+	it("a loop's later run gets other keys; the first run keeps the keys derived before runs counted", () => {
 		expect(itemKey(scope, 0).key).toBe(uuidV4FromParts(['item', 'wf-7', '1001', 'node-a', '0']));
 		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).not.toBe(itemKey(scope, 0).key);
-		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).toBe(itemKey({ ...scope, runIndex: 1 }, 0).key);
-		expect(batchKey({ ...scope, runIndex: 1 }, 0, [0, 1]).key).not.toBe(batchKey(scope, 0, [0, 1]).key);
+		expect(itemKey({ ...scope, runIndex: 1 }, 0).key).toBe(
+			itemKey({ ...scope, runIndex: 1 }, 0).key,
+		);
+		expect(batchKey({ ...scope, runIndex: 1 }, 0, [0, 1]).key).not.toBe(
+			batchKey(scope, 0, [0, 1]).key,
+		);
 		// custom keys are meant to be stable across runs and executions
 		expect(itemKey({ ...scope, runIndex: 1 }, 0, 'INV-1').key).toBe(itemKey(scope, 0, 'INV-1').key);
 	});
@@ -134,7 +146,13 @@ describe('keyScopeOf', () => {
 			getMode: () => mode,
 			getContext: () => nodeContext,
 			getWorkflow: () => ({ id: 'wf-1', active: false }),
-			getNode: () => ({ ...node, type: 'customerBanking', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getNode: () => ({
+				...node,
+				type: 'customerBanking',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			}),
 			getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
 		}) as unknown as IExecuteFunctions;
 
@@ -153,20 +171,30 @@ describe('keyScopeOf', () => {
 		expect(keyScopeOf(contextWith('42', { name: 'Pay suppliers' })).nodeId).toBe('Pay suppliers');
 	});
 
-	it('keeps the first execution\'s id in the node\'s context, which n8n hands to its Retry of the execution', () => {
+	it("keeps the first execution's id in the node's context, which n8n hands to its Retry of the execution", () => {
 		const nodeContext: Record<string, unknown> = {};
-		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, 0, nodeContext)).executionId).toBe('42');
-		const retried = keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, nodeContext, 'retry'));
+		expect(
+			keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, 0, nodeContext)).executionId,
+		).toBe('42');
+		const retried = keyScopeOf(
+			contextWith('57', { id: 'abc', name: 'Pay' }, 0, nodeContext, 'retry'),
+		);
 		expect(retried).toMatchObject({ executionId: '42', keysLost: false });
 	});
 
 	it('a Retry whose context holds no scope says the keys are lost (payments are looked up before sending)', () => {
-		expect(keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, {}, 'retry'))).toMatchObject({ executionId: '57', keysLost: true });
-		expect(keyScopeOf(contextWith('58', { id: 'abc', name: 'Pay' }, 0, {}, 'webhook')).keysLost).toBe(false);
+		expect(keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, {}, 'retry'))).toMatchObject(
+			{ executionId: '57', keysLost: true },
+		);
+		expect(
+			keyScopeOf(contextWith('58', { id: 'abc', name: 'Pay' }, 0, {}, 'webhook')).keysLost,
+		).toBe(false);
 	});
 
 	it('refuses to derive a key without an execution id', () => {
-		expect(() => keyScopeOf(contextWith('', { id: 'abc', name: 'Pay' }))).toThrow(NodeOperationError);
+		expect(() => keyScopeOf(contextWith('', { id: 'abc', name: 'Pay' }))).toThrow(
+			NodeOperationError,
+		);
 	});
 });
 
@@ -174,12 +202,26 @@ describe('derivation rule (pinned: changing it would change custom keys across p
 	it('is sha256 over the JSON array [version, ...parts], first 16 bytes, version and variant bits set', () => {
 		const { createHash } = jest.requireActual<typeof import('crypto')>('crypto');
 		const bytes = createHash('sha256')
-			.update(JSON.stringify(['customer-banking/payment-key/v1', 'custom', 'wf-7', 'node-a', 'INV-2024-0001']))
+			.update(
+				JSON.stringify([
+					'customer-banking/payment-key/v1',
+					'custom',
+					'wf-7',
+					'node-a',
+					'INV-2024-0001',
+				]),
+			)
 			.digest();
 		bytes[6] = (bytes[6] & 0x0f) | 0x40;
 		bytes[8] = (bytes[8] & 0x3f) | 0x80;
 		const hex = bytes.subarray(0, 16).toString('hex');
-		const expected = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+		const expected = [
+			hex.slice(0, 8),
+			hex.slice(8, 12),
+			hex.slice(12, 16),
+			hex.slice(16, 20),
+			hex.slice(20),
+		].join('-');
 		expect(itemKey(scope, 0, 'INV-2024-0001').key).toBe(expected);
 		expect(expected).toBe(PINNED_CUSTOM_KEY);
 	});

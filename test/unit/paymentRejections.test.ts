@@ -1,4 +1,8 @@
-import { mayResubmit, rejectionKind, TEMPORARY_REJECTION } from '../../nodes/CustomerBanking/payments/rejections';
+import {
+	mayResubmit,
+	rejectionKind,
+	TEMPORARY_REJECTION,
+} from '../../nodes/CustomerBanking/payments/rejections';
 
 const byDefault = new RegExp(TEMPORARY_REJECTION, 'i');
 
@@ -33,18 +37,23 @@ describe('rejection reasons (Resubmit Rejected Items)', () => {
 		});
 		expect(mayResubmit('insufficient available balance on account x', byDefault)).toEqual({
 			resubmit: false,
-			because: 'insufficient funds is not resubmitted unless "Resubmit When Reason Matches" names it',
+			because:
+				'insufficient funds is not resubmitted unless "Resubmit When Reason Matches" names it',
 		});
 	});
 
 	it('never resubmits invalid or refused items, whatever the pattern says', () => {
 		const everything = /.*/;
-		expect(mayResubmit('payee pye_1 not found on account x', everything)).toMatchObject({ resubmit: false });
+		expect(mayResubmit('payee pye_1 not found on account x', everything)).toMatchObject({
+			resubmit: false,
+		});
 		expect(mayResubmit('Duplicate payment', everything)).toMatchObject({ resubmit: false });
 		expect(mayResubmit('account x is not active (status SUSPENDED)', everything)).toMatchObject({
 			resubmit: false,
 		});
-		expect(mayResubmit('insufficient available balance on account x', /insufficient/i)).toEqual({ resubmit: true });
+		expect(mayResubmit('insufficient available balance on account x', /insufficient/i)).toEqual({
+			resubmit: true,
+		});
 		expect(mayResubmit('Processing error', everything)).toEqual({ resubmit: true });
 	});
 });

@@ -35,7 +35,12 @@ describe('payment schema: body', () => {
 
 	it('adds currency (upper-cased), description and passes Additional Body Fields through', () => {
 		expect(
-			bodyOf({ ...valid, currency: 'gbp', description: 'April rent', additionalBodyFields: { purposeCode: 'RENT' } }),
+			bodyOf({
+				...valid,
+				currency: 'gbp',
+				description: 'April rent',
+				additionalBodyFields: { purposeCode: 'RENT' },
+			}),
 		).toEqual({ ...valid, currency: 'GBP', description: 'April rent', purposeCode: 'RENT' });
 	});
 
@@ -71,7 +76,9 @@ describe('payment schema: rules', () => {
 	});
 
 	it('reference: 6-18 characters for GBP (spec §Payee validation rules)', () => {
-		expect(bodyOf({ ...valid, currency: 'GBP', reference: 'x'.repeat(18) }).reference).toHaveLength(18);
+		expect(bodyOf({ ...valid, currency: 'GBP', reference: 'x'.repeat(18) }).reference).toHaveLength(
+			18,
+		);
 		expect(issuesOf({ ...valid, currency: 'GBP', reference: 'x'.repeat(19) })).toEqual([
 			{ field: 'Reference', rule: 'must be 6-18 characters for GBP (has 19)' },
 		]);
@@ -81,12 +88,16 @@ describe('payment schema: rules', () => {
 	});
 
 	it('reference: 6-140 characters for other or unknown currencies', () => {
-		expect(bodyOf({ ...valid, currency: 'EUR', reference: 'x'.repeat(140) }).reference).toHaveLength(140);
+		expect(
+			bodyOf({ ...valid, currency: 'EUR', reference: 'x'.repeat(140) }).reference,
+		).toHaveLength(140);
 		expect(bodyOf({ ...valid, reference: 'x'.repeat(19) }).reference).toHaveLength(19);
 		expect(issuesOf({ ...valid, currency: 'EUR', reference: 'x'.repeat(141) })).toEqual([
 			{ field: 'Reference', rule: 'must be 6-140 characters (has 141)' },
 		]);
-		expect(issuesOf({ ...valid, reference: '' })).toEqual([{ field: 'Reference', rule: 'is required' }]);
+		expect(issuesOf({ ...valid, reference: '' })).toEqual([
+			{ field: 'Reference', rule: 'is required' },
+		]);
 	});
 
 	it('account must be a UUID, payee is required', () => {
@@ -113,8 +124,19 @@ describe('payment schema: rules', () => {
 	});
 
 	it('reports every broken rule at once, named by field', () => {
-		const issues = issuesOf({ xaid: 5, xpid: undefined, amount: 'abc', reference: 'INV', currency: 'GBP' });
-		expect(issues.map((issue) => issue.field)).toEqual(['Source Account', 'Payee', 'Amount', 'Reference']);
+		const issues = issuesOf({
+			xaid: 5,
+			xpid: undefined,
+			amount: 'abc',
+			reference: 'INV',
+			currency: 'GBP',
+		});
+		expect(issues.map((issue) => issue.field)).toEqual([
+			'Source Account',
+			'Payee',
+			'Amount',
+			'Reference',
+		]);
 		expect(formatIssues(issues)).toBe(
 			'Source Account must be text; Payee is required; Amount must be a number; Reference must be 6-18 characters for GBP (has 3)',
 		);

@@ -8,7 +8,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const workflow = readFileSync(join(__dirname, '..', '..', '.github', 'workflows', 'publish.yml'), 'utf8');
+const workflow = readFileSync(
+	join(__dirname, '..', '..', '.github', 'workflows', 'publish.yml'),
+	'utf8',
+);
 
 /** The `run: |` script of the step named `name`. */
 function stepScript(name: string): string {
@@ -30,7 +33,10 @@ function runStep(name: string, env: Record<string, string>, npmVersion = '11.6.2
 	const folder = mkdtempSync(join(tmpdir(), 'cb-publish-'));
 	try {
 		const log = join(folder, 'calls');
-		writeFileSync(join(folder, 'npm'), `#!/bin/sh\necho "npm $*" >> "${log}"\n[ "$1" = "--version" ] && echo ${npmVersion}\nexit 0\n`);
+		writeFileSync(
+			join(folder, 'npm'),
+			`#!/bin/sh\necho "npm $*" >> "${log}"\n[ "$1" = "--version" ] && echo ${npmVersion}\nexit 0\n`,
+		);
 		chmodSync(join(folder, 'npm'), 0o755);
 		writeFileSync(log, '');
 		const result = spawnSync('bash', ['-e', '-c', stepScript(name)], {

@@ -40,9 +40,10 @@ describe('ruleFor', () => {
 	});
 
 	it('knows the network codes of spec §Errors', () => {
-		expect(NETWORK_ERROR_CODES).toEqual(expect.arrayContaining(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']));
+		expect(NETWORK_ERROR_CODES).toEqual(
+			expect.arrayContaining(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']),
+		);
 	});
-
 });
 
 describe('delayBeforeNextAttempt (spec §Errors rule 1)', () => {
@@ -55,7 +56,9 @@ describe('delayBeforeNextAttempt (spec §Errors rule 1)', () => {
 	it('honours Retry-After in seconds or as a date, capped', () => {
 		const now = Date.parse('2026-01-01T00:00:00Z');
 		expect(delayBeforeNextAttempt(1, { retryAfter: '2' }, now)).toBe(2000);
-		expect(delayBeforeNextAttempt(1, { retryAfter: 'Thu, 01 Jan 2026 00:00:10 GMT' }, now)).toBe(10_000);
+		expect(delayBeforeNextAttempt(1, { retryAfter: 'Thu, 01 Jan 2026 00:00:10 GMT' }, now)).toBe(
+			10_000,
+		);
 		expect(delayBeforeNextAttempt(1, { retryAfter: '86400' }, now)).toBe(BACKOFF.maxRetryAfterMs);
 		expect(delayBeforeNextAttempt(5, { retryAfter: '1' }, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
@@ -81,7 +84,11 @@ describe('readFailure / fieldNamedIn', () => {
 	it('reads status, Retry-After and the API message from an n8n-wrapped axios error', () => {
 		const axiosLike = {
 			message: 'Request failed with status code 429',
-			response: { status: 429, headers: { 'Retry-After': '5' }, data: { statusCode: 429, message: 'Slow down' } },
+			response: {
+				status: 429,
+				headers: { 'Retry-After': '5' },
+				data: { statusCode: 429, message: 'Slow down' },
+			},
 		};
 		expect(readFailure({ message: 'wrapped', httpCode: '429', cause: axiosLike })).toEqual({
 			status: 429,
@@ -91,14 +98,16 @@ describe('readFailure / fieldNamedIn', () => {
 	});
 
 	it('reads a network code, or "socket hang up" as ECONNRESET', () => {
-		expect(readFailure({ cause: { code: 'ETIMEDOUT', message: 'connect ETIMEDOUT' } }).networkCode).toBe('ETIMEDOUT');
+		expect(
+			readFailure({ cause: { code: 'ETIMEDOUT', message: 'connect ETIMEDOUT' } }).networkCode,
+		).toBe('ETIMEDOUT');
 		expect(readFailure({ cause: { message: 'socket hang up' } }).networkCode).toBe('ECONNRESET');
 	});
 
 	it.each([
 		['limit must be at most 500', 'limit'],
 		['reference: must be 6-18 characters for GBP', 'reference'],
-		["x-idempotent-key must be a UUID v4", 'x-idempotent-key'],
+		['x-idempotent-key must be a UUID v4', 'x-idempotent-key'],
 		['Invalid value for field sortCode', 'sortCode'],
 		['The "iban" is not valid', 'iban'],
 		['Something went wrong', undefined],

@@ -16,7 +16,10 @@ import {
 	type SimplifiedResource,
 	simplifyRecord,
 } from '../../nodes/CustomerBanking/actions/simplify';
-import { createdTimeOf, readTransactionFilters } from '../../nodes/CustomerBanking/actions/transaction/filters';
+import {
+	createdTimeOf,
+	readTransactionFilters,
+} from '../../nodes/CustomerBanking/actions/transaction/filters';
 
 const RESOURCES = Object.keys(COMPACT_FIELDS) as SimplifiedResource[];
 const properties = new CustomerBanking().description.properties;
@@ -30,55 +33,130 @@ describe('the compact field lists', () => {
 	});
 
 	it('a record keeps only the listed fields it has, in the list order, as the bank sent them', () => {
-		const record = { status: 'settled', xtid: 't-1', amount: 0, reference: null, updated: 'x', nested: { a: 1 }, xpid: '' };
-		expect(simplifyRecord('transaction', record)).toEqual({ xtid: 't-1', status: 'settled', amount: 0, reference: null, xpid: '' });
-		expect(Object.keys(simplifyRecord('transaction', record))).toEqual(['xtid', 'status', 'amount', 'reference', 'xpid']);
+		const record = {
+			status: 'settled',
+			xtid: 't-1',
+			amount: 0,
+			reference: null,
+			updated: 'x',
+			nested: { a: 1 },
+			xpid: '',
+		};
+		expect(simplifyRecord('transaction', record)).toEqual({
+			xtid: 't-1',
+			status: 'settled',
+			amount: 0,
+			reference: null,
+			xpid: '',
+		});
+		expect(Object.keys(simplifyRecord('transaction', record))).toEqual([
+			'xtid',
+			'status',
+			'amount',
+			'reference',
+			'xpid',
+		]);
 		expect(simplifyRecord('payee', {})).toEqual({});
 	});
 
 	it('approval: the payment details are lifted from transaction and meta where they are objects, never made up', () => {
 		const detailed = {
-			ref: 'r', xtid: 't', parent_xaid: 'a', status: 'pending',
+			ref: 'r',
+			xtid: 't',
+			parent_xaid: 'a',
+			status: 'pending',
 			transaction: { xtid: 't', amount: 12.5, currency: 'GBP', reference: 'INV-1', xpid: 'p' },
 			meta: { created: '2026-01-01T00:00:00Z', approvers: ['x'] },
 		};
 		expect(simplifyRecord('approval', detailed)).toEqual({
-			ref: 'r', xtid: 't', parent_xaid: 'a', status: 'pending', amount: 12.5, currency: 'GBP', reference: 'INV-1', xpid: 'p', created: '2026-01-01T00:00:00Z',
+			ref: 'r',
+			xtid: 't',
+			parent_xaid: 'a',
+			status: 'pending',
+			amount: 12.5,
+			currency: 'GBP',
+			reference: 'INV-1',
+			xpid: 'p',
+			created: '2026-01-01T00:00:00Z',
 		});
 		// spec §Approval only: `transaction` may be the xtid itself, meta may be empty or absent
-		expect(simplifyRecord('approval', { ref: 'r', xtid: 't', status: 'pending', transaction: 't', meta: {} })).toEqual({ ref: 'r', xtid: 't', status: 'pending' });
-		expect(simplifyRecord('approval', { ref: 'r', transaction: null, meta: 'x' })).toEqual({ ref: 'r' });
+		expect(
+			simplifyRecord('approval', {
+				ref: 'r',
+				xtid: 't',
+				status: 'pending',
+				transaction: 't',
+				meta: {},
+			}),
+		).toEqual({ ref: 'r', xtid: 't', status: 'pending' });
+		expect(simplifyRecord('approval', { ref: 'r', transaction: null, meta: 'x' })).toEqual({
+			ref: 'r',
+		});
 		// inherited members are not fields of the record
 		expect(simplifyRecord('approval', { transaction: {}, meta: {} })).toEqual({});
-		expect(simplifyRecord('approval', { transaction: Object.create({ amount: 5 }) as IDataObject })).toEqual({});
+		expect(
+			simplifyRecord('approval', { transaction: Object.create({ amount: 5 }) as IDataObject }),
+		).toEqual({});
 	});
 });
 
 describe('the form and the README agree with the lists', () => {
 	const simplifyOf = (resource: string) =>
-		properties.filter((property) => property.name === 'simplify' && (property.displayOptions?.show?.resource as string[]).includes(resource));
-
-	it.each(RESOURCES)('%s: every Simplify names the list, on by default for Get Many only', (resource) => {
-		const switches = simplifyOf(resource);
-		const operations = switches.flatMap((property) => property.displayOptions?.show?.operation as string[]);
-		expect(operations.sort()).toEqual(
-			{ account: ['get', 'getMany'], transaction: ['get', 'getMany'], payee: ['get', 'getMany'], approval: ['get', 'getByPayment', 'getMany'] }[resource],
+		properties.filter(
+			(property) =>
+				property.name === 'simplify' &&
+				(property.displayOptions?.show?.resource as string[]).includes(resource),
 		);
-		for (const property of switches as INodeProperties[]) {
-			expect(property).toEqual(expect.objectContaining({ displayName: 'Simplify', type: 'boolean' }));
-			expect(property.description).toContain(`only ${compactFieldsInWords(resource)}, those the bank sends`);
-			expect(property.description).toMatch(/^Whether to return a simplified version of the response instead of the raw data/);
-			expect(property.default).toBe((property.displayOptions?.show?.operation as string[])[0] === 'getMany');
-		}
-	});
+
+	it.each(RESOURCES)(
+		'%s: every Simplify names the list, on by default for Get Many only',
+		(resource) => {
+			const switches = simplifyOf(resource);
+			const operations = switches.flatMap(
+				(property) => property.displayOptions?.show?.operation as string[],
+			);
+			expect(operations.sort()).toEqual(
+				{
+					account: ['get', 'getMany'],
+					transaction: ['get', 'getMany'],
+					payee: ['get', 'getMany'],
+					approval: ['get', 'getByPayment', 'getMany'],
+				}[resource],
+			);
+			for (const property of switches as INodeProperties[]) {
+				expect(property).toEqual(
+					expect.objectContaining({ displayName: 'Simplify', type: 'boolean' }),
+				);
+				expect(property.description).toContain(
+					`only ${compactFieldsInWords(resource)}, those the bank sends`,
+				);
+				expect(property.description).toMatch(
+					/^Whether to return a simplified version of the response instead of the raw data/,
+				);
+				expect(property.default).toBe(
+					(property.displayOptions?.show?.operation as string[])[0] === 'getMany',
+				);
+			}
+		},
+	);
 
 	it.each(RESOURCES)('%s: the README operations row lists the same fields', (resource) => {
-		const row = README.split('\n').find((line) => line.startsWith(`| ${resource[0].toUpperCase()}${resource.slice(1)} |`));
-		expect(row).toContain(`returns only these fields, those the bank's record has: ${compactFieldsForReadme(resource)}`);
+		const row = README.split('\n').find((line) =>
+			line.startsWith(`| ${resource[0].toUpperCase()}${resource.slice(1)} |`),
+		);
+		expect(row).toContain(
+			`returns only these fields, those the bank's record has: ${compactFieldsForReadme(resource)}`,
+		);
 	});
 
 	it('Get Balance has no Simplify (five fields)', () => {
-		expect(properties.filter((property) => property.name === 'simplify' && (property.displayOptions?.show?.operation as string[]).includes('getBalance'))).toEqual([]);
+		expect(
+			properties.filter(
+				(property) =>
+					property.name === 'simplify' &&
+					(property.displayOptions?.show?.operation as string[]).includes('getBalance'),
+			),
+		).toEqual([]);
 	});
 });
 

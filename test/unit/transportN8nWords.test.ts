@@ -8,12 +8,25 @@ import { NodeApiError } from 'n8n-workflow';
 import { readFailure } from '../../nodes/CustomerBanking/transport/errors';
 import { ruleFor } from '../../nodes/CustomerBanking/transport/retryPolicy';
 
-const node = { id: 'n', name: 'Pay', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const node = {
+	id: 'n',
+	name: 'Pay',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 
 describe("n8n 1.x's words for a network failure", () => {
 	it.each([
-		['The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.', 'ECONNRESET'],
-		["The connection timed out, consider setting the 'Retry on Fail' option in the node settings", 'ETIMEDOUT'],
+		[
+			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
+			'ECONNRESET',
+		],
+		[
+			"The connection timed out, consider setting the 'Retry on Fail' option in the node settings",
+			'ETIMEDOUT',
+		],
 		['The service refused the connection - perhaps it is offline', 'ECONNREFUSED'],
 		['The connection was aborted, perhaps the server is offline', 'ECONNABORTED'],
 	])('"%s" is read as %s, a failure whose outcome is unknown for a write', (message, code) => {
@@ -25,6 +38,10 @@ describe("n8n 1.x's words for a network failure", () => {
 	});
 
 	it('other words name no code', () => {
-		expect(readFailure(new NodeApiError(node, { message: 'x' }, { message: 'Something else went wrong' })).networkCode).toBeUndefined();
+		expect(
+			readFailure(
+				new NodeApiError(node, { message: 'x' }, { message: 'Something else went wrong' }),
+			).networkCode,
+		).toBeUndefined();
 	});
 });

@@ -12,7 +12,10 @@ import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
 /** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
-const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
+const PAYEE_ENDPOINT = {
+	tooManyRequests: ENDPOINTS.payees.tooManyRequests,
+	pageLimit: ENDPOINTS.payees.pageLimit,
+};
 
 type Envelope = 'results' | 'array' | 'data' | 'items';
 
@@ -29,10 +32,17 @@ function serveList(count: number, envelope: Envelope, maxLimit = 500) {
 	api.setApi((request) => {
 		const page = Number(request.query.page ?? 0);
 		const limit = Number(request.query.limit ?? 10);
-		if (limit > maxLimit) return { status: 400, body: { statusCode: 400, message: `limit must be at most ${maxLimit}` } };
-		const results = Array.from({ length: Math.max(0, Math.min(limit, count - page * limit)) }, (_, i) => ({
-			id: page * limit + i,
-		}));
+		if (limit > maxLimit)
+			return {
+				status: 400,
+				body: { statusCode: 400, message: `limit must be at most ${maxLimit}` },
+			};
+		const results = Array.from(
+			{ length: Math.max(0, Math.min(limit, count - page * limit)) },
+			(_, i) => ({
+				id: page * limit + i,
+			}),
+		);
 		const body =
 			envelope === 'array'
 				? results
@@ -43,12 +53,27 @@ function serveList(count: number, envelope: Envelope, maxLimit = 500) {
 	});
 }
 
-async function list(path: string, returnAll: boolean, limit?: number, endpoint: EndpointIntent = {}) {
-	const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-	return await apiRequestAllItems.call(context, { path, ...endpoint, returnAll, limit, qs: { status: 'ACTIVE' } });
+async function list(
+	path: string,
+	returnAll: boolean,
+	limit?: number,
+	endpoint: EndpointIntent = {},
+) {
+	const { context } = createExecuteContext({
+		parameters: {},
+		credentials: scriptedCredentials(api),
+	});
+	return await apiRequestAllItems.call(context, {
+		path,
+		...endpoint,
+		returnAll,
+		limit,
+		qs: { status: 'ACTIVE' },
+	});
 }
 
-const sentPages = () => api.apiRequests().map((request) => [Number(request.query.page), Number(request.query.limit)]);
+const sentPages = () =>
+	api.apiRequests().map((request) => [Number(request.query.page), Number(request.query.limit)]);
 
 describe('Return All', () => {
 	it.each([
@@ -63,12 +88,15 @@ describe('Return All', () => {
 		[1234, 'array', 3],
 		[1000, 'data', 3],
 		[999, 'items', 2],
-	] as Array<[number, Envelope, number]>)('%i items as %s: %i requests of 500', async (count, envelope, requests) => {
-		serveList(count, envelope);
-		const items = await list('/transactions', true);
-		expect(items.map((item) => item.id)).toEqual(Array.from({ length: count }, (_, i) => i));
-		expect(sentPages()).toEqual(Array.from({ length: requests }, (_, page) => [page, 500]));
-	});
+	] as Array<[number, Envelope, number]>)(
+		'%i items as %s: %i requests of 500',
+		async (count, envelope, requests) => {
+			serveList(count, envelope);
+			const items = await list('/transactions', true);
+			expect(items.map((item) => item.id)).toEqual(Array.from({ length: count }, (_, i) => i));
+			expect(sentPages()).toEqual(Array.from({ length: requests }, (_, page) => [page, 500]));
+		},
+	);
 
 	it('payee lists use pages of 100', async () => {
 		serveList(250, 'results', 100);
@@ -98,14 +126,31 @@ describe('Limit', () => {
 		[1, 1000, [[0, 1]]],
 		[50, 1000, [[0, 50]]],
 		[500, 1000, [[0, 500]]],
-		[600, 1000, [[0, 300], [1, 300]]],
-		[1001, 5000, [[0, 334], [1, 334], [2, 334]]],
+		[
+			600,
+			1000,
+			[
+				[0, 300],
+				[1, 300],
+			],
+		],
+		[
+			1001,
+			5000,
+			[
+				[0, 334],
+				[1, 334],
+				[2, 334],
+			],
+		],
 		[600, 250, [[0, 300]]], // short page: the list ended
 	])('limit %i of %i items: requests %j', async (limit, count, pages) => {
 		serveList(count, 'results');
 		const items = await list('/approvals', false, limit);
 		expect(items).toHaveLength(Math.min(limit, count));
-		expect(items.map((item) => item.id)).toEqual(Array.from({ length: Math.min(limit, count) }, (_, i) => i));
+		expect(items.map((item) => item.id)).toEqual(
+			Array.from({ length: Math.min(limit, count) }, (_, i) => i),
+		);
 		expect(sentPages()).toEqual(pages);
 	});
 
@@ -129,7 +174,10 @@ describe('Limit', () => {
 
 describe('envelopes', () => {
 	it('reads { total, results }, a bare array, { data } and { items }', () => {
-		expect(readListPage({ total: 7, results: [{ a: 1 }] })).toEqual({ items: [{ a: 1 }], total: 7 });
+		expect(readListPage({ total: 7, results: [{ a: 1 }] })).toEqual({
+			items: [{ a: 1 }],
+			total: 7,
+		});
 		expect(readListPage([{ a: 1 }])).toEqual({ items: [{ a: 1 }] });
 		expect(readListPage({ data: [{ a: 1 }], total: 1 })).toEqual({ items: [{ a: 1 }], total: 1 });
 		expect(readListPage({ items: [] })).toEqual({ items: [] });
@@ -139,7 +187,9 @@ describe('envelopes', () => {
 
 	it('an answer that is not a list fails clearly', async () => {
 		api.setApi(() => ({ status: 200, body: { unexpected: true } }));
-		await expect(list('/accounts', true)).rejects.toThrow('Unexpected answer to GET /accounts: not a list');
+		await expect(list('/accounts', true)).rejects.toThrow(
+			'Unexpected answer to GET /accounts: not a list',
+		);
 	});
 
 	it('page size arithmetic never exceeds the maximum', () => {
@@ -154,9 +204,23 @@ describe('envelopes', () => {
 });
 
 describe('fixed page size and early stop', () => {
-	async function search(pageSize: number, until: (item: IDataObject) => boolean, path = '/approvals', endpoint: EndpointIntent = {}) {
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		return await apiRequestAllItems.call(context, { path, ...endpoint, returnAll: true, pageSize, until });
+	async function search(
+		pageSize: number,
+		until: (item: IDataObject) => boolean,
+		path = '/approvals',
+		endpoint: EndpointIntent = {},
+	) {
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
+		return await apiRequestAllItems.call(context, {
+			path,
+			...endpoint,
+			returnAll: true,
+			pageSize,
+			until,
+		});
 	}
 
 	it('reads pages of the given size and stops at the page holding the match', async () => {

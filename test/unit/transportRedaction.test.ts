@@ -21,7 +21,12 @@ const CANARY_TOKEN = 'CANARY-access-token-9d2e71';
 const credentials = (api: ScriptedApi) => scriptedCredentials(api);
 const canaries = (api: ScriptedApi) => {
 	const { clientSecret, webhookSigningSecret, webhookSigningSecretPrevious } = credentials(api);
-	return [CANARY_TOKEN, clientSecret, webhookSigningSecret, webhookSigningSecretPrevious] as string[];
+	return [
+		CANARY_TOKEN,
+		clientSecret,
+		webhookSigningSecret,
+		webhookSigningSecretPrevious,
+	] as string[];
 };
 
 function everythingExposed(error: NodeApiError): string[] {
@@ -39,7 +44,10 @@ function everythingExposed(error: NodeApiError): string[] {
 let api: ScriptedApi;
 beforeEach(async () => {
 	api = await startScriptedApi();
-	api.setToken(() => ({ status: 200, body: { access_token: CANARY_TOKEN, token_type: 'Bearer', expires_in: 3600 } }));
+	api.setToken(() => ({
+		status: 200,
+		body: { access_token: CANARY_TOKEN, token_type: 'Bearer', expires_in: 3600 },
+	}));
 	(sleep as jest.Mock).mockClear();
 });
 afterEach(async () => {
@@ -50,7 +58,10 @@ async function thrownBy(path: string, method: 'GET' | 'POST' = 'GET', creds = cr
 	const { context } = createExecuteContext({ parameters: {}, credentials: creds });
 	const error = await apiRequest
 		.call(context, { method, path, body: method === 'POST' ? { name: 'x' } : undefined })
-		.then(() => undefined, (thrown: unknown) => thrown);
+		.then(
+			() => undefined,
+			(thrown: unknown) => thrown,
+		);
 	expect(error).toBeInstanceOf(NodeApiError);
 	return error as NodeApiError;
 }
@@ -69,20 +80,26 @@ function echo(status: number) {
 it('the raw error n8n hands to the transport does carry the token (so the canary is meaningful)', async () => {
 	api.setApi(() => ({ status: 500, body: { statusCode: 500, message: 'boom' } }));
 	const { context } = createExecuteContext({ parameters: {}, credentials: credentials(api) });
-	const raw = await context.helpers
-		.httpRequestWithAuthentication.call(context, 'customerBankingApi', { method: 'GET', url: `${api.baseUrl}/accounts` })
-		.then(() => undefined, (thrown: unknown) => thrown as NodeApiError);
+	const raw = await context.helpers.httpRequestWithAuthentication
+		.call(context, 'customerBankingApi', { method: 'GET', url: `${api.baseUrl}/accounts` })
+		.then(
+			() => undefined,
+			(thrown: unknown) => thrown as NodeApiError,
+		);
 	expect(inspect(raw?.cause, { depth: 20 })).toContain(CANARY_TOKEN);
 });
 
-it.each([400, 403, 404, 409, 429, 500])('a %i whose message echoes the secrets is redacted', async (status) => {
-	echo(status);
-	const error = await thrownBy('/accounts');
-	for (const text of everythingExposed(error)) {
-		for (const canary of canaries(api)) expect(text).not.toContain(canary);
-	}
-	expect(`${error.message} ${error.description}`).toContain('[redacted]');
-});
+it.each([400, 403, 404, 409, 429, 500])(
+	'a %i whose message echoes the secrets is redacted',
+	async (status) => {
+		echo(status);
+		const error = await thrownBy('/accounts');
+		for (const text of everythingExposed(error)) {
+			for (const canary of canaries(api)) expect(text).not.toContain(canary);
+		}
+		expect(`${error.message} ${error.description}`).toContain('[redacted]');
+	},
+);
 
 it('a 401 that survives the refresh is redacted', async () => {
 	echo(401);
@@ -111,9 +128,15 @@ it('a failed token exchange is redacted', async () => {
 	}
 });
 
-it.each([400, 409])('a %i whose message puts a secret where a field name goes does not leak it as the field', async (status) => {
-	// fieldNamedIn reads "<word> is not valid" as the field: it must read the redacted message
-	api.setApi(() => ({ status, body: { statusCode: status, message: `${CANARY_TOKEN} is not valid` } }));
-	const error = await thrownBy('/accounts');
-	for (const text of everythingExposed(error)) expect(text).not.toContain(CANARY_TOKEN);
-});
+it.each([400, 409])(
+	'a %i whose message puts a secret where a field name goes does not leak it as the field',
+	async (status) => {
+		// fieldNamedIn reads "<word> is not valid" as the field: it must read the redacted message
+		api.setApi(() => ({
+			status,
+			body: { statusCode: status, message: `${CANARY_TOKEN} is not valid` },
+		}));
+		const error = await thrownBy('/accounts');
+		for (const text of everythingExposed(error)) expect(text).not.toContain(CANARY_TOKEN);
+	},
+);

@@ -9,14 +9,21 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
-import { apiFailureOf, apiRequest, type ApiRequestOptions } from '../../nodes/CustomerBanking/transport';
+import {
+	apiFailureOf,
+	apiRequest,
+	type ApiRequestOptions,
+} from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../helpers/otherHost';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
 /** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
-const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
+const PAYEE_ENDPOINT = {
+	tooManyRequests: ENDPOINTS.payees.tooManyRequests,
+	pageLimit: ENDPOINTS.payees.pageLimit,
+};
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),
@@ -55,20 +62,34 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 const PAYMENT = { xaid: 'acc_1', xpid: 'payee_1', amount: 12.5, reference: 'INV-1' };
-const payment = (): ApiRequestOptions => paymentRequest('5b0b8f0e-3c52-4e6c-9a32-1f2e5a8d7c10', PAYMENT);
+const payment = (): ApiRequestOptions =>
+	paymentRequest('5b0b8f0e-3c52-4e6c-9a32-1f2e5a8d7c10', PAYMENT);
 
 describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another host', (status) => {
-	const redirectTo = (path: string) => () => ({ status, headers: { location: `${other.origin}${path}?token=leak&sig=abc` } });
+	const redirectTo = (path: string) => () => ({
+		status,
+		headers: { location: `${other.origin}${path}?token=leak&sig=abc` },
+	});
 
 	it('a read: fails naming the status and the host, not retried, nothing reaches the other host', async () => {
 		api.setApi(redirectTo('/accounts'));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
 		const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
 
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
+		expect(error.message).toBe(
+			`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
+		);
 		expect(error.message).not.toMatch(/leak|sig=/);
-		expect(apiFailureOf(error)).toMatchObject({ kind: 'redirected', status, refused: false, attempts: 1 });
+		expect(apiFailureOf(error)).toMatchObject({
+			kind: 'redirected',
+			status,
+			refused: false,
+			attempts: 1,
+		});
 		expect(api.apiRequests()).toHaveLength(1);
 		expect(waits).not.toHaveBeenCalled();
 		expect(other.arrived).toHaveLength(0);
@@ -77,10 +98,19 @@ describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another h
 
 	it('a payment: outcome unknown (the body left), not retried, nothing reaches the other host', async () => {
 		api.setApi(redirectTo('/payments'));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
 		const error = await failure(apiRequest.call(context, payment()));
 
-		expect(apiFailureOf(error)).toMatchObject({ kind: 'redirected', status, outcomeUnknown: true, refused: false, attempts: 1 });
+		expect(apiFailureOf(error)).toMatchObject({
+			kind: 'redirected',
+			status,
+			outcomeUnknown: true,
+			refused: false,
+			attempts: 1,
+		});
 		expect((error as NodeApiError).description).toMatch(/may have been processed/);
 		expect(api.apiRequests()).toHaveLength(1);
 		expect(other.arrived).toHaveLength(0);
@@ -88,26 +118,50 @@ describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another h
 
 	it('a payee write: outcome unknown, nothing reaches the other host', async () => {
 		api.setApi(redirectTo('/account/acc_1/payee'));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
+		const { context } = createExecuteContext({
+			parameters: {},
+			credentials: scriptedCredentials(api),
+		});
 		const error = await failure(
-			apiRequest.call(context, { ...PAYEE_ENDPOINT, method: 'POST', path: '/account/acc_1/payee', body: { name: 'A' } }),
+			apiRequest.call(context, {
+				...PAYEE_ENDPOINT,
+				method: 'POST',
+				path: '/account/acc_1/payee',
+				body: { name: 'A' },
+			}),
 		);
-		expect(apiFailureOf(error)).toMatchObject({ kind: 'redirected', status, outcomeUnknown: true, refused: false });
+		expect(apiFailureOf(error)).toMatchObject({
+			kind: 'redirected',
+			status,
+			outcomeUnknown: true,
+			refused: false,
+		});
 		expect(other.arrived).toHaveLength(0);
 	});
 });
 
 describe('a redirect of the token request', () => {
-	it.each([302, 307, 308])('%i: the client secret is not re-posted elsewhere, the request fails naming the host', async (status) => {
-		api.setToken(() => ({ status, headers: { location: `${other.origin}/oauth/token?client_secret=x` } }));
-		const { context } = createExecuteContext({ parameters: {}, credentials: scriptedCredentials(api) });
-		const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+	it.each([302, 307, 308])(
+		'%i: the client secret is not re-posted elsewhere, the request fails naming the host',
+		async (status) => {
+			api.setToken(() => ({
+				status,
+				headers: { location: `${other.origin}/oauth/token?client_secret=x` },
+			}));
+			const { context } = createExecuteContext({
+				parameters: {},
+				credentials: scriptedCredentials(api),
+			});
+			const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
 
-		expect(error.message).toBe(`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`);
-		expect(api.apiRequests()).toHaveLength(0);
-		expect(other.arrived).toHaveLength(0);
-		expect(other.occurrences([CLIENT_SECRET])).toBe(0);
-	});
+			expect(error.message).toBe(
+				`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
+			);
+			expect(api.apiRequests()).toHaveLength(0);
+			expect(other.arrived).toHaveLength(0);
+			expect(other.occurrences([CLIENT_SECRET])).toBe(0);
+		},
+	);
 });
 
 describe('a cached token is only sent to the API it was issued for', () => {
@@ -140,14 +194,20 @@ describe('a cached token is only sent to the API it was issued for', () => {
 		const { context } = createExecuteContext({ parameters: {}, credentials });
 		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
 		expect(api.tokenRequests()).toHaveLength(2);
-		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual([
+			'Bearer token-1',
+			'Bearer token-2',
+		]);
 	});
 
 	it('Token URL changed: the new token comes from the new Token URL', async () => {
 		const credentials = await cachedToken();
 		const otherTokenService = await startScriptedApi();
 		try {
-			otherTokenService.setToken(() => ({ status: 200, body: { access_token: 'token-from-new-service' } }));
+			otherTokenService.setToken(() => ({
+				status: 200,
+				body: { access_token: 'token-from-new-service' },
+			}));
 			credentials.tokenUrl = otherTokenService.authUrl;
 			const { context } = createExecuteContext({ parameters: {}, credentials });
 			await apiRequest.call(context, { method: 'GET', path: '/accounts' });

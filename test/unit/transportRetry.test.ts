@@ -6,7 +6,11 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
-import { apiFailureOf, apiRequest, type ApiRequestOptions } from '../../nodes/CustomerBanking/transport';
+import {
+	apiFailureOf,
+	apiRequest,
+	type ApiRequestOptions,
+} from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
 import { createExecuteContext } from '../helpers/n8nContext';
@@ -20,7 +24,10 @@ import {
 } from '../helpers/scriptedApi';
 
 /** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
-const PAYEE_ENDPOINT = { tooManyRequests: ENDPOINTS.payees.tooManyRequests, pageLimit: ENDPOINTS.payees.pageLimit };
+const PAYEE_ENDPOINT = {
+	tooManyRequests: ENDPOINTS.payees.tooManyRequests,
+	pageLimit: ENDPOINTS.payees.pageLimit,
+};
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),
@@ -47,7 +54,8 @@ async function failing(options: ApiRequestOptions, credentials = scriptedCredent
 		() => undefined,
 		(thrown: unknown) => thrown,
 	);
-	if (!(error instanceof NodeApiError)) throw new Error(`expected a NodeApiError, got ${String(error)}`);
+	if (!(error instanceof NodeApiError))
+		throw new Error(`expected a NodeApiError, got ${String(error)}`);
 	return error;
 }
 
@@ -85,7 +93,12 @@ describe('rows of spec §Errors that are never retried', () => {
 
 	it('400 names the API message and the field', async () => {
 		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
-		const error = await failing({ method: 'GET', path: '/accounts', qs: { limit: 900 }, itemIndex: 2 });
+		const error = await failing({
+			method: 'GET',
+			path: '/accounts',
+			qs: { limit: 900 },
+			itemIndex: 2,
+		});
 		expect(error.message).toBe('Invalid request: limit must be at most 500');
 		expect(error.description).toContain('"limit"');
 		expect(error.context.field).toBe('limit');
@@ -94,8 +107,14 @@ describe('rows of spec §Errors that are never retried', () => {
 
 	it('403 says the scope is missing', async () => {
 		always({ status: 403, body: { statusCode: 403, message: 'Insufficient scope: update:payee' } });
-		const error = await failing({ method: 'PUT', path: '/account/a1/payees/p1', body: { name: 'Jane Doe' } });
-		expect(error.message).toBe('Forbidden: these credentials lack the scope for this operation (Insufficient scope: update:payee)');
+		const error = await failing({
+			method: 'PUT',
+			path: '/account/a1/payees/p1',
+			body: { name: 'Jane Doe' },
+		});
+		expect(error.message).toBe(
+			'Forbidden: these credentials lack the scope for this operation (Insufficient scope: update:payee)',
+		);
 	});
 
 	it('404 says what may not exist', async () => {
@@ -105,39 +124,58 @@ describe('rows of spec §Errors that are never retried', () => {
 		expect(error.description).toMatch(/does not exist, or does not belong to these credentials/);
 	});
 
-	it.each(['/account/a1/payees', '/account/a1/payee', '/payees', '/payee/p1', '/account/a1/payees/p1'])(
-		'429 on the payee endpoint %s means "account not active": not retried',
-		async (path) => {
-			always({ status: 429, body: { statusCode: 429, message: 'Account is not active' } });
-			const error = await failing({ method: path.startsWith('/payee') ? 'GET' : 'POST', path, ...PAYEE_ENDPOINT, body: { name: 'Jane Doe' } });
-			expect(api.apiRequests()).toHaveLength(1);
-			expect(waits).not.toHaveBeenCalled();
-			expect(error.message).toBe('The account is not active');
-			expect(error.description).toMatch(/not a rate limit/);
-			expect(isTransientFailure(error)).toBe(false);
-		},
-	);
+	it.each([
+		'/account/a1/payees',
+		'/account/a1/payee',
+		'/payees',
+		'/payee/p1',
+		'/account/a1/payees/p1',
+	])('429 on the payee endpoint %s means "account not active": not retried', async (path) => {
+		always({ status: 429, body: { statusCode: 429, message: 'Account is not active' } });
+		const error = await failing({
+			method: path.startsWith('/payee') ? 'GET' : 'POST',
+			path,
+			...PAYEE_ENDPOINT,
+			body: { name: 'Jane Doe' },
+		});
+		expect(api.apiRequests()).toHaveLength(1);
+		expect(waits).not.toHaveBeenCalled();
+		expect(error.message).toBe('The account is not active');
+		expect(error.description).toMatch(/not a rate limit/);
+		expect(isTransientFailure(error)).toBe(false);
+	});
 });
 
 describe('rows of spec §Errors that are retried (GET)', () => {
-	it.each([500, 502, 503, 504])('%i: 5 attempts, waits 1 s, 2 s, 4 s, 4 s, then a transient failure', async (status) => {
-		always({ status, body: { statusCode: status, message: 'upstream failed' } });
-		const error = await failing({ method: 'GET', path: '/accounts' });
-		expect(api.apiRequests()).toHaveLength(BACKOFF.maxAttempts);
-		expect(waited()).toEqual([1000, 2000, 4000, 4000]);
-		expect(error.message).toBe(`The Customer Banking API failed (HTTP ${status}) after 5 attempts: upstream failed`);
-		expect(isTransientFailure(error)).toBe(true);
-	});
+	it.each([500, 502, 503, 504])(
+		'%i: 5 attempts, waits 1 s, 2 s, 4 s, 4 s, then a transient failure',
+		async (status) => {
+			always({ status, body: { statusCode: status, message: 'upstream failed' } });
+			const error = await failing({ method: 'GET', path: '/accounts' });
+			expect(api.apiRequests()).toHaveLength(BACKOFF.maxAttempts);
+			expect(waited()).toEqual([1000, 2000, 4000, 4000]);
+			expect(error.message).toBe(
+				`The Customer Banking API failed (HTTP ${status}) after 5 attempts: upstream failed`,
+			);
+			expect(isTransientFailure(error)).toBe(true);
+		},
+	);
 
 	it('a 5xx followed by success returns the answer after one wait', async () => {
 		script({ status: 503 }, { status: 200, body: { total: 0, results: [] } });
 		const { context: ctx } = context();
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/accounts' })).resolves.toEqual({ total: 0, results: [] });
+		await expect(apiRequest.call(ctx, { method: 'GET', path: '/accounts' })).resolves.toEqual({
+			total: 0,
+			results: [],
+		});
 		expect(waited()).toEqual([1000]);
 	});
 
 	it('429 rate limit honours Retry-After (seconds)', async () => {
-		script({ status: 429, headers: { 'retry-after': '3' } }, { status: 429, headers: { 'retry-after': '0' } });
+		script(
+			{ status: 429, headers: { 'retry-after': '3' } },
+			{ status: 429, headers: { 'retry-after': '0' } },
+		);
 		const { context: ctx } = context();
 		await apiRequest.call(ctx, { method: 'GET', path: '/transactions' });
 		expect(waited()).toEqual([3000, 0]);
@@ -162,7 +200,9 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 	it('a dropped connection (socket hang up) is retried as a network error', async () => {
 		script('reset', 'reset', { status: 200, body: { xaid: 'a1' } });
 		const { context: ctx } = context();
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({ xaid: 'a1' });
+		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({
+			xaid: 'a1',
+		});
 		expect(waited()).toEqual([1000, 2000]);
 	});
 
@@ -172,7 +212,9 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 			scriptedCredentials(api, { baseUrl: 'http://127.0.0.1:1/api', accessToken: 'token-cached' }),
 		);
 		expect(waited()).toEqual([1000, 2000, 4000, 4000]);
-		expect(error.message).toBe('Could not reach the Customer Banking API: the connection was refused after 5 attempts');
+		expect(error.message).toBe(
+			'Could not reach the Customer Banking API: the connection was refused after 5 attempts',
+		);
 		expect(error.description).toContain('ECONNREFUSED');
 		expect(isTransientFailure(error)).toBe(true);
 	});
@@ -183,14 +225,23 @@ describe('writes (spec §Errors rules 2-3)', () => {
 	const payment = { xaid: 'a1', xpid: 'p1', amount: 12.5, reference: 'INV-000123' };
 
 	it('POST /payments is retried on 5xx, rate limit and dropped connections with the same key and the same body bytes', async () => {
-		script({ status: 500 }, 'reset', { status: 429 }, { status: 202, body: { requestId: 'r1', submitted: [], rejected: [], rejectedCount: 0 } });
+		script(
+			{ status: 500 },
+			'reset',
+			{ status: 429 },
+			{ status: 202, body: { requestId: 'r1', submitted: [], rejected: [], rejectedCount: 0 } },
+		);
 		const { context: ctx } = context();
 		const result = await apiRequest.call(ctx, paymentRequest(key, payment));
 		expect(result).toMatchObject({ requestId: 'r1' });
 		const sent = api.apiRequests();
 		expect(sent).toHaveLength(4);
-		expect(new Set(sent.map((request) => request.headers['x-idempotent-key']))).toEqual(new Set([key]));
-		expect(new Set(sent.map((request) => request.rawBody))).toEqual(new Set([JSON.stringify(payment)]));
+		expect(new Set(sent.map((request) => request.headers['x-idempotent-key']))).toEqual(
+			new Set([key]),
+		);
+		expect(new Set(sent.map((request) => request.rawBody))).toEqual(
+			new Set([JSON.stringify(payment)]),
+		);
 		expect(waited()).toEqual([1000, 2000, 4000]);
 	});
 
@@ -200,7 +251,10 @@ describe('writes (spec §Errors rules 2-3)', () => {
 		const batch = [payment, { ...payment, amount: 3 }];
 		await apiRequest.call(ctx, paymentRequest(key, batch));
 		const sent = api.apiRequests();
-		expect(sent.map((request) => request.rawBody)).toEqual([JSON.stringify(batch), JSON.stringify(batch)]);
+		expect(sent.map((request) => request.rawBody)).toEqual([
+			JSON.stringify(batch),
+			JSON.stringify(batch),
+		]);
 	});
 
 	it('POST /payments exhausted on 5xx is a transient failure that tells the user to look the payment up', async () => {
@@ -242,20 +296,43 @@ describe('the failure callers read (apiFailureOf)', () => {
 	it('a refusal: its kind, status and field, not processed', async () => {
 		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
 		const error = await failing({ method: 'GET', path: '/accounts' });
-		expect(apiFailureOf(error)).toEqual({ kind: 'validation', status: 400, outcomeUnknown: false, refused: true, field: 'limit', attempts: 1 });
+		expect(apiFailureOf(error)).toEqual({
+			kind: 'validation',
+			status: 400,
+			outcomeUnknown: false,
+			refused: true,
+			field: 'limit',
+			attempts: 1,
+		});
 	});
 
 	it('a 5xx after every attempt: outcome unknown', async () => {
 		always({ status: 503 });
 		const error = await failing({ method: 'GET', path: '/accounts' });
-		expect(apiFailureOf(error)).toEqual({ kind: 'serverError', status: 503, outcomeUnknown: true, refused: false, attempts: 5 });
+		expect(apiFailureOf(error)).toEqual({
+			kind: 'serverError',
+			status: 503,
+			outcomeUnknown: true,
+			refused: false,
+			attempts: 5,
+		});
 	});
 
 	it('a refusal after an attempt whose answer was lost: outcome unknown all the same', async () => {
 		script('reset', { status: 409, body: { statusCode: 409, message: 'conflict' } });
-		const error = await failing(paymentRequest('6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', { amount: 1 }));
-		expect(apiFailureOf(error)).toMatchObject({ kind: 'conflict', status: 409, outcomeUnknown: true, refused: true, attempts: 2 });
-		expect(error.description).toMatch(/An earlier attempt of this request failed without an answer/);
+		const error = await failing(
+			paymentRequest('6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', { amount: 1 }),
+		);
+		expect(apiFailureOf(error)).toMatchObject({
+			kind: 'conflict',
+			status: 409,
+			outcomeUnknown: true,
+			refused: true,
+			attempts: 2,
+		});
+		expect(error.description).toMatch(
+			/An earlier attempt of this request failed without an answer/,
+		);
 	});
 
 	it('is undefined for anything the transport did not throw', () => {
@@ -273,7 +350,9 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 		);
 		const credentials = withCachedToken(scriptedCredentials(api), 'token-stale');
 		const { context: ctx } = context(credentials);
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({ xaid: 'a1' });
+		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({
+			xaid: 'a1',
+		});
 		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual([
 			'Bearer token-stale',
 			'Bearer token-1',
@@ -285,7 +364,10 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 
 	it('a 401 that survives the refresh: exactly one refresh and one resend, then the account message', async () => {
 		always({ status: 401, body: { statusCode: 401, message: 'Unauthorized' } });
-		const error = await failing({ method: 'GET', path: '/account/a1/balance' }, withCachedToken(scriptedCredentials(api), 'token-stale'));
+		const error = await failing(
+			{ method: 'GET', path: '/account/a1/balance' },
+			withCachedToken(scriptedCredentials(api), 'token-stale'),
+		);
 		expect(api.apiRequests()).toHaveLength(2);
 		expect(api.tokenRequests()).toHaveLength(1);
 		expect(error.message).toBe(
@@ -307,13 +389,19 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 		await apiRequest.call(ctx, paymentRequest('k-1', body));
 		const sent = api.apiRequests();
 		expect(sent.map((request) => request.headers['x-idempotent-key'])).toEqual(['k-1', 'k-1']);
-		expect(sent.map((request) => request.rawBody)).toEqual([JSON.stringify(body), JSON.stringify(body)]);
+		expect(sent.map((request) => request.rawBody)).toEqual([
+			JSON.stringify(body),
+			JSON.stringify(body),
+		]);
 	});
 });
 
 describe('token exchange failures inside a request', () => {
 	it('arrive with the credential message, not retried', async () => {
-		api.setToken(() => ({ status: 401, body: { statusCode: 401, error: 'invalid_client', message: 'bad secret' } }));
+		api.setToken(() => ({
+			status: 401,
+			body: { statusCode: 401, error: 'invalid_client', message: 'bad secret' },
+		}));
 		const error = await failing({ method: 'GET', path: '/accounts' });
 		expect(error.message).toBe('The token service rejected the Client ID or Client Secret');
 		expect(api.apiRequests()).toHaveLength(0);
@@ -325,25 +413,45 @@ describe('token exchange failures inside a request', () => {
 describe('request shape', () => {
 	it('joins Base URL and path with one slash, sends JSON with Bearer auth, drops empty query strings', async () => {
 		always({ status: 200, body: {} });
-		const { context: ctx, requests } = context(scriptedCredentials(api, { baseUrl: `${api.baseUrl}///` }));
+		const { context: ctx, requests } = context(
+			scriptedCredentials(api, { baseUrl: `${api.baseUrl}///` }),
+		);
 		await apiRequest.call(ctx, { method: 'GET', path: 'account/a1', qs: {} });
-		await apiRequest.call(ctx, { method: 'POST', path: '//webhooks/subscribe', body: { zapId: 'z' } });
-		expect(api.apiRequests().map((request) => request.path)).toEqual(['/api/account/a1', '/api/webhooks/subscribe']);
+		await apiRequest.call(ctx, {
+			method: 'POST',
+			path: '//webhooks/subscribe',
+			body: { zapId: 'z' },
+		});
+		expect(api.apiRequests().map((request) => request.path)).toEqual([
+			'/api/account/a1',
+			'/api/webhooks/subscribe',
+		]);
 		expect(requests[1].url).toBe(`${api.baseUrl}/account/a1`);
-		expect(requests[2].headers).toMatchObject({ Authorization: 'Bearer token-1', 'content-type': 'application/json' });
+		expect(requests[2].headers).toMatchObject({
+			Authorization: 'Bearer token-1',
+			'content-type': 'application/json',
+		});
 		expect(api.tokenRequests()).toHaveLength(1);
 	});
 });
 
 describe('IDs in paths', () => {
-	it.each(['/payee/..', '/account/../payments', '/account/%2E%2E/payees', '/account//balance', '/transaction/a?b=1', '/approval/a#b', '/payee/a b', '/payee/a\\b'])(
-		'%s is refused before any request',
-		async (path) => {
-			const { context: ctx, requests } = context();
-			await expect(apiRequest.call(ctx, { method: 'GET', path, itemIndex: 1 })).rejects.toThrow(/^Invalid request path/);
-			expect(requests).toHaveLength(0);
-		},
-	);
+	it.each([
+		'/payee/..',
+		'/account/../payments',
+		'/account/%2E%2E/payees',
+		'/account//balance',
+		'/transaction/a?b=1',
+		'/approval/a#b',
+		'/payee/a b',
+		'/payee/a\\b',
+	])('%s is refused before any request', async (path) => {
+		const { context: ctx, requests } = context();
+		await expect(apiRequest.call(ctx, { method: 'GET', path, itemIndex: 1 })).rejects.toThrow(
+			/^Invalid request path/,
+		);
+		expect(requests).toHaveLength(0);
+	});
 
 	it('encoded IDs and trailing slashes are fine', async () => {
 		always({ status: 200, body: {} });

@@ -102,7 +102,8 @@ describe('delivery ledger', () => {
 
 	it('remembers more than 5,000 distinct ids inside the window, and prunes as it goes', () => {
 		const ledger = new DeliveryLedger();
-		for (let i = 0; i < 20_000; i++) expect(take(ledger, `id:${i}`, NOW + Math.floor(i / 100), 900)).toBe('claimed');
+		for (let i = 0; i < 20_000; i++)
+			expect(take(ledger, `id:${i}`, NOW + Math.floor(i / 100), 900)).toBe('claimed');
 		expect(take(ledger, 'id:0', NOW + 199, 900)).toBe('duplicate');
 		expect(take(ledger, 'id:19999', NOW + 199, 900)).toBe('duplicate');
 		// 20,000 ids taken over 200 s; 1,000 s later every one has expired and was pruned
@@ -132,7 +133,12 @@ describe('delivery ledger', () => {
 			mine.claim(`mine-${i}`, NOW + i, 900);
 			mine.settle(`mine-${i}`, NOW + i);
 		}
-		const staticData = { recentDeliveries: [['other-early', NOW - 10], ['other-late', NOW + PERSISTED_KEYS + 100]] };
+		const staticData = {
+			recentDeliveries: [
+				['other-early', NOW - 10],
+				['other-late', NOW + PERSISTED_KEYS + 100],
+			],
+		};
 		persistRecentKeys(staticData, mine);
 		const kept = staticData.recentDeliveries as Array<[string, number]>;
 		expect(kept).toHaveLength(PERSISTED_KEYS);
@@ -143,7 +149,14 @@ describe('delivery ledger', () => {
 		expect(persistedAsTaken(staticData, 'other-late', NOW + PERSISTED_KEYS + 100, 900)).toBe(true);
 		expect(persistedAsTaken(staticData, 'mine-0', NOW, 900)).toBe(false);
 		// retention applies to saved keys too
-		expect(persistedAsTaken(staticData, `mine-${PERSISTED_KEYS + 49}`, NOW + PERSISTED_KEYS + 49 + 901, 900)).toBe(false);
+		expect(
+			persistedAsTaken(
+				staticData,
+				`mine-${PERSISTED_KEYS + 49}`,
+				NOW + PERSISTED_KEYS + 49 + 901,
+				900,
+			),
+		).toBe(false);
 	});
 
 	it('a released key is not persisted, so a retry after an n8n restart is processed', () => {
@@ -171,8 +184,14 @@ describe('delivery ledger', () => {
 	});
 
 	it('with the raw body alone signed, nothing bounds a replay: ids are kept a day, the guaranteed part as with timestamps', () => {
-		expect(retentionFor({ signedContent: 'timestampAndBody', toleranceSeconds: 300 })).toEqual({ keepSeconds: 900, mustKeepSeconds: 900 });
-		expect(retentionFor({ signedContent: 'body', toleranceSeconds: 300 })).toEqual({ keepSeconds: REPLAYABLE_KEEP_SECONDS, mustKeepSeconds: 900 });
+		expect(retentionFor({ signedContent: 'timestampAndBody', toleranceSeconds: 300 })).toEqual({
+			keepSeconds: 900,
+			mustKeepSeconds: 900,
+		});
+		expect(retentionFor({ signedContent: 'body', toleranceSeconds: 300 })).toEqual({
+			keepSeconds: REPLAYABLE_KEEP_SECONDS,
+			mustKeepSeconds: 900,
+		});
 		expect(REPLAYABLE_KEEP_SECONDS).toBe(86_400);
 	});
 });

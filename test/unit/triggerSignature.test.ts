@@ -11,13 +11,18 @@ import {
 	parseTimestamp,
 	verifyDelivery,
 } from '../../nodes/CustomerBankingTrigger/signature';
-import type { SignatureScheme, VerifyDeliveryInput } from '../../nodes/CustomerBankingTrigger/signature';
+import type {
+	SignatureScheme,
+	VerifyDeliveryInput,
+} from '../../nodes/CustomerBankingTrigger/signature';
 
 const SECRET = 'whsec_current_0123456789abcdef';
 const PREVIOUS = 'whsec_previous_fedcba9876543210';
 const NOW = 1_800_000_000;
 // Spacing and key order as a sender might produce them: re-serialising this would change the bytes.
-const RAW = Buffer.from('{"deliveryId":"d-1", "event":"TransactionReceived","xaid":"a-1","xtid":"t-1","note":"café"}');
+const RAW = Buffer.from(
+	'{"deliveryId":"d-1", "event":"TransactionReceived","xaid":"a-1","xtid":"t-1","note":"café"}',
+);
 
 /** What the sandbox sends (DECISIONS.md §Webhooks), computed independently of the node code. */
 function sandboxSignature(secret: string, timestamp: number | string, body: Buffer): string {
@@ -55,7 +60,10 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 	it('refuses a body changed by one byte', () => {
 		const tampered = Buffer.from(RAW);
 		tampered[tampered.indexOf('t-1') + 2] = '2'.charCodeAt(0);
-		expect(verifyDelivery(input({ rawBody: tampered }))).toEqual({ valid: false, reason: 'badSignature' });
+		expect(verifyDelivery(input({ rawBody: tampered }))).toEqual({
+			valid: false,
+			reason: 'badSignature',
+		});
 	});
 
 	it('refuses a delivery without a signature header', () => {
@@ -66,7 +74,10 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 	});
 
 	it('refuses a signature made with another secret', () => {
-		const headers = { 'x-cb-timestamp': String(NOW), 'x-cb-signature': sandboxSignature('whsec_other', NOW, RAW) };
+		const headers = {
+			'x-cb-timestamp': String(NOW),
+			'x-cb-signature': sandboxSignature('whsec_other', NOW, RAW),
+		};
 		expect(verifyDelivery(input({ headers }))).toEqual({ valid: false, reason: 'badSignature' });
 	});
 
@@ -87,7 +98,10 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 	});
 
 	it('accepts the previous secret while it is configured, and only then', () => {
-		const headers = { 'x-cb-timestamp': String(NOW), 'x-cb-signature': sandboxSignature(PREVIOUS, NOW, RAW) };
+		const headers = {
+			'x-cb-timestamp': String(NOW),
+			'x-cb-signature': sandboxSignature(PREVIOUS, NOW, RAW),
+		};
 		expect(verifyDelivery(input({ headers, secrets: [SECRET, PREVIOUS] })).valid).toBe(true);
 		expect(verifyDelivery(input({ headers, secrets: [SECRET, ''] }))).toEqual({
 			valid: false,
@@ -98,7 +112,10 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 	it('ignores entries without the scheme prefix', () => {
 		const bare = sandboxSignature(SECRET, NOW, RAW).slice('v1='.length);
 		const headers = { 'x-cb-timestamp': String(NOW), 'x-cb-signature': `v0=${bare},${bare}` };
-		expect(verifyDelivery(input({ headers }))).toEqual({ valid: false, reason: 'missingSignature' });
+		expect(verifyDelivery(input({ headers }))).toEqual({
+			valid: false,
+			reason: 'missingSignature',
+		});
 	});
 
 	it('refuses hex with trailing garbage that Buffer.from would silently drop', () => {
@@ -131,7 +148,9 @@ describe('verifyDelivery with the sandbox scheme (default)', () => {
 
 describe('timestamp tolerance maximum', () => {
 	const option = (name: string) =>
-		((triggerProperties.find((p) => p.name === 'signature')?.options ?? []) as INodeProperties[]).find((o) => o.name === name);
+		(
+			(triggerProperties.find((p) => p.name === 'signature')?.options ?? []) as INodeProperties[]
+		).find((o) => o.name === name);
 
 	it('is 15 minutes: enough for clock differences, and keys of a day at most 30 minutes old fit the ledger', () => {
 		expect(MAX_TOLERANCE_SECONDS).toBe(900);
@@ -181,7 +200,10 @@ describe('verifyDelivery replay window', () => {
 			'x-cb-signature': sandboxSignature(SECRET, NOW - 100, RAW),
 		};
 		const scheme = { ...DEFAULT_SIGNATURE_SCHEME, toleranceSeconds: 60 };
-		expect(verifyDelivery(input({ headers, scheme }))).toEqual({ valid: false, reason: 'staleTimestamp' });
+		expect(verifyDelivery(input({ headers, scheme }))).toEqual({
+			valid: false,
+			reason: 'staleTimestamp',
+		});
 	});
 
 	it('refuses a missing, non-numeric or repeated timestamp', () => {
@@ -191,18 +213,25 @@ describe('verifyDelivery replay window', () => {
 			reason: 'missingTimestamp',
 		});
 		expect(
-			verifyDelivery(input({ headers: { 'x-cb-signature': signature, 'x-cb-timestamp': `${NOW}abc` } })),
+			verifyDelivery(
+				input({ headers: { 'x-cb-signature': signature, 'x-cb-timestamp': `${NOW}abc` } }),
+			),
 		).toEqual({ valid: false, reason: 'invalidTimestamp' });
 		expect(
 			verifyDelivery(
-				input({ headers: { 'x-cb-signature': signature, 'x-cb-timestamp': [String(NOW), String(NOW)] } }),
+				input({
+					headers: { 'x-cb-signature': signature, 'x-cb-timestamp': [String(NOW), String(NOW)] },
+				}),
 			),
 		).toEqual({ valid: false, reason: 'invalidTimestamp' });
 	});
 
 	it('reads millisecond timestamps as seconds for the window, and signs the header text as sent', () => {
 		const millis = String(NOW * 1000 + 123);
-		const headers = { 'x-cb-timestamp': millis, 'x-cb-signature': sandboxSignature(SECRET, millis, RAW) };
+		const headers = {
+			'x-cb-timestamp': millis,
+			'x-cb-signature': sandboxSignature(SECRET, millis, RAW),
+		};
 		expect(verifyDelivery(input({ headers }))).toEqual({ valid: true, timestampSeconds: NOW });
 	});
 });
@@ -210,11 +239,17 @@ describe('verifyDelivery replay window', () => {
 describe('verifyDelivery fails closed', () => {
 	it('refuses everything when no secret is configured', () => {
 		expect(verifyDelivery(input({ secrets: [] }))).toEqual({ valid: false, reason: 'noSecret' });
-		expect(verifyDelivery(input({ secrets: [undefined, '   '] }))).toEqual({ valid: false, reason: 'noSecret' });
+		expect(verifyDelivery(input({ secrets: [undefined, '   '] }))).toEqual({
+			valid: false,
+			reason: 'noSecret',
+		});
 	});
 
 	it('refuses when the raw body is not available (never falls back to parsed JSON)', () => {
-		expect(verifyDelivery(input({ rawBody: undefined }))).toEqual({ valid: false, reason: 'noRawBody' });
+		expect(verifyDelivery(input({ rawBody: undefined }))).toEqual({
+			valid: false,
+			reason: 'noRawBody',
+		});
 		expect(verifyDelivery(input({ rawBody: JSON.parse(RAW.toString('utf8')) }))).toEqual({
 			valid: false,
 			reason: 'noRawBody',
@@ -268,13 +303,20 @@ describe('verifyDelivery with other configured schemes', () => {
 		const fresh = { 'x-hub-signature': `sha512=${signature}`, 'x-timestamp': String(NOW) };
 		const stale = { 'x-hub-signature': `sha512=${signature}`, 'x-timestamp': String(NOW - 1000) };
 		expect(verifyDelivery(input({ headers: fresh, scheme })).valid).toBe(true);
-		expect(verifyDelivery(input({ headers: stale, scheme }))).toEqual({ valid: false, reason: 'staleTimestamp' });
+		expect(verifyDelivery(input({ headers: stale, scheme }))).toEqual({
+			valid: false,
+			reason: 'staleTimestamp',
+		});
 	});
 
 	it('bare signatures when the prefix is empty', () => {
 		const scheme = { ...DEFAULT_SIGNATURE_SCHEME, signaturePrefix: '' };
 		const bare = sandboxSignature(SECRET, NOW, RAW).slice(3);
-		expect(verifyDelivery(input({ scheme, headers: { 'x-cb-timestamp': String(NOW), 'x-cb-signature': bare } })).valid).toBe(true);
+		expect(
+			verifyDelivery(
+				input({ scheme, headers: { 'x-cb-timestamp': String(NOW), 'x-cb-signature': bare } }),
+			).valid,
+		).toBe(true);
 	});
 });
 

@@ -3,7 +3,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { triggerProperties } from '../../nodes/CustomerBankingTrigger/description';
 import { DEFAULT_SIGNATURE_SCHEME } from '../../nodes/CustomerBankingTrigger/signature';
-import { schemeProblems, subscriptionProblems } from '../../nodes/CustomerBankingTrigger/triggerParameters';
+import {
+	schemeProblems,
+	subscriptionProblems,
+} from '../../nodes/CustomerBankingTrigger/triggerParameters';
 import {
 	deriveZapId,
 	planSubscriptions,
@@ -46,7 +49,9 @@ describe('zapId derivation', () => {
 	});
 
 	it('cannot be confused by parts that run into each other', () => {
-		expect(deriveZapId({ ...production, workflowId: 'a', nodeId: 'bc' }, 'x', 'TransactionReceived')).not.toBe(
+		expect(
+			deriveZapId({ ...production, workflowId: 'a', nodeId: 'bc' }, 'x', 'TransactionReceived'),
+		).not.toBe(
 			deriveZapId({ ...production, workflowId: 'ab', nodeId: 'c' }, 'x', 'TransactionReceived'),
 		);
 	});
@@ -111,13 +116,18 @@ describe('parameter validation', () => {
 			'Timestamp Header is required when the timestamp is part of the signed content',
 			'Timestamp Tolerance (Seconds) must be a whole number from 1 to 900',
 		]);
-		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, signedContent: 'body', timestampHeader: '' })).toEqual([]);
+		expect(
+			schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, signedContent: 'body', timestampHeader: '' }),
+		).toEqual([]);
 	});
 
 	it('shows the default scheme as the defaults of the Signature Verification options', () => {
 		const signature = triggerProperties.find((p) => p.name === 'signature');
 		const defaults = Object.fromEntries(
-			((signature?.options ?? []) as INodeProperties[]).map((option) => [option.name, option.default]),
+			((signature?.options ?? []) as INodeProperties[]).map((option) => [
+				option.name,
+				option.default,
+			]),
 		);
 		expect(defaults).toEqual({ ...DEFAULT_SIGNATURE_SCHEME });
 	});
@@ -133,7 +143,12 @@ describe('node description', () => {
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.webhooks).toEqual([
 			// n8n answers a delivery that starts an execution once it has ended, without its data
-			expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'lastNode', responseData: 'noData' }),
+			expect.objectContaining({
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'lastNode',
+				responseData: 'noData',
+			}),
 		]);
 		expect(description.credentials).toEqual([{ name: 'customerBankingApi', required: true }]);
 	});
@@ -151,7 +166,7 @@ describe('node description', () => {
 		});
 	});
 
-	it('loads accounts with the action node\'s getAccounts', async () => {
+	it("loads accounts with the action node's getAccounts", async () => {
 		const { getAccounts } = await import('../../nodes/CustomerBanking/methods/loadOptions');
 		expect(new CustomerBankingTrigger().methods.loadOptions.getAccounts).toBe(getAccounts);
 	});

@@ -14,7 +14,12 @@ function locator(
 		default: { mode: 'list', value: '' },
 		required: true,
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
 			{ displayName: 'By ID', name: 'id', type: 'string', ...byId },
 		],
 	};
@@ -26,7 +31,13 @@ export const accountLocator = locator(
 	{
 		placeholder: 'e.g. 3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b',
 		validation: [
-			{ type: 'regex', properties: { regex: UUID_PATTERN, errorMessage: 'Not a valid account ID (account IDs are UUIDs)' } },
+			{
+				type: 'regex',
+				properties: {
+					regex: UUID_PATTERN,
+					errorMessage: 'Not a valid account ID (account IDs are UUIDs)',
+				},
+			},
 		],
 	},
 );

@@ -27,7 +27,12 @@ export function getPayeeId(context: IExecuteFunctions, itemIndex: number): strin
 	return requireId(context, xpid, 'Payee', itemIndex, 'text');
 }
 
-function invalidParameter(context: IExecuteFunctions, itemIndex: number, message: string, description: string) {
+function invalidParameter(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+) {
 	return new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, {
 		itemIndex,
 		description: `${description}. Nothing was sent.`,
@@ -47,7 +52,8 @@ export function getOption<Value extends string>(
 	label: string,
 ): Value {
 	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Value;
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as Value;
 	throw invalidParameter(
 		context,
 		itemIndex,
@@ -66,7 +72,12 @@ export function getBoolean(
 ): boolean {
 	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
 	if (value === true || value === false) return value;
-	throw invalidParameter(context, itemIndex, `${label}: must be true or false`, `Got ${describeType(value)}`);
+	throw invalidParameter(
+		context,
+		itemIndex,
+		`${label}: must be true or false`,
+		`Got ${describeType(value)}`,
+	);
 }
 
 /** Return All / Limit of the list operations (the transport checks the limit's value). */
@@ -80,7 +91,9 @@ export function getListOptions(
 }
 
 // the values the Scope parameter offers, read from its definition
-const SCOPES = ((listScope('')[0].options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
+const SCOPES = ((listScope('')[0].options ?? []) as INodePropertyOptions[]).map((option) =>
+	String(option.value),
+);
 
 /** Which records a list reads: every account's, or (scope "One Account") one account's. */
 export function getScope(context: IExecuteFunctions, itemIndex: number): AccountScope {

@@ -36,11 +36,14 @@ export function outputSwitchFor(resource: string): OutputSwitch | undefined {
  */
 export function outputsExpression(): `={{${string}}}` {
 	const main = `"${NodeConnectionTypes.Main}"`;
-	const expression = outputSwitches().reduceRight((otherwise, [name, { parameter, displayNames }]) => {
-		const outputs = [displayNames.main, displayNames.second]
-			.map((displayName) => `{ type: ${main}, displayName: ${JSON.stringify(displayName)} }`)
-			.join(', ');
-		return `$parameter.resource === ${JSON.stringify(name)} && $parameter.${parameter} === true ? [${outputs}] : ${otherwise}`;
-	}, `[${main}]`);
+	const expression = outputSwitches().reduceRight(
+		(otherwise, [name, { parameter, displayNames }]) => {
+			const outputs = [displayNames.main, displayNames.second]
+				.map((displayName) => `{ type: ${main}, displayName: ${JSON.stringify(displayName)} }`)
+				.join(', ');
+			return `$parameter.resource === ${JSON.stringify(name)} && $parameter.${parameter} === true ? [${outputs}] : ${otherwise}`;
+		},
+		`[${main}]`,
+	);
 	return `={{ ${expression} }}`;
 }

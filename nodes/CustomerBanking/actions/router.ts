@@ -4,11 +4,25 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { CustomerBankingType } from './node.type';
 import { outputSwitchFor, resources } from './resources';
 import { runsAsAiTool } from './simplify';
-import type { BatchExecute, BatchItemResult, ItemResult, OperationModule, OutputName, PerItemExecute } from './types';
+import type {
+	BatchExecute,
+	BatchItemResult,
+	ItemResult,
+	OperationModule,
+	OutputName,
+	PerItemExecute,
+} from './types';
 
-function findOperation(context: IExecuteFunctions, resource: string, operation: string): OperationModule {
+function findOperation(
+	context: IExecuteFunctions,
+	resource: string,
+	operation: string,
+): OperationModule {
 	if (!Object.hasOwn(resources, resource)) {
-		throw new NodeOperationError(context.getNode(), `Resource: the resource "${resource}" is not supported`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Resource: the resource "${resource}" is not supported`,
+		);
 	}
 	const resourceModule = resources[resource as keyof typeof resources] as Record<string, unknown>;
 	const candidate = Object.hasOwn(resourceModule, operation)
@@ -45,24 +59,36 @@ interface Outputs {
 
 function outputsOf(context: IExecuteFunctions, switchedOn: boolean): Outputs {
 	const outputs: INodeExecutionData[][] = switchedOn ? [[], []] : [[]];
-	const outputIndex = (output: OutputName | undefined) => (switchedOn && output === 'second' ? 1 : 0);
+	const outputIndex = (output: OutputName | undefined) =>
+		switchedOn && output === 'second' ? 1 : 0;
 	return {
 		outputs,
 		emit: (itemIndex, results) => {
 			for (const result of results) {
-				outputs[outputIndex(result.output)].push({ json: result.json, pairedItem: { item: itemIndex } });
+				outputs[outputIndex(result.output)].push({
+					json: result.json,
+					pairedItem: { item: itemIndex },
+				});
 			}
 		},
 		fail: (itemIndex, error, errorFields = {}) => {
 			const nodeError = toNodeError(context, error, itemIndex);
 			if (!context.continueOnFail()) throw nodeError;
-			outputs[0].push({ json: { ...errorFields, error: nodeError.message }, pairedItem: { item: itemIndex } });
+			outputs[0].push({
+				json: { ...errorFields, error: nodeError.message },
+				pairedItem: { item: itemIndex },
+			});
 		},
 	};
 }
 
 /** An operation that takes all items at once; when it fails as a whole, every item shares the error. */
-async function runBatch(this: IExecuteFunctions, executeBatch: BatchExecute, itemCount: number, sink: Outputs): Promise<void> {
+async function runBatch(
+	this: IExecuteFunctions,
+	executeBatch: BatchExecute,
+	itemCount: number,
+	sink: Outputs,
+): Promise<void> {
 	const itemIndexes = Array.from({ length: itemCount }, (_item, itemIndex) => itemIndex);
 	let batchResults: BatchItemResult[];
 	try {
@@ -79,11 +105,19 @@ async function runBatch(this: IExecuteFunctions, executeBatch: BatchExecute, ite
 }
 
 /** An operation run once per item, in order. */
-async function runEachItem(this: IExecuteFunctions, execute: PerItemExecute, itemCount: number, sink: Outputs): Promise<void> {
+async function runEachItem(
+	this: IExecuteFunctions,
+	execute: PerItemExecute,
+	itemCount: number,
+	sink: Outputs,
+): Promise<void> {
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const json = await execute.call(this, itemIndex);
-			sink.emit(itemIndex, (Array.isArray(json) ? json : [json]).map((entry) => ({ json: entry })));
+			sink.emit(
+				itemIndex,
+				(Array.isArray(json) ? json : [json]).map((entry) => ({ json: entry })),
+			);
 		} catch (error) {
 			sink.fail(itemIndex, error);
 		}

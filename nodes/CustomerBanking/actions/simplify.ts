@@ -76,7 +76,12 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 function valueAt(record: IDataObject, path: string[]): unknown {
 	let value: unknown = record;
 	for (const key of path) {
-		if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) {
+		if (
+			typeof value !== 'object' ||
+			value === null ||
+			Array.isArray(value) ||
+			!Object.hasOwn(value, key)
+		) {
 			return undefined;
 		}
 		value = (value as IDataObject)[key];
@@ -111,7 +116,10 @@ export function compactFieldsForReadme(resource: SimplifiedResource): string {
  * n8n's Simplify switch (named and worded as in n8n's own nodes); on by default where the operation
  * returns many records.
  */
-export function simplifyProperty(resource: SimplifiedResource, defaultOn: boolean): INodeProperties {
+export function simplifyProperty(
+	resource: SimplifiedResource,
+	defaultOn: boolean,
+): INodeProperties {
 	const property: INodeProperties = {
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -140,9 +148,12 @@ export function readSimplify(
 	resource: SimplifiedResource,
 	defaultOn: boolean,
 ): <Result extends IDataObject | IDataObject[]>(result: Result) => Result {
-	const simplify = runsAsAiTool(context) || getBoolean(context, 'simplify', itemIndex, defaultOn, 'Simplify');
+	const simplify =
+		runsAsAiTool(context) || getBoolean(context, 'simplify', itemIndex, defaultOn, 'Simplify');
 	const shape = (record: IDataObject) =>
-		typeof record === 'object' && record !== null && !Array.isArray(record) ? simplifyRecord(resource, record) : record;
+		typeof record === 'object' && record !== null && !Array.isArray(record)
+			? simplifyRecord(resource, record)
+			: record;
 	return <Result extends IDataObject | IDataObject[]>(result: Result): Result => {
 		if (!simplify) return result;
 		return (Array.isArray(result) ? result.map(shape) : shape(result)) as Result;

@@ -15,7 +15,10 @@ export interface ItemResult {
 }
 
 /** Runs once per input item; what it returns are that item's output items, on the main output. */
-export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+export type PerItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<IDataObject | IDataObject[]>;
 
 export type BatchItemResult =
 	| { itemIndex: number; results: ItemResult[] }
@@ -23,7 +26,10 @@ export type BatchItemResult =
 	| { itemIndex: number; error: NodeApiError | NodeOperationError; errorFields?: IDataObject };
 
 /** Runs once for all input items (e.g. one batch request); reports a result or an error per item. */
-export type BatchExecute = (this: IExecuteFunctions, itemIndexes: number[]) => Promise<BatchItemResult[]>;
+export type BatchExecute = (
+	this: IExecuteFunctions,
+	itemIndexes: number[],
+) => Promise<BatchItemResult[]>;
 
 /** What every actions/<resource>/<operation>.operation.ts exports. */
 export type OperationModule =

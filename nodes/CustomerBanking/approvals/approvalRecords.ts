@@ -21,7 +21,9 @@ import { isPendingApproval } from './approvalStatus';
 const SEARCH_PAGE_SIZE = 50;
 
 function objectOf(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 function text(value: unknown): string | undefined {
@@ -65,7 +67,11 @@ export async function readApproval(this: BankingContext, ref: string, itemIndex?
 }
 
 /** spec §Transactions: the record of an approval's payment, or undefined when the bank shows none. */
-export async function readPaymentTransaction(this: BankingContext, xtid: string, itemIndex?: number) {
+export async function readPaymentTransaction(
+	this: BankingContext,
+	xtid: string,
+	itemIndex?: number,
+) {
 	return await readOrMissing.call(this, ENDPOINTS.transaction.at({ xtid }), itemIndex);
 }
 
@@ -109,7 +115,8 @@ export async function approvalsOfPayments(
 	const found = new Map<string, { ref?: string; status?: string }>();
 	const note = (approval: IDataObject) => {
 		const xtid = text(approvalPayment(approval).xtid);
-		if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
+		if (xtid !== undefined && xtids.has(xtid))
+			found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
 		return found.size === xtids.size;
 	};
 	await searchApprovals.call(this, { xaid }, note, itemIndex);

@@ -16,7 +16,13 @@
  * - `notApproved`: a negative decision without saying which (NOT_APPROVED, UNAUTHORISED, CANCELLED…).
  * - `unknown`: nothing we can read (absent, an unknown word, or words that contradict each other).
  */
-export type ApprovalStatusMeaning = 'pending' | 'approved' | 'declined' | 'expired' | 'notApproved' | 'unknown';
+export type ApprovalStatusMeaning =
+	| 'pending'
+	| 'approved'
+	| 'declined'
+	| 'expired'
+	| 'notApproved'
+	| 'unknown';
 
 /**
  * What a transaction record's own status says about its payment.
@@ -42,7 +48,10 @@ const word = (pattern: string) => new RegExp(`(?:^|_)(?:${pattern})(?=_|$)`);
 
 const APPROVAL_WORD = 'approv(?:e|ed|al)?|authori[sz](?:e|ed|ation)?|accept(?:ed)?|grant(?:ed)?';
 /** "not approved", "not_yet_approved", "unapproved", "disapproved", "unauthorised", "deauthorized", "non-approved". */
-const NEGATED_APPROVAL = new RegExp(`(?:^|_)(?:not_?(?:yet_?)?|non_?|never_?|un_?|dis_?|de_?)(?:${APPROVAL_WORD})(?=_|$)`, 'g');
+const NEGATED_APPROVAL = new RegExp(
+	`(?:^|_)(?:not_?(?:yet_?)?|non_?|never_?|un_?|dis_?|de_?)(?:${APPROVAL_WORD})(?=_|$)`,
+	'g',
+);
 const NOT_YET = /(?:^|_)not_?yet_?/;
 const NEGATION = word('not|non|never|no');
 // "ACCEPTED" is left out: banks say it of a request taken for processing, not of a decision
@@ -50,11 +59,17 @@ const APPROVED = word('approved|authori[sz]ed|granted');
 const DECLINED = word('declined?|reject(?:ed)?|refused?|denied|deny');
 const EXPIRED = word('expired?|lapsed?|timed_?out|time_?out');
 const CANCELLED = word('cancell?ed|cancell?ation|withdrawn|revoked|voided?');
-const PENDING = word('pending|awaiting|waiting|open|requested|required|in_?progress|on_?hold|held|new|submitted');
+const PENDING = word(
+	'pending|awaiting|waiting|open|requested|required|in_?progress|on_?hold|held|new|submitted',
+);
 
 const TRANSACTION_HELD = word('on_?hold|held|hold');
-const TRANSACTION_WAITING = word('pending|awaiting|waiting|requires?|required|needs?|needed|requested|for');
-const TRANSACTION_APPROVAL = word('approv(?:e|al)|authori[sz](?:e|ation)|sign(?:ature|off)?|release');
+const TRANSACTION_WAITING = word(
+	'pending|awaiting|waiting|requires?|required|needs?|needed|requested|for',
+);
+const TRANSACTION_APPROVAL = word(
+	'approv(?:e|al)|authori[sz](?:e|ation)|sign(?:ature|off)?|release',
+);
 const TRANSACTION_NOT_SENT = word(
 	'declined?|reject(?:ed)?|refused?|denied|expired?|lapsed?|cancell?ed|voided?|failed?|failure|stopped|blocked',
 );
@@ -79,7 +94,9 @@ export function approvalStatusMeaning(status: unknown): ApprovalStatusMeaning {
 	if (CANCELLED.test(rest)) meanings.add('notApproved');
 	if (PENDING.test(rest)) meanings.add('pending');
 	if (meanings.size === 1) return [...meanings][0];
-	const negative = [...meanings].every((meaning) => meaning === 'declined' || meaning === 'expired' || meaning === 'notApproved');
+	const negative = [...meanings].every(
+		(meaning) => meaning === 'declined' || meaning === 'expired' || meaning === 'notApproved',
+	);
 	if (negative && meanings.size > 1) {
 		// several negative words: still negative; declined or expired only when just one of them is named
 		if (meanings.has('declined') && !meanings.has('expired')) return 'declined';
@@ -107,7 +124,12 @@ export function transactionStatusMeaning(status: unknown): TransactionStatusMean
 		// "PENDING" alone is not here: a bank may say it of a payment held or of one in flight
 		if (text !== 'pending') meanings.add('held');
 	}
-	if (TRANSACTION_NOT_SENT.test(text) || approval === 'declined' || approval === 'expired' || approval === 'notApproved') {
+	if (
+		TRANSACTION_NOT_SENT.test(text) ||
+		approval === 'declined' ||
+		approval === 'expired' ||
+		approval === 'notApproved'
+	) {
 		meanings.add('notSent');
 	}
 	const saysSent = TRANSACTION_SENT.test(text) || approval === 'approved';

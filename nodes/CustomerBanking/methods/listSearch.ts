@@ -12,7 +12,13 @@ export async function searchAccounts(
 	const results = accounts
 		.map((account) => ({ account, name: accountLabel(account) }))
 		.filter(({ account, name }) =>
-			matchesFilter(filter, [name, account.name, account.iban, account.accountNumber, account.xaid]),
+			matchesFilter(filter, [
+				name,
+				account.name,
+				account.iban,
+				account.accountNumber,
+				account.xaid,
+			]),
 		)
 		.map(({ account, name }) => ({ name, value: account.xaid as string }));
 	return { results };
@@ -25,7 +31,10 @@ export async function searchAccounts(
  */
 function selectedAccount(context: ILoadOptionsFunctions): string | undefined {
 	try {
-		const checked = checkId(context.getNodeParameter('account', undefined, { extractValue: true }), 'uuid');
+		const checked = checkId(
+			context.getNodeParameter('account', undefined, { extractValue: true }),
+			'uuid',
+		);
 		return checked.valid ? checked.id : undefined;
 	} catch {
 		return undefined;
@@ -37,7 +46,9 @@ export async function searchPayees(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const xaid = selectedAccount(this);
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), { returnAll: true });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), {
+		returnAll: true,
+	});
 	const results = payees
 		.map((payee) => ({ payee, name: payeeLabel(payee) }))
 		.filter(({ payee, name }) =>

@@ -33,7 +33,10 @@ export async function findExistingPayee(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at({ xaid }), { returnAll: true, itemIndex });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at({ xaid }), {
+		returnAll: true,
+		itemIndex,
+	});
 	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
 	const matches = payees.filter(
 		(payee) =>

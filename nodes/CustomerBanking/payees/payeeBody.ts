@@ -37,12 +37,15 @@ function checked<Schema extends z.ZodTypeAny>(
 		`Invalid payee in item ${itemIndex}: ${first.label} (${first.field}) ${first.rule}${more}`,
 		{
 			itemIndex,
-			description: issues.map((issue) => `${issue.label} (${issue.field}) ${issue.rule}`).join('\n'),
+			description: issues
+				.map((issue) => `${issue.label} (${issue.field}) ${issue.rule}`)
+				.join('\n'),
 		},
 	);
 }
 
-const changesBankDetails = (payee: PayeeBody) => BANK_DETAIL_FIELDS.some((field) => payee[field] !== undefined);
+const changesBankDetails = (payee: PayeeBody) =>
+	BANK_DETAIL_FIELDS.some((field) => payee[field] !== undefined);
 
 /** spec §Create: the payee inherits the account's currency, whose rules it must meet. */
 export async function prepareCreate(
@@ -71,7 +74,9 @@ export async function prepareUpdate(
 	}
 	const payee = checked.call(this, itemIndex, payeeUpdateSchema(), input);
 	const currency = await getAccountCurrency.call(this, target.xaid, itemIndex);
-	const existing = changesBankDetails(payee) ? await getPayee.call(this, target.xpid, itemIndex) : undefined;
+	const existing = changesBankDetails(payee)
+		? await getPayee.call(this, target.xpid, itemIndex)
+		: undefined;
 	return checked.call(this, itemIndex, payeeAccountRules('update', { currency, existing }), payee);
 }
 
@@ -96,7 +101,12 @@ export async function prepareUpsert(
 	const lookUp = target.xpid === '' && target.lookUp;
 	const mayUpdate = target.xpid !== '' || lookUp;
 	// before any request: every rule that holds whether the payee is created or updated
-	const payee = checked.call(this, itemIndex, mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(), input);
+	const payee = checked.call(
+		this,
+		itemIndex,
+		mayUpdate ? payeeUpdateSchema() : payeeUpsertSchema(),
+		input,
+	);
 	if (lookUp && payee.name === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -105,9 +115,18 @@ export async function prepareUpsert(
 		);
 	}
 	const currency = await getAccountCurrency.call(this, target.xaid, itemIndex);
-	const found = lookUp ? await findExistingPayee.call(this, target.xaid, payee, itemIndex) : undefined;
+	const found = lookUp
+		? await findExistingPayee.call(this, target.xaid, payee, itemIndex)
+		: undefined;
 	const xpid = target.xpid || (found?.xpid as string | undefined);
 	const existing =
-		xpid && changesBankDetails(payee) ? (found ?? (await getPayee.call(this, xpid, itemIndex))) : undefined;
-	return checked.call(this, itemIndex, payeeAccountRules('create', { currency, existing }), xpid ? { ...payee, xpid } : payee);
+		xpid && changesBankDetails(payee)
+			? (found ?? (await getPayee.call(this, xpid, itemIndex)))
+			: undefined;
+	return checked.call(
+		this,
+		itemIndex,
+		payeeAccountRules('create', { currency, existing }),
+		xpid ? { ...payee, xpid } : payee,
+	);
 }

@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { approvalsOfPayments, readApproval, readPaymentTransaction } from '../approvals/approvalRecords';
+import {
+	approvalsOfPayments,
+	readApproval,
+	readPaymentTransaction,
+} from '../approvals/approvalRecords';
 import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
@@ -11,17 +15,23 @@ import type { Payment } from './payment';
  * only together.
  */
 
-export const xtidOf = (entry: IDataObject) => (typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined);
+export const xtidOf = (entry: IDataObject) =>
+	typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined;
 
 /**
  * Whether the answer itself says if the payment awaits approval: the sandbox's words (DECISIONS.md
  * §Payments) or an approval reference. The spec promises neither; any other word is read from the bank.
  */
 function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
-	return entry.status === 'submitted' || entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
+	return (
+		entry.status === 'submitted' ||
+		entry.status === 'pending_approval' ||
+		typeof entry.approvalRef === 'string'
+	);
 }
 
-const saysAwaitingApproval = (entry: IDataObject) => entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
+const saysAwaitingApproval = (entry: IDataObject) =>
+	entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
 
 /**
  * Accepted payments whose state must be read from the bank: the answer does not say whether they await
@@ -44,7 +54,10 @@ const NOT_YET_VISIBLE =
  * payment stays "accepted" and is never reported as not sent.
  */
 function stateFromApproval(approval: { ref?: string; status?: string }): IDataObject {
-	const fields = { ...(approval.ref !== undefined && { approvalRef: approval.ref }), ...(approval.status !== undefined && { approvalStatus: approval.status }) };
+	const fields = {
+		...(approval.ref !== undefined && { approvalRef: approval.ref }),
+		...(approval.status !== undefined && { approvalStatus: approval.status }),
+	};
 	switch (approvalStatusMeaning(approval.status)) {
 		case 'pending':
 			return { status: 'pending_approval', ...fields };
@@ -53,9 +66,17 @@ function stateFromApproval(approval: { ref?: string; status?: string }): IDataOb
 		case 'declined':
 		case 'expired':
 		case 'notApproved':
-			return { status: 'not_sent', ...fields, approvalCheck: `Its approval was not given (the bank says "${String(approval.status)}"): nothing was sent.` };
+			return {
+				status: 'not_sent',
+				...fields,
+				approvalCheck: `Its approval was not given (the bank says "${String(approval.status)}"): nothing was sent.`,
+			};
 		default:
-			return { status: 'accepted', ...fields, approvalCheck: `The bank shows its approval with the status "${String(approval.status ?? '')}", which does not say whether it was approved.` };
+			return {
+				status: 'accepted',
+				...fields,
+				approvalCheck: `The bank shows its approval with the status "${String(approval.status ?? '')}", which does not say whether it was approved.`,
+			};
 	}
 }
 
@@ -69,14 +90,25 @@ function stateFromTransaction(transaction: IDataObject | undefined): IDataObject
 		case 'held':
 			return { status: 'pending_approval', ...fields };
 		case 'notSent':
-			return { status: 'not_sent', ...fields, approvalCheck: `Its transaction says "${String(status)}": nothing was sent.` };
+			return {
+				status: 'not_sent',
+				...fields,
+				approvalCheck: `Its transaction says "${String(status)}": nothing was sent.`,
+			};
 		default:
-			return { status: 'accepted', ...fields, approvalCheck: `Its transaction's status "${String(status)}" does not say whether it was sent.` };
+			return {
+				status: 'accepted',
+				...fields,
+				approvalCheck: `Its transaction's status "${String(status)}" does not say whether it was sent.`,
+			};
 	}
 }
 
 /** Reads from the bank the state of each accepted payment whose answer does not settle it (needsReading). */
-export async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: PaymentOutcome[]): Promise<void> {
+export async function confirmAcceptedStates(
+	this: IExecuteFunctions,
+	outcomes: PaymentOutcome[],
+): Promise<void> {
 	const toRead = outcomes.filter(needsReading);
 	// an answer that names its approval: that approval is read, whatever the lists show
 	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
@@ -85,10 +117,18 @@ export async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: P
 			const approval = await readApproval.call(this, ref, outcome.payment.itemIndex);
 			outcome.accepted = {
 				...outcome.accepted,
-				...(approval ? stateFromApproval({ ref, status: typeof approval.status === 'string' ? approval.status : undefined }) : { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
+				...(approval
+					? stateFromApproval({
+							ref,
+							status: typeof approval.status === 'string' ? approval.status : undefined,
+						})
+					: { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
 			};
 		} catch (error) {
-			outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+			outcome.accepted = {
+				...outcome.accepted,
+				approvalCheck: `could not be read: ${describeError(error)}`,
+			};
 		}
 	}
 	const byAccount = new Map<string, AcceptedOutcome[]>();
@@ -99,15 +139,29 @@ export async function confirmAcceptedStates(this: IExecuteFunctions, outcomes: P
 	for (const [xaid, accepted] of byAccount) {
 		try {
 			const { itemIndex } = accepted[0].payment;
-			const approvals = await approvalsOfPayments.call(this, xaid, new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)), itemIndex);
+			const approvals = await approvalsOfPayments.call(
+				this,
+				xaid,
+				new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)),
+				itemIndex,
+			);
 			for (const outcome of accepted) {
 				const xtid = xtidOf(outcome.accepted) as string;
 				const approval = approvals.get(xtid);
-				const transaction = approval ? undefined : await readPaymentTransaction.call(this, xtid, itemIndex);
-				outcome.accepted = { ...outcome.accepted, ...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)) };
+				const transaction = approval
+					? undefined
+					: await readPaymentTransaction.call(this, xtid, itemIndex);
+				outcome.accepted = {
+					...outcome.accepted,
+					...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)),
+				};
 			}
 		} catch (error) {
-			for (const outcome of accepted) outcome.accepted = { ...outcome.accepted, approvalCheck: `could not be read: ${describeError(error)}` };
+			for (const outcome of accepted)
+				outcome.accepted = {
+					...outcome.accepted,
+					approvalCheck: `could not be read: ${describeError(error)}`,
+				};
 		}
 	}
 }
@@ -133,16 +187,33 @@ export async function accountedTogether(
 	const states = new Map<string, string>();
 	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
 		const { itemIndex } = payments[0];
-		const approvals = await approvalsOfPayments.call(this, xaid, new Set(xtids.filter((xtid) => !states.has(xtid))), itemIndex);
-		for (const [xtid, approval] of approvals) states.set(xtid, String(stateFromApproval(approval).status));
+		const approvals = await approvalsOfPayments.call(
+			this,
+			xaid,
+			new Set(xtids.filter((xtid) => !states.has(xtid))),
+			itemIndex,
+		);
+		for (const [xtid, approval] of approvals)
+			states.set(xtid, String(stateFromApproval(approval).status));
 	}
 	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
-		states.set(xtid, String(stateFromTransaction(await readPaymentTransaction.call(this, xtid, payments[0].itemIndex)).status));
+		states.set(
+			xtid,
+			String(
+				stateFromTransaction(await readPaymentTransaction.call(this, xtid, payments[0].itemIndex))
+					.status,
+			),
+		);
 	}
 	const sharedWith = payments.map((payment) => payment.itemIndex);
-	const notPaid = [...states.values()].every((state) => state === 'pending_approval' || state === 'not_sent');
+	const notPaid = [...states.values()].every(
+		(state) => state === 'pending_approval' || state === 'not_sent',
+	);
 	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
-	const refusals = reasons.length === 0 ? '' : ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
+	const refusals =
+		reasons.length === 0
+			? ''
+			: ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
 	return {
 		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
 		xtids,
@@ -150,4 +221,3 @@ export async function accountedTogether(
 		sharedWith,
 	};
 }
-

@@ -72,7 +72,8 @@ export function keyScopeOf(context: IExecuteFunctions): KeyScope {
 		keysLost: context.getMode() === 'retry' && kept === undefined,
 		workflowId: String(context.getWorkflow().id ?? ''),
 		nodeId: node.id || node.name,
-		runIndex: typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex > 0 ? runIndex : 0,
+		runIndex:
+			typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex > 0 ? runIndex : 0,
 	};
 }
 
@@ -99,7 +100,14 @@ export interface IdempotencyKey {
 export function itemKey(scope: KeyScope, itemIndex: number, customKey?: string): IdempotencyKey {
 	if (customKey === undefined) {
 		return {
-			key: uuidV4FromParts(['item', scope.workflowId, scope.executionId, scope.nodeId, String(itemIndex), ...runParts(scope)]),
+			key: uuidV4FromParts([
+				'item',
+				scope.workflowId,
+				scope.executionId,
+				scope.nodeId,
+				String(itemIndex),
+				...runParts(scope),
+			]),
 			source: 'derived',
 		};
 	}
@@ -117,7 +125,11 @@ export function itemKey(scope: KeyScope, itemIndex: number, customKey?: string):
  * key depends on which items are in the batch, so a different batch size never reuses a key for a
  * different body. (Items with a custom key are sent alone, with their itemKey.)
  */
-export function batchKey(scope: KeyScope, batchIndex: number, itemIndexes: readonly number[]): IdempotencyKey {
+export function batchKey(
+	scope: KeyScope,
+	batchIndex: number,
+	itemIndexes: readonly number[],
+): IdempotencyKey {
 	return {
 		key: uuidV4FromParts([
 			'batch',

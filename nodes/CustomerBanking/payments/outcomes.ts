@@ -19,23 +19,45 @@ interface OutcomeBase {
  */
 export type FailedStatus = 'unknown' | 'not_sent' | 'rejected';
 
-export type AcceptedOutcome = OutcomeBase & { kind: 'accepted'; accepted: IDataObject; requestId?: string; replayed: boolean };
+export type AcceptedOutcome = OutcomeBase & {
+	kind: 'accepted';
+	accepted: IDataObject;
+	requestId?: string;
+	replayed: boolean;
+};
 
 export type PaymentOutcome =
 	/** `replayed`: the bank answered this key with this xtid before (Retry On Fail, n8n's Retry, a repeated custom key). */
 	| AcceptedOutcome
 	/** `reasonUncertain`: the answer did not say which of its rejections is this payment's. */
-	| (OutcomeBase & { kind: 'rejected'; reason: string; requestId?: string; reasonUncertain?: boolean })
+	| (OutcomeBase & {
+			kind: 'rejected';
+			reason: string;
+			requestId?: string;
+			reasonUncertain?: boolean;
+	  })
 	/**
 	 * The answer accounts for these payments together but not for each one (an xtid-only batch answer): one
 	 * of them is each of `xtids`, the others were rejected. `statement` says so; `notPaid` when none of them
 	 * can have been paid. Never sent again automatically.
 	 */
-	| (OutcomeBase & { kind: 'undetermined'; statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[]; requestId?: string })
+	| (OutcomeBase & {
+			kind: 'undetermined';
+			statement: string;
+			xtids: string[];
+			notPaid: boolean;
+			sharedWith: number[];
+			requestId?: string;
+	  })
 	/** The request failed in a way that may have processed it, and the lookup found the payment. */
 	| (OutcomeBase & { kind: 'found'; found: FoundPayment; failure: string })
 	/** `candidates`: for `unknown`, the account's payments that may be this one. */
-	| (OutcomeBase & { kind: 'failed'; status: FailedStatus; error: NodeApiError | NodeOperationError; candidates?: string[] });
+	| (OutcomeBase & {
+			kind: 'failed';
+			status: FailedStatus;
+			error: NodeApiError | NodeOperationError;
+			candidates?: string[];
+	  });
 
 export function describeError(error: unknown): string {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
@@ -51,7 +73,8 @@ function explainRefusal(error: NodeApiError, failure: ApiFailure, key: string): 
 		error.description =
 			'The bank refused this request because the same key was used before with another body (amount, payee, reference or other fields). The earlier payment made with this key stands. With a Custom Idempotency Key, give each payment its own key; a derived key only repeats within one execution, so the input of this node changed between attempts.';
 	} else {
-		error.description = `${error.description ?? ''} The bank refused the request, so nothing was paid (idempotency key ${key}).`.trim();
+		error.description =
+			`${error.description ?? ''} The bank refused the request, so nothing was paid (idempotency key ${key}).`.trim();
 	}
 	return error;
 }
@@ -78,7 +101,8 @@ export function notProcessedOutcomes(
 			error instanceof NodeApiError || error instanceof NodeOperationError
 				? error
 				: new NodeOperationError(context.getNode(), describeError(error));
-		failure.description = `${failure.description ?? ''} The payment was not sent (idempotency key ${key.key}).`.trim();
+		failure.description =
+			`${failure.description ?? ''} The payment was not sent (idempotency key ${key.key}).`.trim();
 	}
 	return payments.map((payment) => ({ kind: 'failed', status, payment, key, error: failure }));
 }
@@ -96,7 +120,10 @@ export function keyConflictOutcomes(
 	conflict: 'otherBody' | 'otherKey',
 	earlierMayHaveBeenMade: boolean,
 ): PaymentOutcome[] {
-	const named = key.customKey !== undefined || key.source === 'custom' ? `Custom Idempotency Key "${key.customKey ?? key.key}"` : `Idempotency key ${key.key}`;
+	const named =
+		key.customKey !== undefined || key.source === 'custom'
+			? `Custom Idempotency Key "${key.customKey ?? key.key}"`
+			: `Idempotency key ${key.key}`;
 	const message =
 		conflict === 'otherBody'
 			? `${named} was already used in this execution for a payment with other details: this payment was not sent`
@@ -113,7 +140,10 @@ export function keyConflictOutcomes(
 		status: earlierMayHaveBeenMade ? 'unknown' : 'not_sent',
 		payment,
 		key,
-		error: new NodeOperationError(context.getNode(), message, { itemIndex: payment.itemIndex, description: `${earlier} ${fix}` }),
+		error: new NodeOperationError(context.getNode(), message, {
+			itemIndex: payment.itemIndex,
+			description: `${earlier} ${fix}`,
+		}),
 		...(earlierMayHaveBeenMade && { candidates: [] }),
 	}));
 }

@@ -20,5 +20,10 @@ export function paymentRequest(
 	itemIndex?: number,
 	bankClock?: BankClock,
 ): ApiRequestOptions {
-	return requestOptionsOf(ENDPOINTS.payments.at({}), { body, idempotencyKey: key, itemIndex, bankClock });
+	return requestOptionsOf(ENDPOINTS.payments.at({}), {
+		body,
+		idempotencyKey: key,
+		itemIndex,
+		bankClock,
+	});
 }

@@ -30,7 +30,10 @@ export function bodyDigest(body: IDataObject | IDataObject[]): string {
  * run pays other payments), and which of the identical bodies of that run it is. Not its position in
  * the input or its batch, which an edit may change.
  */
-export function paymentIdentities(payments: readonly Payment[], runIndex: number): Map<Payment, string> {
+export function paymentIdentities(
+	payments: readonly Payment[],
+	runIndex: number,
+): Map<Payment, string> {
 	const seen = new Map<string, number>();
 	const identities = new Map<Payment, string>();
 	for (const payment of [...payments].sort((a, b) => a.itemIndex - b.itemIndex)) {

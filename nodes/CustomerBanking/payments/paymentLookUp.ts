@@ -63,7 +63,8 @@ function sameAmount(value: unknown, amount: number): boolean {
  * does not carry are not held against it: the spec leaves approval and transaction fields "not shown".
  */
 function matches(payment: Sought, record: IDataObject): boolean {
-	if (record.reference !== payment.reference || !sameAmount(record.amount, payment.amount)) return false;
+	if (record.reference !== payment.reference || !sameAmount(record.amount, payment.amount))
+		return false;
 	const xpid = text(record.xpid);
 	if (xpid !== undefined && xpid !== payment.xpid) return false;
 	const currency = text(record.currency);
@@ -74,7 +75,8 @@ function matches(payment: Sought, record: IDataObject): boolean {
 function createdAt(record: IDataObject): number | undefined {
 	const meta = record.meta;
 	const value =
-		record.created ?? (typeof meta === 'object' && meta !== null ? (meta as IDataObject).created : undefined);
+		record.created ??
+		(typeof meta === 'object' && meta !== null ? (meta as IDataObject).created : undefined);
 	const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
 	return Number.isNaN(time) ? undefined : time;
 }
@@ -85,7 +87,11 @@ interface AccountRecords {
 }
 
 /** The approvals and transactions of the payments' accounts, each account read once. */
-async function readAccounts(this: IExecuteFunctions, payments: Payment[], bankClock?: BankClock): Promise<Map<string, AccountRecords>> {
+async function readAccounts(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	bankClock?: BankClock,
+): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
 	for (const xaid of new Set(payments.map(accountOf))) {
@@ -114,25 +120,39 @@ interface Scope {
 }
 
 /** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(payment: Sought, records: AccountRecords, { claimed, firstAttempt, onlyXtids }: Scope): Matches {
+function matchesOf(
+	payment: Sought,
+	records: AccountRecords,
+	{ claimed, firstAttempt, onlyXtids }: Scope,
+): Matches {
 	const predates = (record: IDataObject) => {
 		const created = createdAt(record);
-		return created !== undefined && firstAttempt.notBefore !== undefined && created < firstAttempt.notBefore;
+		return (
+			created !== undefined &&
+			firstAttempt.notBefore !== undefined &&
+			created < firstAttempt.notBefore
+		);
 	};
 	const found = new Map<string, FoundPayment>();
 	const provable = new Set<string>();
-	const excluded = (xtid: string) => claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
+	const excluded = (xtid: string) =>
+		claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
 	// a record is provably this request's when the answer named it, or when its creation time shows it
 	// was made after the request first left
 	const known = (record: IDataObject) => {
 		if (onlyXtids !== undefined) return true;
 		const created = createdAt(record);
-		return created !== undefined && firstAttempt.provablyAfter !== undefined && created >= firstAttempt.provablyAfter;
+		return (
+			created !== undefined &&
+			firstAttempt.provablyAfter !== undefined &&
+			created >= firstAttempt.provablyAfter
+		);
 	};
 	for (const approval of records.approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
-		if (xtid === undefined || excluded(xtid) || !matches(payment, details) || predates(approval)) continue;
+		if (xtid === undefined || excluded(xtid) || !matches(payment, details) || predates(approval))
+			continue;
 		found.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
@@ -144,9 +164,21 @@ function matchesOf(payment: Sought, records: AccountRecords, { claimed, firstAtt
 	for (const transaction of records.transactions) {
 		const xtid = text(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
-		if (xtid === undefined || excluded(xtid) || !outgoing || !matches(payment, transaction) || predates(transaction)) continue;
+		if (
+			xtid === undefined ||
+			excluded(xtid) ||
+			!outgoing ||
+			!matches(payment, transaction) ||
+			predates(transaction)
+		)
+			continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
-		found.set(xtid, { ...found.get(xtid), xtid, foundIn: 'transactions', transactionStatus: text(transaction.status) });
+		found.set(xtid, {
+			...found.get(xtid),
+			xtid,
+			foundIn: 'transactions',
+			transactionStatus: text(transaction.status),
+		});
 		if (known(transaction)) provable.add(xtid);
 	}
 	return { found, provable };
@@ -185,7 +217,10 @@ export async function lookUpPayments(
 			claimed.add(only.xtid);
 			results.set(payment.itemIndex, { found: true, payment: only });
 		} else {
-			results.set(payment.itemIndex, { found: false, candidates: candidates.map((candidate) => candidate.xtid) });
+			results.set(payment.itemIndex, {
+				found: false,
+				candidates: candidates.map((candidate) => candidate.xtid),
+			});
 		}
 	}
 	return results;
@@ -204,7 +239,10 @@ export async function findCandidates(
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed, firstAttempt: {} });
+		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
+			claimed,
+			firstAttempt: {},
+		});
 		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;

@@ -34,7 +34,8 @@ const CLAIMED = 'claimedXtids';
 
 function objectAt(memory: IDataObject, name: string): IDataObject {
 	const value = memory[name];
-	if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as IDataObject;
+	if (typeof value === 'object' && value !== null && !Array.isArray(value))
+		return value as IDataObject;
 	const fresh: IDataObject = {};
 	memory[name] = fresh;
 	return fresh;
@@ -78,8 +79,12 @@ export class PaymentMemory {
 		if (typeof stored?.firstAttemptAt !== 'number') return undefined;
 		return {
 			firstAttemptAt: stored.firstAttemptAt,
-			...(typeof stored.bankFirstAttemptBefore === 'number' && { bankFirstAttemptBefore: stored.bankFirstAttemptBefore }),
-			...(typeof stored.bankFirstAttemptAfter === 'number' && { bankFirstAttemptAfter: stored.bankFirstAttemptAfter }),
+			...(typeof stored.bankFirstAttemptBefore === 'number' && {
+				bankFirstAttemptBefore: stored.bankFirstAttemptBefore,
+			}),
+			...(typeof stored.bankFirstAttemptAfter === 'number' && {
+				bankFirstAttemptAfter: stored.bankFirstAttemptAfter,
+			}),
 			xtids: strings(stored.xtids),
 			...(typeof stored.body === 'string' && { body: stored.body }),
 			members: strings(stored.members),
@@ -105,7 +110,11 @@ export class PaymentMemory {
 	 * binds each payment to this key unless a request that may have made it holds it. Returns the request
 	 * as remembered.
 	 */
-	recordAttempt(key: string, sent: { body: string; members: string[]; asBatch: boolean }, now: number): { request: SentRequest; first: boolean } {
+	recordAttempt(
+		key: string,
+		sent: { body: string; members: string[]; asBatch: boolean },
+		now: number,
+	): { request: SentRequest; first: boolean } {
 		const known = this.request(key);
 		if (known) return { request: known, first: false };
 		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: true };
@@ -113,7 +122,8 @@ export class PaymentMemory {
 		// a payment stays bound to the first request that may have made it; one that made nothing binds it no more
 		for (const identity of sent.members) {
 			const bound = this.keyOfPayment(identity);
-			if (bound === undefined || this.request(bound)?.possiblyMade !== true) this.identities[identity] = key;
+			if (bound === undefined || this.request(bound)?.possiblyMade !== true)
+				this.identities[identity] = key;
 		}
 		return { request, first: true };
 	}
@@ -122,7 +132,13 @@ export class PaymentMemory {
 	firstAttemptAt(key: string, now: number): number {
 		const known = this.request(key);
 		if (known) return known.firstAttemptAt;
-		this.store(key, { firstAttemptAt: now, xtids: [], members: [], asBatch: false, possiblyMade: true });
+		this.store(key, {
+			firstAttemptAt: now,
+			xtids: [],
+			members: [],
+			asBatch: false,
+			possiblyMade: true,
+		});
 		return now;
 	}
 
@@ -145,7 +161,13 @@ export class PaymentMemory {
 
 	/** Notes the bank's answer to a key; true when it had already answered the key with this xtid. */
 	answered(key: string, xtid: string): boolean {
-		const known = this.request(key) ?? { firstAttemptAt: Date.now(), xtids: [], members: [], asBatch: false, possiblyMade: true };
+		const known = this.request(key) ?? {
+			firstAttemptAt: Date.now(),
+			xtids: [],
+			members: [],
+			asBatch: false,
+			possiblyMade: true,
+		};
 		if (known.xtids.includes(xtid)) return true;
 		this.store(key, { ...known, possiblyMade: true, xtids: [...known.xtids, xtid] });
 		return false;

@@ -10,7 +10,13 @@ import {
 	resubmissionKey,
 	uuidV4FromParts,
 } from './idempotencyKey';
-import { describeError, keyConflictOutcomes, notProcessedOutcomes, type PaymentOutcome, unknownOutcomes } from './outcomes';
+import {
+	describeError,
+	keyConflictOutcomes,
+	notProcessedOutcomes,
+	type PaymentOutcome,
+	unknownOutcomes,
+} from './outcomes';
 import { type Payment, paymentRequest } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import { findCandidates, type LookupResult, lookUpPayments } from './paymentLookUp';
@@ -45,7 +51,13 @@ const HELD_OVER_LIMIT =
 
 const firstItemOf = (step: PaymentStep): number => {
 	const payments =
-		step.kind === 'send' ? step.request.members : step.kind === 'known' ? step.outcomes.map((o) => o.payment) : step.kind === 'overLimit' ? [step.payment] : step.payments;
+		step.kind === 'send'
+			? step.request.members
+			: step.kind === 'known'
+				? step.outcomes.map((o) => o.payment)
+				: step.kind === 'overLimit'
+					? [step.payment]
+					: step.payments;
 	return Math.min(...payments.map((payment) => payment.itemIndex));
 };
 
@@ -84,7 +96,8 @@ export class PaymentRun {
 
 	private identityOf(payment: Payment): string {
 		const identity = this.identities.get(payment);
-		if (identity === undefined) throw new Error(`payment of item ${payment.itemIndex} was not identified`);
+		if (identity === undefined)
+			throw new Error(`payment of item ${payment.itemIndex} was not identified`);
 		return identity;
 	}
 
@@ -126,10 +139,19 @@ export class PaymentRun {
 			const key = this.keyOf(payment);
 			const body = bodyDigest(payment.body);
 			const earlier = this.memory.request(key.key);
-			const boundTo = bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
+			const boundTo =
+				bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
 			const first = this.firstRequestOf(payment);
 			if (boundTo !== undefined && boundTo !== body) {
-				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherBody', earlier?.possiblyMade === true));
+				conflicts.push(
+					...keyConflictOutcomes(
+						this.context,
+						[payment],
+						key,
+						'otherBody',
+						earlier?.possiblyMade === true,
+					),
+				);
 			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
 				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', true));
 			} else {
@@ -147,19 +169,31 @@ export class PaymentRun {
 	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
 	 * refused before anything is sent.
 	 */
-	private plan(payments: Payment[], planNew: (fresh: Payment[]) => PlannedRequest[]): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
+	private plan(
+		payments: Payment[],
+		planNew: (fresh: Payment[]) => PlannedRequest[],
+	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
 		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
 		const requests: PlannedRequest[] = [];
 		const held: Payment[] = [];
 		const conflicts: PaymentOutcome[] = [];
 		const planned = new Set<Payment>();
 		for (const payment of payments) {
-			const first = payment.customKey === undefined && this.mayHaveBeenMade(payment) ? this.firstRequestOf(payment) : undefined;
+			const first =
+				payment.customKey === undefined && this.mayHaveBeenMade(payment)
+					? this.firstRequestOf(payment)
+					: undefined;
 			if (first === undefined || planned.has(payment)) continue;
 			const members = first.request.members.map((identity) => byIdentity.get(identity));
-			if (members.every((member): member is Payment => member !== undefined && !planned.has(member))) {
+			if (
+				members.every((member): member is Payment => member !== undefined && !planned.has(member))
+			) {
 				members.forEach((member) => planned.add(member));
-				requests.push({ members, key: { key: first.key, source: 'derived' }, asBatch: first.request.asBatch });
+				requests.push({
+					members,
+					key: { key: first.key, source: 'derived' },
+					asBatch: first.request.asBatch,
+				});
 			} else {
 				planned.add(payment);
 				held.push(payment);
@@ -173,12 +207,27 @@ export class PaymentRun {
 			} else if (request.key.source === 'derived' && this.freesItsKey(sent, byIdentity)) {
 				// another request's key by position only (the items moved, or that request made nothing):
 				// these payments were never sent, so they get a key of their own
-				requests.push({ ...request, key: { key: uuidV4FromParts(['rekeyed', request.key.key, body]), source: 'derived' } });
+				requests.push({
+					...request,
+					key: { key: uuidV4FromParts(['rekeyed', request.key.key, body]), source: 'derived' },
+				});
 			} else {
-				conflicts.push(...keyConflictOutcomes(this.context, request.members, request.key, 'otherBody', sent.possiblyMade));
+				conflicts.push(
+					...keyConflictOutcomes(
+						this.context,
+						request.members,
+						request.key,
+						'otherBody',
+						sent.possiblyMade,
+					),
+				);
 			}
 		}
-		requests.sort((a, b) => Math.min(...a.members.map((m) => m.itemIndex)) - Math.min(...b.members.map((m) => m.itemIndex)));
+		requests.sort(
+			(a, b) =>
+				Math.min(...a.members.map((m) => m.itemIndex)) -
+				Math.min(...b.members.map((m) => m.itemIndex)),
+		);
 		return { requests, held, conflicts };
 	}
 
@@ -188,7 +237,10 @@ export class PaymentRun {
 	 * payment now planned under the key, changed since (another amount, payee or reference).
 	 */
 	private freesItsKey(sent: SentRequest, present: ReadonlyMap<string, Payment>): boolean {
-		return !sent.possiblyMade || (sent.members.length > 0 && sent.members.every((identity) => present.has(identity)));
+		return (
+			!sent.possiblyMade ||
+			(sent.members.length > 0 && sent.members.every((identity) => present.has(identity)))
+		);
 	}
 
 	/**
@@ -196,7 +248,11 @@ export class PaymentRun {
 	 * (screen), the spending limits applied (a payment sent before that is over a limit now is looked up,
 	 * not reported "not sent"), then the requests planned (plan).
 	 */
-	steps(payments: Payment[], limits: SpendingLimits, planNew: (fresh: Payment[]) => PlannedRequest[]): PaymentStep[] {
+	steps(
+		payments: Payment[],
+		limits: SpendingLimits,
+		planNew: (fresh: Payment[]) => PlannedRequest[],
+	): PaymentStep[] {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
 		const { allowed, refused } = withinLimits(this.context, usable, limits, {
@@ -206,12 +262,26 @@ export class PaymentRun {
 		const plan = this.plan(allowed, planNew);
 		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
 		const steps: PaymentStep[] = [
-			...[...conflicts, ...plan.conflicts].map((outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] })),
+			...[...conflicts, ...plan.conflicts].map(
+				(outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] }),
+			),
 			...refused
 				.filter((entry) => !heldOverLimit.includes(entry))
 				.map(({ payment, reason }): PaymentStep => ({ kind: 'overLimit', payment, reason })),
-			...heldOverLimit.map(({ payment }): PaymentStep => ({ kind: 'holdBack', payments: [payment], why: HELD_OVER_LIMIT })),
-			...plan.held.map((payment): PaymentStep => ({ kind: 'holdBack', payments: [payment], why: HELD_WITH_OTHERS })),
+			...heldOverLimit.map(
+				({ payment }): PaymentStep => ({
+					kind: 'holdBack',
+					payments: [payment],
+					why: HELD_OVER_LIMIT,
+				}),
+			),
+			...plan.held.map(
+				(payment): PaymentStep => ({
+					kind: 'holdBack',
+					payments: [payment],
+					why: HELD_WITH_OTHERS,
+				}),
+			),
 			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
 		];
 		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
@@ -258,10 +328,16 @@ export class PaymentRun {
 	 * Returns one outcome per payment. When n8n retried an execution whose keys were lost, payments that
 	 * may already have been made are held back first (holdBackPossiblyMade).
 	 */
-	async send(payments: Payment[], key: IdempotencyKey, asBatch: boolean): Promise<PaymentOutcome[]> {
+	async send(
+		payments: Payment[],
+		key: IdempotencyKey,
+		asBatch: boolean,
+	): Promise<PaymentOutcome[]> {
 		if (!this.scope.keysLost) return await this.sendRequest(payments, key, asBatch);
 		const { held, send, sendKey } = await this.holdBackPossiblyMade(payments, key);
-		return send.length === 0 ? held : [...held, ...(await this.sendRequest(send, sendKey, asBatch))];
+		return send.length === 0
+			? held
+			: [...held, ...(await this.sendRequest(send, sendKey, asBatch))];
 	}
 
 	/**
@@ -277,18 +353,30 @@ export class PaymentRun {
 		const { resend, notes } = selectResubmissions(outcomes, resubmitWhen);
 		if (resend.length === 0) return { outcomes, notes };
 		const first = resend[0].key;
-		const positions = resend.map(({ payment }) => outcomes.findIndex((outcome) => outcome.payment === payment));
+		const positions = resend.map(({ payment }) =>
+			outcomes.findIndex((outcome) => outcome.payment === payment),
+		);
 		const key: IdempotencyKey = {
 			...first,
 			key: resubmissionKey(first.key, MAX_RESUBMISSIONS, positions),
 			source: 'resubmission',
 		};
-		const second = await this.sendRequest(resend.map(({ payment }) => payment), key, true);
+		const second = await this.sendRequest(
+			resend.map(({ payment }) => payment),
+			key,
+			true,
+		);
 		for (const { payment, reason } of resend) {
-			notes.set(payment.itemIndex, { resubmitted: true, firstRejection: reason, firstIdempotencyKey: first.key });
+			notes.set(payment.itemIndex, {
+				resubmitted: true,
+				firstRejection: reason,
+				firstIdempotencyKey: first.key,
+			});
 		}
 		return {
-			outcomes: outcomes.map((outcome) => second.find((retried) => retried.payment === outcome.payment) ?? outcome),
+			outcomes: outcomes.map(
+				(outcome) => second.find((retried) => retried.payment === outcome.payment) ?? outcome,
+			),
 			notes,
 		};
 	}
@@ -304,16 +392,31 @@ export class PaymentRun {
 	 * the key was first sent and not reported for another payment (paymentLookUp.ts); `onlyXtids`: the
 	 * answer named these xtids without saying whose.
 	 */
-	async lookUp(payments: Payment[], key: string, onlyXtids?: ReadonlySet<string>): Promise<Map<number, LookupResult>> {
+	async lookUp(
+		payments: Payment[],
+		key: string,
+		onlyXtids?: ReadonlySet<string>,
+	): Promise<Map<number, LookupResult>> {
 		const firstAttemptAt = this.memory.firstAttemptAt(key, Date.now());
 		const firstAttempt = () => {
 			const latest = this.bankClock.latestAt(firstAttemptAt);
 			const earliest = this.bankClock.earliestAt(firstAttemptAt);
-			if (latest !== undefined && earliest !== undefined) this.memory.noteBankTime(key, { earliest, latest });
+			if (latest !== undefined && earliest !== undefined)
+				this.memory.noteBankTime(key, { earliest, latest });
 			const known = this.memory.request(key);
-			return { notBefore: known?.bankFirstAttemptAfter, provablyAfter: known?.bankFirstAttemptBefore };
+			return {
+				notBefore: known?.bankFirstAttemptAfter,
+				provablyAfter: known?.bankFirstAttemptBefore,
+			};
 		};
-		return await lookUpPayments.call(this.context, payments, firstAttempt, this.memory.claimedXtids, this.bankClock, onlyXtids);
+		return await lookUpPayments.call(
+			this.context,
+			payments,
+			firstAttempt,
+			this.memory.claimedXtids,
+			this.bankClock,
+			onlyXtids,
+		);
 	}
 
 	/**
@@ -331,7 +434,9 @@ export class PaymentRun {
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
-				return unknownOutcomes(this.context, [payment], key, failure, () => ({ candidates: result?.candidates ?? [] }))[0];
+				return unknownOutcomes(this.context, [payment], key, failure, () => ({
+					candidates: result?.candidates ?? [],
+				}))[0];
 			});
 		} catch (error) {
 			const lookupFailed = describeError(error);
@@ -339,21 +444,39 @@ export class PaymentRun {
 		}
 	}
 
-	private async sendRequest(payments: Payment[], key: IdempotencyKey, asBatch: boolean): Promise<PaymentOutcome[]> {
+	private async sendRequest(
+		payments: Payment[],
+		key: IdempotencyKey,
+		asBatch: boolean,
+	): Promise<PaymentOutcome[]> {
 		const body = requestBodyOf(payments, asBatch);
-		const identities = this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
-		const { request: sent, first } = this.memory.recordAttempt(key.key, { body: bodyDigest(body), members: identities, asBatch }, Date.now());
+		const identities =
+			this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
+		const { request: sent, first } = this.memory.recordAttempt(
+			key.key,
+			{ body: bodyDigest(body), members: identities, asBatch },
+			Date.now(),
+		);
 		// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
 		const earlierMayHaveBeenMade = !first && sent.possiblyMade;
 		let response: IDataObject;
 		try {
-			response = await apiRequest.call(this.context, paymentRequest(key.key, body, payments[0].itemIndex, this.bankClock));
+			response = await apiRequest.call(
+				this.context,
+				paymentRequest(key.key, body, payments[0].itemIndex, this.bankClock),
+			);
 		} catch (error) {
 			const failure = apiFailureOf(error);
-			if (failure?.outcomeUnknown) return await this.resolveUnknown(payments, key, describeError(error));
+			if (failure?.outcomeUnknown)
+				return await this.resolveUnknown(payments, key, describeError(error));
 			if (earlierMayHaveBeenMade) {
 				const earlier = `${describeError(error)} An earlier attempt with this idempotency key, in an earlier run of this node, may have been processed.`;
-				return await this.resolveUnknown(payments, key, earlier, sent.xtids.length > 0 ? new Set(sent.xtids) : undefined);
+				return await this.resolveUnknown(
+					payments,
+					key,
+					earlier,
+					sent.xtids.length > 0 ? new Set(sent.xtids) : undefined,
+				);
 			}
 			// only a refusal the bank answered proves nothing was made; any other failure keeps the key as it is
 			if (failure?.refused) this.memory.markMadeNothing(key.key);
@@ -371,22 +494,36 @@ export class PaymentRun {
 		payments: Payment[],
 		key: IdempotencyKey,
 	): Promise<{ held: PaymentOutcome[]; send: Payment[]; sendKey: IdempotencyKey }> {
-		const failure = 'n8n retried this execution, and the idempotency keys of the failed execution were not kept with it.';
+		const failure =
+			'n8n retried this execution, and the idempotency keys of the failed execution were not kept with it.';
 		let candidates: Map<number, string[]>;
 		try {
 			candidates = await findCandidates.call(this.context, payments, this.memory.claimedXtids);
 		} catch (error) {
 			const lookupFailed = describeError(error);
-			return { held: unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed })), send: [], sendKey: key };
+			return {
+				held: unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed })),
+				send: [],
+				sendKey: key,
+			};
 		}
 		const candidatesOf = (payment: Payment) => candidates.get(payment.itemIndex) ?? [];
 		const possiblyMade = payments.filter((payment) => candidatesOf(payment).length > 0);
 		const send = payments.filter((payment) => !possiblyMade.includes(payment));
-		const held = unknownOutcomes(this.context, possiblyMade, key, failure, (payment) => ({ candidates: candidatesOf(payment) }));
+		const held = unknownOutcomes(this.context, possiblyMade, key, failure, (payment) => ({
+			candidates: candidatesOf(payment),
+		}));
 		const sendKey =
 			possiblyMade.length === 0
 				? key
-				: { ...key, key: uuidV4FromParts(['held-back', key.key, send.map((payment) => String(payment.itemIndex)).join(',')]) };
+				: {
+						...key,
+						key: uuidV4FromParts([
+							'held-back',
+							key.key,
+							send.map((payment) => String(payment.itemIndex)).join(','),
+						]),
+					};
 		return { held, send, sendKey };
 	}
 }

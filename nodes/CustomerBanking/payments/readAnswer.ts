@@ -12,14 +12,24 @@ export interface AnswerReader {
 	/** Notes that the bank answered `key` with `xtid`; true when it had done so before (a replay). */
 	noteAnswer(key: string, xtid: string): boolean;
 	/** Looks the payments up among the records with these xtids (see PaymentRun.lookUp). */
-	lookUp(payments: Payment[], key: string, onlyXtids: ReadonlySet<string>): Promise<Map<number, LookupResult>>;
+	lookUp(
+		payments: Payment[],
+		key: string,
+		onlyXtids: ReadonlySet<string>,
+	): Promise<Map<number, LookupResult>>;
 	/** Looks up payments whose outcome is unknown and reports what was found (see PaymentRun.resolveUnknown). */
-	resolveUnknown(payments: Payment[], key: IdempotencyKey, failure: string): Promise<PaymentOutcome[]>;
+	resolveUnknown(
+		payments: Payment[],
+		key: IdempotencyKey,
+		failure: string,
+	): Promise<PaymentOutcome[]>;
 }
 
 function objectsIn(value: unknown): IDataObject[] {
 	return Array.isArray(value)
-		? (value.filter((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry)) as IDataObject[])
+		? (value.filter(
+				(entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
+			) as IDataObject[])
 		: [];
 }
 
@@ -27,9 +37,14 @@ function objectsIn(value: unknown): IDataObject[] {
  * Which payment of the request an answer entry is about: its `index` (DECISIONS.md §Payments),
  * else the only payment, else the one unclaimed payment with the same reference (and amount).
  */
-function positionOf(entry: IDataObject, payments: Payment[], claimed: Set<number>): number | undefined {
+function positionOf(
+	entry: IDataObject,
+	payments: Payment[],
+	claimed: Set<number>,
+): number | undefined {
 	const index = entry.index;
-	if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < payments.length) return index;
+	if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < payments.length)
+		return index;
 	if (payments.length === 1) return 0;
 	const candidates = payments
 		.map((payment, position) => ({ payment, position }))
@@ -72,7 +87,8 @@ function pairByAnswer(
 	return { acceptedAt, rejectedAt };
 }
 
-const reasonOf = (entry: IDataObject) => (typeof entry.error === 'string' ? entry.error : 'rejected without a reason');
+const reasonOf = (entry: IDataObject) =>
+	typeof entry.error === 'string' ? entry.error : 'rejected without a reason';
 
 /** One answer being read: the payments of the request and the outcomes found so far, by position. */
 class Reading {
@@ -87,20 +103,36 @@ class Reading {
 
 	/** The positions still without an outcome. */
 	open(): number[] {
-		return this.payments.map((_payment, position) => position).filter((position) => !this.outcomes.has(position));
+		return this.payments
+			.map((_payment, position) => position)
+			.filter((position) => !this.outcomes.has(position));
 	}
 
 	accept(position: number, accepted: IDataObject): void {
 		const { key, payments, requestId } = this;
 		const xtid = xtidOf(accepted);
 		const replayed = xtid !== undefined && this.run.noteAnswer(key.key, xtid);
-		this.outcomes.set(position, { kind: 'accepted', payment: payments[position], key, accepted, requestId, replayed });
+		this.outcomes.set(position, {
+			kind: 'accepted',
+			payment: payments[position],
+			key,
+			accepted,
+			requestId,
+			replayed,
+		});
 	}
 
 	reject(position: number, reason: string, reasonUncertain = false): void {
 		const { key, payments, requestId } = this;
 		const uncertain = reasonUncertain && { reasonUncertain };
-		this.outcomes.set(position, { kind: 'rejected', payment: payments[position], key, reason, requestId, ...uncertain });
+		this.outcomes.set(position, {
+			kind: 'rejected',
+			payment: payments[position],
+			key,
+			reason,
+			requestId,
+			...uncertain,
+		});
 	}
 }
 
@@ -109,7 +141,11 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 	const { run, key, payments, requestId } = reading;
 	if (reading.open().length === 0 || namedXtids.size === 0) return;
 	try {
-		const found = await run.lookUp(reading.open().map((position) => payments[position]), key.key, namedXtids);
+		const found = await run.lookUp(
+			reading.open().map((position) => payments[position]),
+			key.key,
+			namedXtids,
+		);
 		for (const position of reading.open()) {
 			const result = found.get(payments[position].itemIndex);
 			if (!result?.found) continue;
@@ -119,7 +155,9 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 			reading.accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
 		}
 	} catch (error) {
-		run.context.logger.warn(`Customer Banking: pairing the answer of request ${requestId ?? key.key} by look-up failed: ${describeError(error)}`);
+		run.context.logger.warn(
+			`Customer Banking: pairing the answer of request ${requestId ?? key.key} by look-up failed: ${describeError(error)}`,
+		);
 	}
 }
 
@@ -130,7 +168,12 @@ function rejectTheRest(reading: Reading, rejectionsLeft: IDataObject[]): void {
 	const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
 	for (const position of left) {
 		if (reasons.length === 1) reading.reject(position, reasons[0]);
-		else reading.reject(position, `one of the rejections of this request: ${reasons.join(' | ')}`, true);
+		else
+			reading.reject(
+				position,
+				`one of the rejections of this request: ${reasons.join(' | ')}`,
+				true,
+			);
 	}
 }
 
@@ -138,21 +181,39 @@ function rejectTheRest(reading: Reading, rejectionsLeft: IDataObject[]): void {
  * Step 4: as many payments left as the xtids and rejections left: one payment takes the one xtid;
  * several are accounted for together (acceptedStates.ts accountedTogether).
  */
-async function accountTogether(reading: Reading, namedXtids: Set<string>, rejectionsLeft: IDataObject[]): Promise<void> {
+async function accountTogether(
+	reading: Reading,
+	namedXtids: Set<string>,
+	rejectionsLeft: IDataObject[],
+): Promise<void> {
 	const { run, key, payments, requestId } = reading;
 	const outcomes = [...reading.outcomes.values()];
 	const xtidsLeft = [...namedXtids].filter(
-		(xtid) => !outcomes.some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
+		(xtid) =>
+			!outcomes.some((outcome) => outcome.kind === 'accepted' && xtidOf(outcome.accepted) === xtid),
 	);
 	const open = reading.open();
-	if (open.length === 0 || xtidsLeft.length === 0 || open.length !== xtidsLeft.length + rejectionsLeft.length) return;
+	if (
+		open.length === 0 ||
+		xtidsLeft.length === 0 ||
+		open.length !== xtidsLeft.length + rejectionsLeft.length
+	)
+		return;
 	if (open.length === 1) return reading.accept(open[0], { xtid: xtidsLeft[0] });
 	const together = open.map((position) => payments[position]);
 	const reasons = rejectionsLeft.map(reasonOf);
-	const group = await accountedTogether.call(run.context, together, xtidsLeft, reasons).catch(() => undefined);
+	const group = await accountedTogether
+		.call(run.context, together, xtidsLeft, reasons)
+		.catch(() => undefined);
 	if (!group) return;
 	for (const position of open) {
-		reading.outcomes.set(position, { kind: 'undetermined', payment: payments[position], key, requestId, ...group });
+		reading.outcomes.set(position, {
+			kind: 'undetermined',
+			payment: payments[position],
+			key,
+			requestId,
+			...group,
+		});
 	}
 }
 
@@ -191,6 +252,8 @@ export async function readAnswer(
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
 	await confirmAcceptedStates.call(run.context, [...reading.outcomes.values()]);
 	return payments.map(
-		(payment, position) => reading.outcomes.get(position) ?? (resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
+		(payment, position) =>
+			reading.outcomes.get(position) ??
+			(resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
 	);
 }

@@ -32,7 +32,8 @@ export function rejectionKind(reason: string): RejectionKind {
 }
 
 /** Default of "Resubmit When Reason Matches": words that say a rejection is temporary. */
-export const TEMPORARY_REJECTION = 'temporar|try again|timed? ?out|unavailable|busy|overloaded|rate limit';
+export const TEMPORARY_REJECTION =
+	'temporar|try again|timed? ?out|unavailable|busy|overloaded|rate limit';
 
 /**
  * Invalid and refused items are never resubmitted, whatever the pattern says: they would be
@@ -45,10 +46,17 @@ export function mayResubmit(
 ): { resubmit: true } | { resubmit: false; because: string } {
 	const kind = rejectionKind(reason);
 	if (kind === 'invalid') {
-		return { resubmit: false, because: 'the same payment would be rejected again: correct it and submit it as a new payment' };
+		return {
+			resubmit: false,
+			because:
+				'the same payment would be rejected again: correct it and submit it as a new payment',
+		};
 	}
 	if (kind === 'refused') {
-		return { resubmit: false, because: 'the bank refused it for a reason another attempt must not try to overturn' };
+		return {
+			resubmit: false,
+			because: 'the bank refused it for a reason another attempt must not try to overturn',
+		};
 	}
 	if (resubmitWhen.test(reason)) return { resubmit: true };
 	return {

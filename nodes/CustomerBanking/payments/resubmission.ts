@@ -25,7 +25,10 @@ type Rejected = Extract<PaymentOutcome, { kind: 'rejected' }>;
 export function selectResubmissions(
 	outcomes: PaymentOutcome[],
 	resubmitWhen: RegExp,
-): { resend: Array<{ payment: Payment; key: Rejected['key']; reason: string }>; notes: Map<number, ResubmissionNote> } {
+): {
+	resend: Array<{ payment: Payment; key: Rejected['key']; reason: string }>;
+	notes: Map<number, ResubmissionNote>;
+} {
 	const notes = new Map<number, ResubmissionNote>();
 	const resend: Array<{ payment: Payment; key: Rejected['key']; reason: string }> = [];
 	for (const outcome of outcomes) {
@@ -34,12 +37,14 @@ export function selectResubmissions(
 		if (outcome.reasonUncertain) {
 			notes.set(itemIndex, {
 				resubmitted: false,
-				notResubmittedBecause: 'the bank\'s answer did not say which of its rejections is this payment\'s',
+				notResubmittedBecause:
+					"the bank's answer did not say which of its rejections is this payment's",
 			});
 			continue;
 		}
 		const verdict = mayResubmit(outcome.reason, resubmitWhen);
-		if (verdict.resubmit) resend.push({ payment: outcome.payment, key: outcome.key, reason: outcome.reason });
+		if (verdict.resubmit)
+			resend.push({ payment: outcome.payment, key: outcome.key, reason: outcome.reason });
 		else notes.set(itemIndex, { resubmitted: false, notResubmittedBecause: verdict.because });
 	}
 	return { resend, notes };

@@ -24,18 +24,27 @@ export const spendingLimitOptions: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
-			'The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n\'s Retry included), in that account\'s currency; payments that would go over it are never sent and go to the Rejected output with the reason. 0 means no limit.',
+			"The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n's Retry included), in that account's currency; payments that would go over it are never sent and go to the Rejected output with the reason. 0 means no limit.",
 	},
 ];
 
-function limitOf(context: IExecuteFunctions, name: string, label: string, itemIndex: number): number | undefined {
+function limitOf(
+	context: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): number | undefined {
 	const value: unknown = context.getNodeParameter(`options.${name}`, itemIndex, 0);
 	if (value === 0 || value === null || value === '') return undefined;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-		throw new NodeOperationError(context.getNode(), `${label} must be a number of 0 or more (0: no limit)`, {
-			itemIndex,
-			description: `Got ${JSON.stringify(value)}. Nothing was sent.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`${label} must be a number of 0 or more (0: no limit)`,
+			{
+				itemIndex,
+				description: `Got ${JSON.stringify(value)}. Nothing was sent.`,
+			},
+		);
 	}
 	return value;
 }
@@ -68,16 +77,20 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 	ledgerOf: LimitLedger<P>,
 ): { spent: Record<string, Record<string, number>>; committedOf: (account: string) => number } {
 	const memory = context.getContext('node');
-	const spent = ((memory[SPENT] ??= {}) as IDataObject) as Record<string, Record<string, number>>;
+	const spent = (memory[SPENT] ??= {}) as IDataObject as Record<string, Record<string, number>>;
 	for (const payment of payments) {
 		const id = ledgerOf.idOf(payment);
-		if (ledgerOf.alreadyPaid(id)) ((spent[String(payment.body.xaid)] ??= {})[id] = Number(payment.body.amount));
+		if (ledgerOf.alreadyPaid(id))
+			(spent[String(payment.body.xaid)] ??= {})[id] = Number(payment.body.amount);
 	}
 	const mayBePaid = new Map<string, number>();
 	const committedOf = (account: string) => {
 		if (!mayBePaid.has(account)) {
 			const paid = Object.entries(spent[account] ?? {}).filter(([id]) => ledgerOf.alreadyPaid(id));
-			mayBePaid.set(account, paid.reduce((sum, [, amount]) => sum + cents(amount), 0));
+			mayBePaid.set(
+				account,
+				paid.reduce((sum, [, amount]) => sum + cents(amount), 0),
+			);
 		}
 		return mayBePaid.get(account) as number;
 	};
@@ -110,7 +123,10 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		const account = String(payment.body.xaid);
 		const id = ledgerOf.idOf(payment);
 		if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
-			refused.push({ payment, reason: `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent` });
+			refused.push({
+				payment,
+				reason: `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`,
+			});
 			continue;
 		}
 		const committed = committedOf(account);
@@ -118,7 +134,10 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		// a repeated key (the same payment twice in the input) counts once
 		const extra = counted.has(id) || ledgerOf.alreadyPaid(id) ? 0 : cents(amount);
 		if (limits.maxTotal !== undefined && committed + added + extra > cents(limits.maxTotal)) {
-			refused.push({ payment, reason: overTotal(account, committed + added + (extra || 0), amount) });
+			refused.push({
+				payment,
+				reason: overTotal(account, committed + added + (extra || 0), amount),
+			});
 			continue;
 		}
 		newTotals.set(account, added + extra);

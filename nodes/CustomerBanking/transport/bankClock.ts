@@ -15,7 +15,8 @@ export class BankClock {
 		const atMost = bankTime + 1000 - sentAt;
 		const atLeast = bankTime - receivedAt;
 		this.aheadAtMost = this.aheadAtMost === undefined ? atMost : Math.min(this.aheadAtMost, atMost);
-		this.aheadAtLeast = this.aheadAtLeast === undefined ? atLeast : Math.max(this.aheadAtLeast, atLeast);
+		this.aheadAtLeast =
+			this.aheadAtLeast === undefined ? atLeast : Math.max(this.aheadAtLeast, atLeast);
 	}
 
 	/** The latest time the bank's clock can have shown when n8n's showed `at`. */

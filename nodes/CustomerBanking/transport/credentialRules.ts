@@ -41,7 +41,8 @@ export function insecureAddressOf(credentials: ICredentialDataDecryptedObject): 
 export function insecureAddressMessage(field: string): { message: string; description: string } {
 	return {
 		message: `The ${field} of a production credential must start with https://`,
-		description: 'The client secret and the access token are never sent over plain http to production.',
+		description:
+			'The client secret and the access token are never sent over plain http to production.',
 	};
 }
 
@@ -70,7 +71,10 @@ export function tokenIsBound(credentials: ICredentialDataDecryptedObject): boole
  * n8n's request helper follows redirects by default and re-adds Authorization on another origin (and
  * from https to http); the API documents no redirect, so none is followed: a 3xx becomes a failure.
  */
-export const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect' | 'sendCredentialsOnCrossOriginRedirect'> = {
+export const NO_REDIRECTS: Pick<
+	IHttpRequestOptions,
+	'disableFollowRedirect' | 'sendCredentialsOnCrossOriginRedirect'
+> = {
 	disableFollowRedirect: true,
 	sendCredentialsOnCrossOriginRedirect: false,
 };
@@ -79,7 +83,10 @@ export const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect' | '
  * Where a redirect pointed, as an origin (scheme, host and port): never its path or query string, which
  * may carry anything. Relative locations resolve against the request's address.
  */
-export function redirectTargetOf(location: string | undefined, requestUrl: string): string | undefined {
+export function redirectTargetOf(
+	location: string | undefined,
+	requestUrl: string,
+): string | undefined {
 	if (location === undefined || location.trim() === '') return undefined;
 	try {
 		const target = new URL(location.trim(), requestUrl);

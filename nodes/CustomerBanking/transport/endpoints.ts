@@ -53,7 +53,9 @@ const read = <Params extends object>(path: (params: Params) => string): Endpoint
 
 /** A list of every account's records, or of one account's. */
 const scopedList = (collection: 'approvals' | 'payees' | 'transactions') =>
-	read<AccountScope>(({ xaid }) => (xaid === undefined ? `/${collection}` : encoded`/account/${xaid}/${collection}`));
+	read<AccountScope>(({ xaid }) =>
+		xaid === undefined ? `/${collection}` : encoded`/account/${xaid}/${collection}`,
+	);
 
 /**
  * spec §Errors: on every payee endpoint a 429 says the account is not active, never retried; payee
@@ -65,8 +67,10 @@ const payeeEndpoint = <Params extends object>(endpoint: Endpoint<Params>): Endpo
 	pageLimit: 100,
 });
 
-const payeeWrite = <Params extends object>(method: IHttpRequestMethods, path: (params: Params) => string) =>
-	payeeEndpoint<Params>({ ...read(path), method, retry: 'never' });
+const payeeWrite = <Params extends object>(
+	method: IHttpRequestMethods,
+	path: (params: Params) => string,
+) => payeeEndpoint<Params>({ ...read(path), method, retry: 'never' });
 
 /** spec §Errors rule 3, as the error of a payment request that may have been processed says it. */
 const LOOK_PAYMENT_UP =
@@ -94,8 +98,21 @@ export const ENDPOINTS = {
 	),
 	upsertPayee: payeeWrite<{ xaid: string }>('POST', ({ xaid }) => encoded`/account/${xaid}/payee`),
 	// spec §Payments rule 2: resent with the same x-idempotent-key and body, the bank acts once
-	payments: { ...read<object>(() => '/payments'), method: 'POST' as const, retry: 'safe' as const, whenOutcomeUnknown: LOOK_PAYMENT_UP },
+	payments: {
+		...read<object>(() => '/payments'),
+		method: 'POST' as const,
+		retry: 'safe' as const,
+		whenOutcomeUnknown: LOOK_PAYMENT_UP,
+	},
 	// spec §Webhook subscriptions: writes the bank does not promise to act on once, so never resent
-	subscribeWebhook: { ...read<object>(() => '/webhooks/subscribe'), method: 'POST' as const, retry: 'never' as const },
-	unsubscribeWebhook: { ...read<object>(() => '/webhooks/unsubscribe'), method: 'DELETE' as const, retry: 'never' as const },
+	subscribeWebhook: {
+		...read<object>(() => '/webhooks/subscribe'),
+		method: 'POST' as const,
+		retry: 'never' as const,
+	},
+	unsubscribeWebhook: {
+		...read<object>(() => '/webhooks/unsubscribe'),
+		method: 'DELETE' as const,
+		retry: 'never' as const,
+	},
 };

@@ -59,7 +59,9 @@ export function readFailure(error: unknown): RequestFailure {
 		failure.location = headerValue(response.headers, 'location');
 		failure.apiMessage = apiMessageOf(response.data);
 	} else {
-		const httpCode = chain.map((link) => link.httpCode).find((code) => /^\d{3}$/.test(String(code)));
+		const httpCode = chain
+			.map((link) => link.httpCode)
+			.find((code) => /^\d{3}$/.test(String(code)));
 		if (httpCode !== undefined) failure.status = Number(httpCode);
 		const context = asObject(chain[0]?.context);
 		failure.apiMessage = apiMessageOf(context?.data);
@@ -68,10 +70,13 @@ export function readFailure(error: unknown): RequestFailure {
 	if (failure.status === undefined) {
 		const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
 		const message = chain.map((link) => link.message).find((value) => typeof value === 'string');
-		const fromN8nWords = chain.map((link) => networkCodeOfN8nWords(link.message)).find((value) => value !== undefined);
+		const fromN8nWords = chain
+			.map((link) => networkCodeOfN8nWords(link.message))
+			.find((value) => value !== undefined);
 		if (typeof code === 'string') failure.networkCode = code;
 		else if (fromN8nWords !== undefined) failure.networkCode = fromN8nWords;
-		else if (typeof message === 'string' && /socket hang up/i.test(message)) failure.networkCode = 'ECONNRESET';
+		else if (typeof message === 'string' && /socket hang up/i.test(message))
+			failure.networkCode = 'ECONNRESET';
 		// The innermost error says what actually went wrong (n8n's wrapper may rephrase it).
 		const innermost = chain[chain.length - 1];
 		if (innermost) {
@@ -151,7 +156,10 @@ function refusedDescription(f: RequestFailure): Omit<DescribedFailure, 'errorRes
 }
 
 /** The user-facing message and description for each row of spec §Errors. */
-const DESCRIBE: Record<FailureKind, (f: RequestFailure, c: FailureContext) => Omit<DescribedFailure, 'errorResponse'>> = {
+const DESCRIBE: Record<
+	FailureKind,
+	(f: RequestFailure, c: FailureContext) => Omit<DescribedFailure, 'errorResponse'>
+> = {
 	validation: (f) => {
 		const field = fieldNamedIn(f.apiMessage);
 		return {

@@ -102,10 +102,13 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointInte
 
 const IDEMPOTENCY_HEADER = 'x-idempotent-key';
 
-const CHECK_BEFORE_SENDING_AGAIN = 'The request may have been processed: check before sending it again.';
+const CHECK_BEFORE_SENDING_AGAIN =
+	'The request may have been processed: check before sending it again.';
 
 /** The method, path and headers a request goes out with, besides authentication: for showing what would be sent. */
-export function wireRequestOf(options: Pick<ApiRequestOptions, 'method' | 'path' | 'idempotencyKey'>): {
+export function wireRequestOf(
+	options: Pick<ApiRequestOptions, 'method' | 'path' | 'idempotencyKey'>,
+): {
 	method: IHttpRequestMethods;
 	path: string;
 	headers: Record<string, string>;
@@ -113,7 +116,8 @@ export function wireRequestOf(options: Pick<ApiRequestOptions, 'method' | 'path'
 	return {
 		method: options.method,
 		path: options.path,
-		headers: options.idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: options.idempotencyKey },
+		headers:
+			options.idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: options.idempotencyKey },
 	};
 }
 
@@ -124,12 +128,20 @@ function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 }
 
 /** The Base URL, once the environment's rules allow sending anything there (checked for every request). */
-function baseUrlOf(this: BankingContext, credentials: ICredentialDataDecryptedObject, itemIndex: number | undefined): string {
+function baseUrlOf(
+	this: BankingContext,
+	credentials: ICredentialDataDecryptedObject,
+	itemIndex: number | undefined,
+): string {
 	const baseUrl = normalisedBaseUrlOf(credentials);
 	if (!baseUrl) {
-		throw new NodeOperationError(this.getNode(), 'The Customer Banking credential has no Base URL', {
-			description: 'Open the credential and fill in the Base URL of the API.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The Customer Banking credential has no Base URL',
+			{
+				description: 'Open the credential and fill in the Base URL of the API.',
+			},
+		);
 	}
 	const insecure = insecureAddressOf(credentials);
 	if (insecure) {
@@ -172,17 +184,27 @@ interface PreparedRequest {
 	headers: Record<string, string>;
 	credentials: ICredentialDataDecryptedObject;
 	/** Handed to n8n so it does not read the credential again; absent without a stored credential on the node. */
-	credentialsDecrypted?: { id: string; name: string; type: string; data: ICredentialDataDecryptedObject };
+	credentialsDecrypted?: {
+		id: string;
+		name: string;
+		type: string;
+		data: ICredentialDataDecryptedObject;
+	};
 	/** May be sent again after a failure (retryPolicy.ts retryModeOf). */
 	repeatable: boolean;
 }
 
-async function prepareRequest(this: BankingContext, options: ApiRequestOptions): Promise<PreparedRequest> {
+async function prepareRequest(
+	this: BankingContext,
+	options: ApiRequestOptions,
+): Promise<PreparedRequest> {
 	const { method, itemIndex } = options;
 	const path = checkedPath.call(this, options.path, itemIndex);
 	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
 	// token into this same object, so the next page of a list sends it.
-	const credentials = options.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+	const credentials =
+		options.credentials ??
+		(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	const credentialsDecrypted = stored?.id
 		? { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: credentials }
@@ -242,7 +264,12 @@ async function failedRequest(
 	this: BankingContext,
 	prepared: PreparedRequest,
 	options: ApiRequestOptions,
-	failed: { failure: RequestFailure; rule: ErrorRule; attempts: number; earlierAttemptMayHaveBeenProcessed: boolean },
+	failed: {
+		failure: RequestFailure;
+		rule: ErrorRule;
+		attempts: number;
+		earlierAttemptMayHaveBeenProcessed: boolean;
+	},
 ): Promise<Error> {
 	const { failure, rule, attempts } = failed;
 	const { itemIndex } = options;
@@ -261,7 +288,14 @@ async function failedRequest(
 	}
 	const status = failure.status;
 	const refused = status !== undefined && status >= 400 && status < 500;
-	const facts = { kind: rule.kind, status, outcomeUnknown, refused, field: described.field, attempts };
+	const facts = {
+		kind: rule.kind,
+		status,
+		outcomeUnknown,
+		refused,
+		field: described.field,
+		attempts,
+	};
 	return failedRequestError(this.getNode(), described, facts, itemIndex);
 }
 
@@ -270,10 +304,16 @@ async function failedRequest(
  * wrote it into the credentials handed over; without them (no stored credential on the node) it is only
  * in what n8n stores, read again.
  */
-async function scrubbedAnswer<T>(this: BankingContext, answer: T, prepared: PreparedRequest): Promise<T> {
+async function scrubbedAnswer<T>(
+	this: BankingContext,
+	answer: T,
+	prepared: PreparedRequest,
+): Promise<T> {
 	const secrets = secretsOf(prepared.credentials);
 	if (!prepared.credentialsDecrypted) {
-		secrets.push(...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)));
+		secrets.push(
+			...secretsOf(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)),
+		);
 	}
 	return scrubSecrets(answer, secrets);
 }
@@ -303,7 +343,9 @@ export async function apiRequest<T = IDataObject>(
 		const rule = ruleFor(failure, options.tooManyRequests);
 		if (rule.kind === 'rateLimited') options.onRateLimited?.();
 		const delay =
-			prepared.repeatable && rule.retry === 'whenSafe' ? delayBeforeNextAttempt(attempts, failure) : undefined;
+			prepared.repeatable && rule.retry === 'whenSafe'
+				? delayBeforeNextAttempt(attempts, failure)
+				: undefined;
 		if (delay === undefined) {
 			const failed = { failure, rule, attempts, earlierAttemptMayHaveBeenProcessed };
 			throw await failedRequest.call(this, prepared, options, failed);
@@ -369,10 +411,16 @@ export async function apiRequestAllItems<T = IDataObject>(
 }
 
 /** What one call adds to the endpoint it names. */
-export type RequestExtras = Pick<ApiRequestOptions, 'qs' | 'body' | 'idempotencyKey' | 'itemIndex' | 'bankClock'>;
+export type RequestExtras = Pick<
+	ApiRequestOptions,
+	'qs' | 'body' | 'idempotencyKey' | 'itemIndex' | 'bankClock'
+>;
 
 /** The request that calls an endpoint of the table (transport/endpoints.ts). */
-export function requestOptionsOf(endpoint: EndpointCall, extras: RequestExtras = {}): ApiRequestOptions {
+export function requestOptionsOf(
+	endpoint: EndpointCall,
+	extras: RequestExtras = {},
+): ApiRequestOptions {
 	const { method, path, tooManyRequests, retry, whenOutcomeUnknown } = endpoint;
 	return { method, path, tooManyRequests, retry, whenOutcomeUnknown, ...extras };
 }
@@ -381,7 +429,11 @@ export function requestOptionsOf(endpoint: EndpointCall, extras: RequestExtras =
  * One call of an endpoint of the table (transport/endpoints.ts), e.g.
  * `request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex })`; see apiRequest.
  */
-export async function request<T>(this: BankingContext, endpoint: EndpointCall, extras?: RequestExtras): Promise<T>;
+export async function request<T>(
+	this: BankingContext,
+	endpoint: EndpointCall,
+	extras?: RequestExtras,
+): Promise<T>;
 export async function request(
 	this: BankingContext,
 	endpoint: EndpointCall,
@@ -395,7 +447,10 @@ export async function request<T = IDataObject>(
 	return await (apiRequest<T>).call(this, requestOptionsOf(endpoint, extras));
 }
 
-export type ListOptions<T> = Omit<ApiRequestAllItemsOptions<T>, 'path' | 'tooManyRequests' | 'pageLimit'>;
+export type ListOptions<T> = Omit<
+	ApiRequestAllItemsOptions<T>,
+	'path' | 'tooManyRequests' | 'pageLimit'
+>;
 
 /**
  * The items of a list endpoint of the table, e.g.

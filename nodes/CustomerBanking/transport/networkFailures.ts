@@ -22,7 +22,9 @@ export const NETWORK_FAILURES: Readonly<Record<string, { words: string; transien
 
 /** The words for a network code, or undefined for a code not in the table. */
 export function networkFailureWords(code: string | undefined): string | undefined {
-	return code !== undefined && Object.hasOwn(NETWORK_FAILURES, code) ? NETWORK_FAILURES[code].words : undefined;
+	return code !== undefined && Object.hasOwn(NETWORK_FAILURES, code)
+		? NETWORK_FAILURES[code].words
+		: undefined;
 }
 
 /**

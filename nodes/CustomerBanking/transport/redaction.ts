@@ -44,13 +44,15 @@ export function scrubSecrets<T>(value: T, secrets: Iterable<string | undefined>)
 	if (forms.length === 0) return value;
 	const serialised = JSON.stringify(value);
 	if (serialised === undefined || !forms.some((form) => serialised.includes(form))) return value;
-	const clean = (text: string) => forms.reduce((safe, form) => safe.split(form).join(REDACTED), text);
+	const clean = (text: string) =>
+		forms.reduce((safe, form) => safe.split(form).join(REDACTED), text);
 	const walk = (node: unknown): unknown => {
 		if (typeof node === 'string') return clean(node);
 		if (Array.isArray(node)) return node.map(walk);
 		if (typeof node === 'object' && node !== null) {
 			const copy: IDataObject = {};
-			for (const [key, entry] of Object.entries(node as IDataObject)) copy[clean(key)] = walk(entry) as IDataObject[string];
+			for (const [key, entry] of Object.entries(node as IDataObject))
+				copy[clean(key)] = walk(entry) as IDataObject[string];
 			return copy;
 		}
 		return node;

@@ -68,7 +68,12 @@ export const ERROR_RULES: readonly ErrorRule[] = [
 		retry: 'never',
 		outcomeUnknown: false,
 	},
-	{ kind: 'rateLimited', applies: (f) => f.status === 429, retry: 'whenSafe', outcomeUnknown: true },
+	{
+		kind: 'rateLimited',
+		applies: (f) => f.status === 429,
+		retry: 'whenSafe',
+		outcomeUnknown: true,
+	},
 	// The API documents no redirect and none is followed. Not retried; for a write the body had left, so
 	// whatever a gateway did with it is unknown.
 	{
@@ -83,7 +88,12 @@ export const ERROR_RULES: readonly ErrorRule[] = [
 		retry: 'whenSafe',
 		outcomeUnknown: true,
 	},
-	{ kind: 'refused', applies: (f) => f.status !== undefined, retry: 'never', outcomeUnknown: false },
+	{
+		kind: 'refused',
+		applies: (f) => f.status !== undefined,
+		retry: 'never',
+		outcomeUnknown: false,
+	},
 	{
 		kind: 'network',
 		applies: (f) => f.networkCode !== undefined && NETWORK_ERROR_CODES.includes(f.networkCode),
@@ -93,8 +103,14 @@ export const ERROR_RULES: readonly ErrorRule[] = [
 	{ kind: 'other', applies: () => true, retry: 'never', outcomeUnknown: false },
 ];
 
-export function ruleFor(failure: AttemptFailure, tooManyRequests: TooManyRequestsMeaning = 'rateLimited'): ErrorRule {
-	return ERROR_RULES.find((rule) => rule.applies(failure, tooManyRequests)) ?? ERROR_RULES[ERROR_RULES.length - 1];
+export function ruleFor(
+	failure: AttemptFailure,
+	tooManyRequests: TooManyRequestsMeaning = 'rateLimited',
+): ErrorRule {
+	return (
+		ERROR_RULES.find((rule) => rule.applies(failure, tooManyRequests)) ??
+		ERROR_RULES[ERROR_RULES.length - 1]
+	);
 }
 
 /** spec §Errors rule 1: 1 s, 2 s, 4 s, capped, at most 5 attempts. */
@@ -109,7 +125,10 @@ export const BACKOFF = {
  * spec §Errors rules 1-2: GET requests are safe to repeat; a write only when its caller declares it
  * (a payment, resent with the same x-idempotent-key and the same body).
  */
-export function retryModeOf(method: IHttpRequestMethods, declared: RetryMode | undefined): RetryMode {
+export function retryModeOf(
+	method: IHttpRequestMethods,
+	declared: RetryMode | undefined,
+): RetryMode {
 	return declared ?? (method === 'GET' ? 'safe' : 'never');
 }
 

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { describeType, TEXT_RULES, textProblem } from './text';
 
 // spec §Identifiers: xaid, xtid and ref are UUIDs
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_PATTERN =
+	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID = new RegExp(UUID_PATTERN);
 
 /** 'uuid': spec §Identifiers types it as a UUID (xaid, xtid, ref); 'text': a string (xpid). */
@@ -17,7 +18,9 @@ export const ID_RULES = {
 	dotSegment: 'must not be "." or ".."',
 } as const;
 
-export type IdCheck = { valid: true; id: string } | { valid: false; rule: string; description: string };
+export type IdCheck =
+	| { valid: true; id: string }
+	| { valid: false; rule: string; description: string };
 
 /**
  * Checks an ID before it goes into a request path or body. Surrounding spaces are dropped; the ID
@@ -29,7 +32,11 @@ export function checkId(value: unknown, format: IdFormat): IdCheck {
 		return { valid: false, rule: ID_RULES.required, description: 'The ID is empty' };
 	}
 	if (typeof value !== 'string') {
-		return { valid: false, rule: 'must be text', description: `Got ${describeType(value)} instead of an ID` };
+		return {
+			valid: false,
+			rule: 'must be text',
+			description: `Got ${describeType(value)} instead of an ID`,
+		};
 	}
 	const id = value.trim();
 	if (id === '') return { valid: false, rule: ID_RULES.required, description: 'The ID is blank' };
@@ -41,7 +48,8 @@ export function checkId(value: unknown, format: IdFormat): IdCheck {
 				: 'Check the expression that produces it';
 		return { valid: false, rule: problem, description };
 	}
-	if (id === '.' || id === '..') return { valid: false, rule: ID_RULES.dotSegment, description: `Got "${id}"` };
+	if (id === '.' || id === '..')
+		return { valid: false, rule: ID_RULES.dotSegment, description: `Got "${id}"` };
 	if (format === 'uuid' && !UUID.test(id)) {
 		return { valid: false, rule: ID_RULES.uuid, description: `"${id}" is not a UUID` };
 	}

@@ -69,6 +69,7 @@ export function readGroup(value: unknown): GroupReading {
 		return { ok: false, rule: `must be a group of fields, not ${describeType(value)}` };
 	}
 	const forbidden = Object.keys(value).find(isForbiddenKey);
-	if (forbidden !== undefined) return { ok: false, rule: `must not contain the key "${forbidden}"` };
+	if (forbidden !== undefined)
+		return { ok: false, rule: `must not contain the key "${forbidden}"` };
 	return { ok: true, values: value };
 }

@@ -52,16 +52,27 @@ export interface PayeeFieldDefinition {
 
 const count = (min: number, max: number) => (min === max ? `${min}` : `${min},${max}`);
 const amount = (min: number, max: number) => (min === max ? `exactly ${min}` : `${min}-${max}`);
-const format = (pattern: RegExp, rule: string) => ({ kind: 'format' as const, format: { pattern, rule } });
-const digits = (min: number, max = min) => format(new RegExp(`^\\d{${count(min, max)}}$`), `${amount(min, max)} digits`);
+const format = (pattern: RegExp, rule: string) => ({
+	kind: 'format' as const,
+	format: { pattern, rule },
+});
+const digits = (min: number, max = min) =>
+	format(new RegExp(`^\\d{${count(min, max)}}$`), `${amount(min, max)} digits`);
 const lettersOrDigits = (min: number, max: number) =>
 	format(new RegExp(`^[A-Za-z0-9]{${count(min, max)}}$`), `${amount(min, max)} letters or digits`);
-const letters = (length: number) => format(new RegExp(`^[A-Za-z]{${length}}$`), `${length} letters`);
+const letters = (length: number) =>
+	format(new RegExp(`^[A-Za-z]{${length}}$`), `${length} letters`);
 const phone = (min: number, max: number) =>
-	format(new RegExp(`^[0-9+ ()-]{${min},${max}}$`), `${min}-${max} characters: digits, +, spaces, dashes and parentheses`);
+	format(
+		new RegExp(`^[0-9+ ()-]{${min},${max}}$`),
+		`${min}-${max} characters: digits, +, spaces, dashes and parentheses`,
+	);
 // alphanumeric; a UK-style inner space ("SW1A 1AA") is tolerated and counted, as the service does
 const postCode = (min: number, max: number) =>
-	format(new RegExp(`^(?=.{${min},${max}}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`), `${min}-${max} letters or digits`);
+	format(
+		new RegExp(`^(?=.{${min},${max}}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`),
+		`${min}-${max} letters or digits`,
+	);
 const length = (min: number | undefined, max: number) => ({ kind: 'length' as const, min, max });
 const name = (min: number, max: number) => ({ kind: 'name' as const, min, max });
 
@@ -116,13 +127,38 @@ export const PAYEE_FIELDS = {
 		about: 'Whether the payee is a business (on) or an individual (off)',
 	},
 	// Contact
-	email: { label: 'Email', group: 'contact', rule: { kind: 'email' }, placeholder: 'name@email.com' },
-	mobilePhone: { label: 'Mobile Phone', group: 'contact', rule: phone(7, 15), placeholder: 'e.g. +44 7700 900123' },
-	website: { label: 'Website', group: 'contact', rule: { kind: 'website' }, placeholder: 'e.g. https://example.com' },
+	email: {
+		label: 'Email',
+		group: 'contact',
+		rule: { kind: 'email' },
+		placeholder: 'name@email.com',
+	},
+	mobilePhone: {
+		label: 'Mobile Phone',
+		group: 'contact',
+		rule: phone(7, 15),
+		placeholder: 'e.g. +44 7700 900123',
+	},
+	website: {
+		label: 'Website',
+		group: 'contact',
+		rule: { kind: 'website' },
+		placeholder: 'e.g. https://example.com',
+	},
 	// Address
-	addressLine1: { label: 'Address Line 1', group: 'address', rule: length(1, 50), requiredOnCreate: true },
+	addressLine1: {
+		label: 'Address Line 1',
+		group: 'address',
+		rule: length(1, 50),
+		requiredOnCreate: true,
+	},
 	addressLine2: { label: 'Address Line 2', group: 'address', rule: length(3, 35) },
-	townCity: { label: 'Town or City', group: 'address', rule: length(1, 35), requiredOnCreate: true },
+	townCity: {
+		label: 'Town or City',
+		group: 'address',
+		rule: length(1, 35),
+		requiredOnCreate: true,
+	},
 	countyState: { label: 'County or State', group: 'address', rule: length(4, 35) },
 	postCode: {
 		label: 'Post Code',
@@ -178,7 +214,13 @@ export const PAYEE_FIELDS = {
 		describesBank: true,
 		placeholder: 'e.g. COBADEFFXXX',
 	},
-	aba: { label: 'ABA Routing Number', group: 'bankDetails', rule: digits(9), onlyFor: 'USD', placeholder: 'e.g. 021000021' },
+	aba: {
+		label: 'ABA Routing Number',
+		group: 'bankDetails',
+		rule: digits(9),
+		onlyFor: 'USD',
+		placeholder: 'e.g. 021000021',
+	},
 	institutionNumber: {
 		label: 'Institution Number',
 		group: 'bankDetails',
@@ -201,16 +243,36 @@ export const PAYEE_FIELDS = {
 		about: 'Name of the intermediary bank',
 	},
 	intermediaryBic: { label: 'Intermediary BIC', group: 'intermediaryBank', rule: length(8, 11) },
-	intermediaryAba: { label: 'Intermediary ABA Routing Number', group: 'intermediaryBank', rule: digits(9) },
-	intermediaryAddress1: { label: 'Intermediary Address Line 1', group: 'intermediaryBank', rule: length(undefined, 50) },
-	intermediaryAddress2: { label: 'Intermediary Address Line 2', group: 'intermediaryBank', rule: length(undefined, 50) },
-	intermediaryTownCity: { label: 'Intermediary Town or City', group: 'intermediaryBank', rule: length(undefined, 35) },
+	intermediaryAba: {
+		label: 'Intermediary ABA Routing Number',
+		group: 'intermediaryBank',
+		rule: digits(9),
+	},
+	intermediaryAddress1: {
+		label: 'Intermediary Address Line 1',
+		group: 'intermediaryBank',
+		rule: length(undefined, 50),
+	},
+	intermediaryAddress2: {
+		label: 'Intermediary Address Line 2',
+		group: 'intermediaryBank',
+		rule: length(undefined, 50),
+	},
+	intermediaryTownCity: {
+		label: 'Intermediary Town or City',
+		group: 'intermediaryBank',
+		rule: length(undefined, 35),
+	},
 	intermediaryCountyState: {
 		label: 'Intermediary County or State',
 		group: 'intermediaryBank',
 		rule: length(undefined, 35),
 	},
-	intermediaryPostcode: { label: 'Intermediary Post Code', group: 'intermediaryBank', rule: length(undefined, 10) },
+	intermediaryPostcode: {
+		label: 'Intermediary Post Code',
+		group: 'intermediaryBank',
+		rule: length(undefined, 10),
+	},
 	intermediaryCountryCode: {
 		label: 'Intermediary Country Code',
 		group: 'intermediaryBank',
@@ -236,14 +298,18 @@ export const REQUIRED_ON_CREATE = fieldsWhere((definition) => definition.require
 export const BANK_DETAIL_FIELDS = fieldsWhere((definition) => definition.group === 'bankDetails');
 
 /** The bank fields that tell where money goes (an upsert finds the payee by them). */
-export const ACCOUNT_IDENTIFYING_FIELDS = BANK_DETAIL_FIELDS.filter((field) => !payeeField(field).describesBank);
+export const ACCOUNT_IDENTIFYING_FIELDS = BANK_DETAIL_FIELDS.filter(
+	(field) => !payeeField(field).describesBank,
+);
 
 /** The xpid, which identifies a payee rather than describing it. */
 export const PAYEE_ID_LABEL = 'Payee ID';
 
 /** Every payee body field, and the xpid, with the name the node shows for it (errors name both). */
 export const PAYEE_FIELD_LABELS: Readonly<Record<PayeeField | 'xpid', string>> = {
-	...(Object.fromEntries(PAYEE_FIELD_NAMES.map((field) => [field, payeeField(field).label])) as Record<PayeeField, string>),
+	...(Object.fromEntries(
+		PAYEE_FIELD_NAMES.map((field) => [field, payeeField(field).label]),
+	) as Record<PayeeField, string>),
 	xpid: PAYEE_ID_LABEL,
 };
 
@@ -284,7 +350,9 @@ const BANK_DETAILS_FORMATS = {
 
 export type BankDetailsFormatName = keyof typeof BANK_DETAILS_FORMATS;
 
-export const BANK_DETAILS_FORMAT_NAMES = Object.keys(BANK_DETAILS_FORMATS) as BankDetailsFormatName[];
+export const BANK_DETAILS_FORMAT_NAMES = Object.keys(
+	BANK_DETAILS_FORMATS,
+) as BankDetailsFormatName[];
 
 export function bankDetailsFormat(name: BankDetailsFormatName): BankDetailsFormat {
 	return BANK_DETAILS_FORMATS[name];
@@ -292,12 +360,17 @@ export function bankDetailsFormat(name: BankDetailsFormatName): BankDetailsForma
 
 export function bankDetailsRequiredFor(currency: string): readonly PayeeField[] {
 	const formats = BANK_DETAILS_FORMAT_NAMES.map(bankDetailsFormat);
-	const format = formats.find((entry) => entry.currency === currency) ?? formats.find((entry) => !entry.currency);
+	const format =
+		formats.find((entry) => entry.currency === currency) ??
+		formats.find((entry) => !entry.currency);
 	return format?.required ?? [];
 }
 
 /** spec §Bank details required by currency: the conditions of `requiredWhenIban`, as errors and the form say them. */
-export const IBAN_CONDITIONS = { given: 'when an IBAN is given', absent: 'when no IBAN is given' } as const;
+export const IBAN_CONDITIONS = {
+	given: 'when an IBAN is given',
+	absent: 'when no IBAN is given',
+} as const;
 
 // spec §Payee validation rules: reference is 6-18 characters for GBP, 6-140 for other currencies
 export function referenceLength(currency: string | undefined): { min: number; max: number } {
@@ -311,7 +384,9 @@ export const EMAIL_RULE = 'a valid e-mail address';
 export const WEBSITE_RULE = 'a valid URL (e.g. https://example.com)';
 
 export function lengthRule(bounds: { min?: number; max: number }): string {
-	return bounds.min === undefined ? `at most ${bounds.max} characters` : `${bounds.min}-${bounds.max} characters`;
+	return bounds.min === undefined
+		? `at most ${bounds.max} characters`
+		: `${bounds.min}-${bounds.max} characters`;
 }
 
 /**

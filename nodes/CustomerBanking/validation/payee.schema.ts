@@ -92,7 +92,13 @@ function fieldRule(rule: PayeeRule, currency: string | undefined): z.ZodTypeAny 
 // every field optional here, required-ness comes below. Until the account's currency is known the
 // reference gets the widest bound (6-140).
 const payeeFields = (currency: string | undefined) =>
-	z.object(Object.fromEntries(PAYEE_FIELD_NAMES.map((field) => [field, fieldRule(payeeField(field).rule, currency)]))).partial();
+	z
+		.object(
+			Object.fromEntries(
+				PAYEE_FIELD_NAMES.map((field) => [field, fieldRule(payeeField(field).rule, currency)]),
+			),
+		)
+		.partial();
 
 export type PayeeBody = { [Field in PayeeField]?: string | boolean } & { xpid?: string };
 
@@ -146,14 +152,17 @@ function crossFieldRules(kind: 'create' | 'update', { currency, existing }: Paye
 		for (const field of PAYEE_FIELD_NAMES) {
 			const when = payeeField(field).requiredWhenIban;
 			if (when === undefined || ibanGiven !== (when === 'given')) continue;
-			if (!missing.has(field) && !missing.has('iban')) missing.set(field, `is required ${IBAN_CONDITIONS[when]}`);
+			if (!missing.has(field) && !missing.has('iban'))
+				missing.set(field, `is required ${IBAN_CONDITIONS[when]}`);
 		}
 		for (const [field, message] of missing) if (!has(merged, field)) issue(field, message);
 	};
 }
 
 function pickBankDetails(payee: IDataObject): IDataObject {
-	return Object.fromEntries(BANK_DETAIL_FIELDS.filter((field) => has(payee, field)).map((field) => [field, payee[field]]));
+	return Object.fromEntries(
+		BANK_DETAIL_FIELDS.filter((field) => has(payee, field)).map((field) => [field, payee[field]]),
+	);
 }
 
 /** spec §Create: required fields, bank details by currency, every value by its rule. */
@@ -196,7 +205,9 @@ export function payeeAccountRules(kind: 'create' | 'update', context: PayeeRuleC
 		const checkedXpid = xpid.safeParse(payee.xpid);
 		copyIssues('xpid', checkedXpid);
 		crossFieldRules(payee.xpid ? 'update' : kind, context)(payee, ctx);
-		return checkedXpid.success && checkedXpid.data !== undefined ? { ...payee, xpid: checkedXpid.data } : payee;
+		return checkedXpid.success && checkedXpid.data !== undefined
+			? { ...payee, xpid: checkedXpid.data }
+			: payee;
 	});
 }
 
@@ -221,7 +232,8 @@ export function describeIssues(error: z.ZodError): PayeeIssue[] {
 			if (seen.has(key)) continue;
 			seen.add(key);
 			// a key such as "constructor" must not find an inherited member of the labels
-			const label = (ownValue(PAYEE_FIELD_LABELS, entry.field) as string | undefined) ?? entry.field;
+			const label =
+				(ownValue(PAYEE_FIELD_LABELS, entry.field) as string | undefined) ?? entry.field;
 			issues.push({ ...entry, label });
 		}
 	}

@@ -113,7 +113,13 @@ export const INPUT_FIELD_NAMES = {
 	description: 'description',
 } as const satisfies Partial<Record<PaymentField, string>>;
 
-export const MAPPING = { parameter: 'mappingMode', automatic: 'autoMapInputData', perField: 'defineBelow' } as const;
+export const MAPPING = {
+	parameter: 'mappingMode',
+	automatic: 'autoMapInputData',
+	perField: 'defineBelow',
+} as const;
 
 /** Body fields the node sets itself; "Additional Body Fields" may not override them. */
-export const FIELDS_THE_NODE_SETS = PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).rule.kind !== 'bodyFields');
+export const FIELDS_THE_NODE_SETS = PAYMENT_FIELD_NAMES.filter(
+	(field) => paymentField(field).rule.kind !== 'bodyFields',
+);

@@ -39,7 +39,8 @@ const amountSchema = z.unknown().transform((value, ctx) => {
 				: Number.NaN;
 	const cents = Math.round(amount * CENTS);
 	if (!Number.isFinite(amount) || !Number.isSafeInteger(cents)) return fail('must be a number');
-	if (Math.abs(amount * CENTS - cents) > 1e-6) return fail(`must have at most ${AMOUNT_DECIMALS} decimal places`);
+	if (Math.abs(amount * CENTS - cents) > 1e-6)
+		return fail(`must have at most ${AMOUNT_DECIMALS} decimal places`);
 	if (cents <= 0) return fail('must be greater than 0');
 	return cents / CENTS;
 });
@@ -89,7 +90,8 @@ function referenceSchema(currency: string | undefined) {
 	// spec §Payee validation rules: the payee reference rule, one definition in payee.fields.ts
 	const { min, max } = referenceLength(currency);
 	// the error names the currency where its bound is not the one of every other currency
-	const forCurrency = currency !== undefined && max !== referenceLength(undefined).max ? ` for ${currency}` : '';
+	const forCurrency =
+		currency !== undefined && max !== referenceLength(undefined).max ? ` for ${currency}` : '';
 	return z.string(text).superRefine((reference, ctx) => {
 		const problem = isBlank(reference) ? TEXT_RULES.blank : textProblem(reference);
 		if (reference.length === 0) {
@@ -112,14 +114,17 @@ function referenceSchema(currency: string | undefined) {
  * the fields the node sets itself.
  */
 const additionalBodyFieldsSchema = z.unknown().transform((value, ctx) => {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return {};
 	if (!isPlainObject(value)) return issue(ctx, 'must be a JSON object');
 	const forbidden = findForbiddenKey(value);
 	if (forbidden !== undefined) return issue(ctx, `must not contain the key "${forbidden}"`);
 	for (const entry of stringsIn(value)) {
 		if (hasLoneSurrogate(entry)) return issue(ctx, TEXT_RULES.notValidText);
 	}
-	const ownFields = Object.keys(value).filter((key): key is PaymentField => (FIELDS_THE_NODE_SETS as string[]).includes(key));
+	const ownFields = Object.keys(value).filter((key): key is PaymentField =>
+		(FIELDS_THE_NODE_SETS as string[]).includes(key),
+	);
 	for (const field of ownFields) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -150,7 +155,9 @@ function fieldRule(rule: PaymentRule, currency: string | undefined): z.ZodTypeAn
 /** The payment schema; the reference rule depends on the currency when it is known. */
 export function paymentInputSchema(currency: string | undefined) {
 	return z.object(
-		Object.fromEntries(PAYMENT_FIELD_NAMES.map((field) => [field, fieldRule(paymentField(field).rule, currency)])),
+		Object.fromEntries(
+			PAYMENT_FIELD_NAMES.map((field) => [field, fieldRule(paymentField(field).rule, currency)]),
+		),
 	);
 }
 
@@ -170,7 +177,9 @@ export type PaymentValidation =
 /** Checks one payment and builds the request body (spec §Payments; fields per DECISIONS.md). */
 export function validatePayment(input: PaymentInput): PaymentValidation {
 	const knownCurrency = currencySchema.safeParse(input.currency);
-	const parsed = paymentInputSchema(knownCurrency.success ? knownCurrency.data : undefined).safeParse(input);
+	const parsed = paymentInputSchema(
+		knownCurrency.success ? knownCurrency.data : undefined,
+	).safeParse(input);
 	if (!parsed.success) {
 		return {
 			valid: false,
@@ -184,7 +193,8 @@ export function validatePayment(input: PaymentInput): PaymentValidation {
 	const { additionalBodyFields, ...fields } = parsed.data;
 	const body: IDataObject = { ...additionalBodyFields };
 	// empty optional fields are left out
-	for (const field of FIELDS_THE_NODE_SETS) if (fields[field] !== undefined) body[field] = fields[field];
+	for (const field of FIELDS_THE_NODE_SETS)
+		if (fields[field] !== undefined) body[field] = fields[field];
 	return { valid: true, body };
 }
 

@@ -14,7 +14,8 @@ const CONTROL_CHARACTER_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]/u;
 export const TEXT_RULES = {
 	notValidText: 'contains characters that are not valid text',
 	controlCharacters: 'must not contain control characters (such as line breaks or tabs)',
-	controlCharactersButLineBreaks: 'must not contain control characters other than tabs and line breaks',
+	controlCharactersButLineBreaks:
+		'must not contain control characters other than tabs and line breaks',
 	blank: 'must not be blank',
 } as const;
 
@@ -31,10 +32,15 @@ export function isBlank(value: string): boolean {
  * The first rule a text value breaks, or undefined: lone surrogates always, control characters
  * unless `multiLine` (then tabs and line breaks are fine).
  */
-export function textProblem(value: string, { multiLine = false }: { multiLine?: boolean } = {}): string | undefined {
+export function textProblem(
+	value: string,
+	{ multiLine = false }: { multiLine?: boolean } = {},
+): string | undefined {
 	if (hasLoneSurrogate(value)) return TEXT_RULES.notValidText;
 	if (multiLine) {
-		return CONTROL_CHARACTER_BUT_LINE_BREAKS.test(value) ? TEXT_RULES.controlCharactersButLineBreaks : undefined;
+		return CONTROL_CHARACTER_BUT_LINE_BREAKS.test(value)
+			? TEXT_RULES.controlCharactersButLineBreaks
+			: undefined;
 	}
 	return CONTROL_CHARACTER.test(value) ? TEXT_RULES.controlCharacters : undefined;
 }

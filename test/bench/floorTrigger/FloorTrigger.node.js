@@ -19,7 +19,9 @@ class FloorTrigger {
 			defaults: { name: 'Bench Floor Trigger' },
 			inputs: [],
 			outputs: ['main'],
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+			webhooks: [
+				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			],
 			properties: [],
 		};
 	}

@@ -11,11 +11,18 @@ const INSPECTOR_PORT = 9229;
 
 export class Inspector {
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (value: unknown) => void; reject: (error: Error) => void }
+	>();
 
 	private constructor(private readonly socket: WebSocket) {
 		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+			const message = JSON.parse(String(event.data)) as {
+				id?: number;
+				result?: unknown;
+				error?: { message: string };
+			};
 			const waiting = message.id === undefined ? undefined : this.pending.get(message.id);
 			if (!waiting || message.id === undefined) return;
 			this.pending.delete(message.id);
@@ -30,7 +37,9 @@ export class Inspector {
 		const deadline = Date.now() + 10_000;
 		for (;;) {
 			try {
-				const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
+				const targets = (await (
+					await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)
+				).json()) as Array<{ webSocketDebuggerUrl: string }>;
 				const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
 				await new Promise<void>((resolve, reject) => {
 					socket.addEventListener('open', () => resolve());
@@ -46,7 +55,9 @@ export class Inspector {
 
 	async send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
 		const id = this.nextId++;
-		const answer = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+		const answer = new Promise<unknown>((resolve, reject) =>
+			this.pending.set(id, { resolve, reject }),
+		);
 		this.socket.send(JSON.stringify({ id, method, params }));
 		return (await answer) as T;
 	}
@@ -59,7 +70,10 @@ export class Inspector {
 	 * Runs `work` after a full garbage collection, sampling the heap every `everyMs`: its result, the
 	 * elapsed milliseconds and the peak heap above the collected baseline.
 	 */
-	async withPeakHeap<T>(work: () => Promise<T>, everyMs = 25): Promise<{ result: T; elapsedMs: number; extraBytes: number }> {
+	async withPeakHeap<T>(
+		work: () => Promise<T>,
+		everyMs = 25,
+	): Promise<{ result: T; elapsedMs: number; extraBytes: number }> {
 		await this.send('HeapProfiler.collectGarbage');
 		const before = await this.heapUsed();
 		let peak = before;

@@ -30,7 +30,8 @@ export async function startListProxy(target: string, hideTotal: boolean): Promis
 			const body = await bodyOf(request);
 			const headers: Record<string, string> = {};
 			for (const [name, value] of Object.entries(request.headers)) {
-				if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+				if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+					headers[name] = value;
 			}
 			const answer = await fetch(`${base.origin}${request.url ?? '/'}`, {
 				method: request.method,

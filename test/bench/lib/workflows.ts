@@ -13,7 +13,9 @@ export interface BenchWorkflow {
 	settings: Record<string, unknown>;
 }
 
-const credential = (id: string) => ({ customerBankingApi: { id, name: 'Customer Banking sandbox' } });
+const credential = (id: string) => ({
+	customerBankingApi: { id, name: 'Customer Banking sandbox' },
+});
 
 function chain(name: string, nodes: Node[]): BenchWorkflow {
 	const connections: Record<string, unknown> = {};
@@ -33,14 +35,23 @@ function webhookAnsweringAtEnd(path: string): Node {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: 'noData',
+			options: {},
+		},
 	};
 }
 
 const XAID = "={{ $('Webhook').first().json.body.xaid }}";
 
 export function emptyWorkflow(path: string): BenchWorkflow {
-	return chain(`bench: empty (${path})`, [webhookAnsweringAtEnd(path), { name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }]);
+	return chain(`bench: empty (${path})`, [
+		webhookAnsweringAtEnd(path),
+		{ name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
 }
 
 export function returnAllWorkflow(path: string, credentialId: string): BenchWorkflow {
@@ -51,13 +62,24 @@ export function returnAllWorkflow(path: string, credentialId: string): BenchWork
 			type: 'n8n-nodes-customer-banking.customerBanking',
 			typeVersion: 1,
 			credentials: credential(credentialId),
-			parameters: { resource: 'transaction', operation: 'getMany', scope: 'account', account: { __rl: true, mode: 'id', value: XAID }, returnAll: true },
+			parameters: {
+				resource: 'transaction',
+				operation: 'getMany',
+				scope: 'account',
+				account: { __rl: true, mode: 'id', value: XAID },
+				returnAll: true,
+			},
 		},
 	]);
 }
 
 /** What a user builds without this package: HTTP Request paging the list with the same credential, then Split Out. */
-export function httpRequestWorkflow(path: string, credentialId: string, baseUrl: string, limit: number): BenchWorkflow {
+export function httpRequestWorkflow(
+	path: string,
+	credentialId: string,
+	baseUrl: string,
+	limit: number,
+): BenchWorkflow {
 	return chain(`bench: HTTP Request + Split Out, limit ${limit} (${path})`, [
 		webhookAnsweringAtEnd(path),
 		{
@@ -76,7 +98,9 @@ export function httpRequestWorkflow(path: string, credentialId: string, baseUrl:
 					pagination: {
 						pagination: {
 							paginationMode: 'updateAParameterInEachRequest',
-							parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount }}' }] },
+							parameters: {
+								parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount }}' }],
+							},
 							paginationCompleteWhen: 'other',
 							completeExpression: `={{ $response.body.results.length < ${limit} }}`,
 							limitPagesFetched: false,
@@ -86,13 +110,24 @@ export function httpRequestWorkflow(path: string, credentialId: string, baseUrl:
 				},
 			},
 		},
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'results', options: {} } },
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'results', options: {} },
+		},
 	]);
 }
 
 export function webhookNoOpWorkflow(path: string): BenchWorkflow {
 	return chain(`bench: Webhook → No Operation (${path})`, [
-		{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
+		{
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		},
 		{ name: 'Nothing', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
 	]);
 }
@@ -103,11 +138,22 @@ export function webhookNoOpWorkflow(path: string): BenchWorkflow {
  */
 export function floorTriggerWorkflow(): BenchWorkflow {
 	return chain('bench: Bench Floor Trigger', [
-		{ name: 'Bench Floor Trigger', type: 'n8n-nodes-bench-floor.floorTrigger', typeVersion: 1, webhookId: randomUUID(), parameters: {} },
+		{
+			name: 'Bench Floor Trigger',
+			type: 'n8n-nodes-bench-floor.floorTrigger',
+			typeVersion: 1,
+			webhookId: randomUUID(),
+			parameters: {},
+		},
 	]);
 }
 
-export function triggerWorkflow(credentialId: string, xaid: string, fetchTransaction: boolean, typeVersion: number): BenchWorkflow {
+export function triggerWorkflow(
+	credentialId: string,
+	xaid: string,
+	fetchTransaction: boolean,
+	typeVersion: number,
+): BenchWorkflow {
 	return chain(`bench: Customer Banking Trigger, fetch ${fetchTransaction ? 'on' : 'off'}`, [
 		{
 			name: 'Customer Banking Trigger',
@@ -125,7 +171,11 @@ export function triggerWorkflow(credentialId: string, xaid: string, fetchTransac
  * item; 'automatic' takes the fields of the items as they are (Map Automatically), whose names are then
  * the invoices' own (account, payee, amount, reference).
  */
-export function submitBatchWorkflow(path: string, credentialId: string, mapping: 'expressions' | 'automatic' = 'expressions'): BenchWorkflow {
+export function submitBatchWorkflow(
+	path: string,
+	credentialId: string,
+	mapping: 'expressions' | 'automatic' = 'expressions',
+): BenchWorkflow {
 	const fields =
 		mapping === 'automatic'
 			? { mappingMode: 'autoMapInputData' }
@@ -137,7 +187,12 @@ export function submitBatchWorkflow(path: string, credentialId: string, mapping:
 				};
 	return chain(`bench: Submit Batch (${path})`, [
 		webhookAnsweringAtEnd(path),
-		{ name: 'Invoices', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.invoices', options: {} } },
+		{
+			name: 'Invoices',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'body.invoices', options: {} },
+		},
 		{
 			name: 'Pay',
 			type: 'n8n-nodes-customer-banking.customerBanking',

@@ -32,12 +32,17 @@ export interface ApprovalStack {
 	payNeedingApproval(reference: string): Promise<{ ref: string; xtid: string }>;
 }
 
-export async function startApprovalStack(version: string, options: Partial<SandboxOptions> = {}): Promise<ApprovalStack> {
+export async function startApprovalStack(
+	version: string,
+	options: Partial<SandboxOptions> = {},
+): Promise<ApprovalStack> {
 	const stack = await startStack(version, options);
 	const { id } = await createSandboxCredential(stack.n8n, stack.sandbox);
 	const payWorkflowId = (await importWorkflow(stack.n8n, 'pay.json', { CREDENTIAL_ID: id })).id;
 	await activate(stack.n8n, payWorkflowId);
-	const triggerWorkflowId = (await importWorkflow(stack.n8n, 'approval-trigger.json', { CREDENTIAL_ID: id })).id;
+	const triggerWorkflowId = (
+		await importWorkflow(stack.n8n, 'approval-trigger.json', { CREDENTIAL_ID: id })
+	).id;
 	let seen: string[] = [];
 
 	async function poll(): Promise<Execution[]> {
@@ -45,8 +50,12 @@ export async function startApprovalStack(version: string, options: Partial<Sandb
 		// n8n 2.x may finish activating after the API call answered; give the poll time to start its execution
 		await sleep(3000);
 		const fresh = await waitFor('executions to finish', async () => {
-			const ids = (await executionIds(stack.n8n, triggerWorkflowId)).filter((executionId) => !seen.includes(executionId));
-			const executions = await Promise.all(ids.map((executionId) => getExecution(stack.n8n, executionId)));
+			const ids = (await executionIds(stack.n8n, triggerWorkflowId)).filter(
+				(executionId) => !seen.includes(executionId),
+			);
+			const executions = await Promise.all(
+				ids.map((executionId) => getExecution(stack.n8n, executionId)),
+			);
 			return executions.every(isFinished) ? executions : undefined;
 		});
 		seen = [...seen, ...fresh.map((e) => e.id)];
@@ -62,7 +71,8 @@ export async function startApprovalStack(version: string, options: Partial<Sandb
 			amount: 1500,
 			reference,
 		});
-		if (executionError(paid.execution) !== undefined) throw new Error(`paying ${reference} failed: ${String(executionError(paid.execution))}`);
+		if (executionError(paid.execution) !== undefined)
+			throw new Error(`paying ${reference} failed: ${String(executionError(paid.execution))}`);
 		const [result] = nodeOutput(paid.execution, 'Pay');
 		if (result?.status !== 'pending_approval' || typeof result.approvalRef !== 'string') {
 			throw new Error(`paying ${reference} did not ask for approval: ${JSON.stringify(result)}`);
@@ -77,7 +87,8 @@ export async function startApprovalStack(version: string, options: Partial<Sandb
 export function emittedEvents(executions: Execution[]) {
 	return executions.flatMap((execution) => {
 		const error = executionError(execution);
-		if (error !== undefined) throw new Error(`an approval trigger execution failed: ${String(error)}`);
+		if (error !== undefined)
+			throw new Error(`an approval trigger execution failed: ${String(error)}`);
 		return nodeOutput(execution, TRIGGER);
 	});
 }

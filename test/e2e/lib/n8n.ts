@@ -38,7 +38,10 @@ export interface HttpResult<T = unknown> {
 }
 
 /** One HTTP request; the answer's body parsed as JSON when it is JSON, else its text. */
-export async function requestJson<T = unknown>(url: string, init: RequestInit = {}): Promise<HttpResult<T>> {
+export async function requestJson<T = unknown>(
+	url: string,
+	init: RequestInit = {},
+): Promise<HttpResult<T>> {
 	const response = await fetch(url, init);
 	const text = await response.text();
 	let parsed: unknown = text;
@@ -81,7 +84,11 @@ export class N8n {
 		return this.process.output();
 	}
 
-	async http<T = unknown>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
+	async http<T = unknown>(
+		method: string,
+		path: string,
+		options: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+	): Promise<HttpResult<T>> {
 		const headers: Record<string, string> = { ...options.headers };
 		let body: string | undefined = options.raw;
 		if (options.body !== undefined) {
@@ -93,24 +100,32 @@ export class N8n {
 
 	/** Internal REST API (what the editor uses), signed in as the owner. */
 	async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
-		return this.http<T>(method, `/rest${path}`, { body, headers: { cookie: this.cookie, 'browser-id': 'e2e' } });
+		return this.http<T>(method, `/rest${path}`, {
+			body,
+			headers: { cookie: this.cookie, 'browser-id': 'e2e' },
+		});
 	}
 
 	/** Public API (/api/v1) with the owner's API key. */
 	async api<T = unknown>(method: string, path: string, body?: unknown): Promise<HttpResult<T>> {
-		return this.http<T>(method, `/api/v1${path}`, { body, headers: { 'x-n8n-api-key': this.apiKey } });
+		return this.http<T>(method, `/api/v1${path}`, {
+			body,
+			headers: { 'x-n8n-api-key': this.apiKey },
+		});
 	}
 
 	/** Like api(), but throws with the response when the status is not 2xx. */
 	async apiOk<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const result = await this.api<T>(method, path, body);
-		if (result.status < 200 || result.status > 299) throw new Error(`${method} /api/v1${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
+		if (result.status < 200 || result.status > 299)
+			throw new Error(`${method} /api/v1${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
 		return result.body;
 	}
 
 	async restOk<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const result = await this.rest<T>(method, path, body);
-		if (result.status < 200 || result.status > 299) throw new Error(`${method} /rest${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
+		if (result.status < 200 || result.status > 299)
+			throw new Error(`${method} /rest${path} → ${result.status}: ${result.text.slice(0, 2000)}`);
 		return result.body;
 	}
 
@@ -135,7 +150,11 @@ export class N8n {
 		const scopes = await this.rest<{ data: string[] }>('GET', '/api-keys/scopes');
 		const body: Record<string, unknown> = { label: `e2e-${Date.now()}`, expiresAt: null };
 		if (scopes.status === 200 && Array.isArray(scopes.body?.data)) body.scopes = scopes.body.data;
-		const created = await this.restOk<{ data: { rawApiKey?: string; apiKey?: string } }>('POST', '/api-keys', body);
+		const created = await this.restOk<{ data: { rawApiKey?: string; apiKey?: string } }>(
+			'POST',
+			'/api-keys',
+			body,
+		);
 		this.apiKey = created.data.rawApiKey ?? created.data.apiKey ?? '';
 		if (!this.apiKey) throw new Error(`no API key in ${JSON.stringify(created)}`);
 	}
@@ -176,7 +195,13 @@ const READY: Record<N8nRole, { path: string; marker: string }> = {
 };
 
 /** Waits until the n8n instance at `url` answers its health check and has logged that it serves. */
-export async function waitUntilReady(url: string, proc: ManagedProcess, timeoutMs: number, role: N8nRole = 'main', name = 'n8n'): Promise<void> {
+export async function waitUntilReady(
+	url: string,
+	proc: ManagedProcess,
+	timeoutMs: number,
+	role: N8nRole = 'main',
+	name = 'n8n',
+): Promise<void> {
 	const { path, marker } = READY[role];
 	await waitForProcess(
 		name,
@@ -194,7 +219,13 @@ export async function waitUntilReady(url: string, proc: ManagedProcess, timeoutM
 }
 
 /** Runs n8n in `role` with the pinned Node in `userFolder`; its output also goes to n8n.log there. */
-export function launchN8n(install: N8nInstall, userFolder: string, role: N8nRole, env: NodeJS.ProcessEnv, onOutput?: (chunk: string) => void): ManagedProcess {
+export function launchN8n(
+	install: N8nInstall,
+	userFolder: string,
+	role: N8nRole,
+	env: NodeJS.ProcessEnv,
+	onOutput?: (chunk: string) => void,
+): ManagedProcess {
 	const logFile = createWriteStream(join(userFolder, 'n8n.log'), { flags: 'a' });
 	const proc = startProcess(install.nodeBin, [install.n8nEntry, COMMANDS[role]], {
 		cwd: userFolder,
@@ -209,7 +240,13 @@ export function launchN8n(install: N8nInstall, userFolder: string, role: N8nRole
 }
 
 /** Environment that makes n8n run quietly on loopback (see shared/notes/real-n8n.md). */
-export function n8nEnv(install: N8nInstall, userFolder: string, port: number, brokerPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function n8nEnv(
+	install: N8nInstall,
+	userFolder: string,
+	port: number,
+	brokerPort: number,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
 	return cleanEnv(install.nodePackageDir, {
 		// jest sets NODE_ENV=test, which n8n reads as "running its own unit tests"
 		NODE_ENV: 'production',
@@ -244,9 +281,24 @@ export async function startN8n(options: StartOptions): Promise<N8n> {
 		const [freeMain, brokerPort] = await freePorts(2);
 		const port = options.port ?? freeMain;
 		const url = `http://127.0.0.1:${port}`;
-		const launch = () => launchN8n(install, userFolder, 'main', n8nEnv(install, userFolder, port, brokerPort, options.env), options.onOutput);
+		const launch = () =>
+			launchN8n(
+				install,
+				userFolder,
+				'main',
+				n8nEnv(install, userFolder, port, brokerPort, options.env),
+				options.onOutput,
+			);
 		const proc = launch();
-		const n8n = new N8n(options.version, install, url, userFolder, proc, options.keepUserFolder ?? false, launch);
+		const n8n = new N8n(
+			options.version,
+			install,
+			url,
+			userFolder,
+			proc,
+			options.keepUserFolder ?? false,
+			launch,
+		);
 		try {
 			await waitUntilReady(url, proc, 120_000);
 			await n8n.setUp();

@@ -8,10 +8,22 @@ export const repoRoot = resolve(__dirname, '..', '..', '..');
 /** run-local scratch space (gitignored): the packed tarball, user folders kept for debugging */
 export const scratchDir = join(repoRoot, '.e2e');
 
-function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-	const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function sh(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv = process.env,
+): string {
+	const result = spawnSync(command, args, {
+		cwd,
+		env,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	if (result.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}) in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+		throw new Error(
+			`${command} ${args.join(' ')} failed (exit ${result.status}) in ${cwd}:\n${result.stdout}\n${result.stderr}`,
+		);
 	}
 	return result.stdout;
 }
@@ -19,9 +31,12 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
 /** `npm run build && npm pack`: the tarball a user would install. Returns its path. */
 export function buildAndPack(): string {
 	mkdirSync(scratchDir, { recursive: true });
-	for (const name of readdirSync(scratchDir)) if (name.endsWith('.tgz')) rmSync(join(scratchDir, name));
+	for (const name of readdirSync(scratchDir))
+		if (name.endsWith('.tgz')) rmSync(join(scratchDir, name));
 	sh('npm', ['run', 'build'], repoRoot);
-	const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', scratchDir], repoRoot)) as Array<{ filename: string }>;
+	const packed = JSON.parse(
+		sh('npm', ['pack', '--json', '--pack-destination', scratchDir], repoRoot),
+	) as Array<{ filename: string }>;
 	const tarball = join(scratchDir, packed[0].filename);
 	if (!existsSync(tarball)) throw new Error(`npm pack did not write ${tarball}`);
 	return tarball;
@@ -30,8 +45,13 @@ export function buildAndPack(): string {
 /** The tarball globalSetup packed for this run, or the one N8N_E2E_TARBALL names (tested as it is). */
 export function packedTarball(): string {
 	if (process.env.N8N_E2E_TARBALL) return resolve(process.env.N8N_E2E_TARBALL);
-	const tarballs = existsSync(scratchDir) ? readdirSync(scratchDir).filter((n) => n.endsWith('.tgz')) : [];
-	if (tarballs.length !== 1) throw new Error(`expected one packed tarball in ${scratchDir} (run through test/e2e/jest.config.js, whose globalSetup packs it)`);
+	const tarballs = existsSync(scratchDir)
+		? readdirSync(scratchDir).filter((n) => n.endsWith('.tgz'))
+		: [];
+	if (tarballs.length !== 1)
+		throw new Error(
+			`expected one packed tarball in ${scratchDir} (run through test/e2e/jest.config.js, whose globalSetup packs it)`,
+		);
 	return join(scratchDir, tarballs[0]);
 }
 
@@ -42,6 +62,22 @@ export function packedTarball(): string {
 export function installPackage(userFolder: string, tarball: string, install: N8nInstall): void {
 	const nodesDir = join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	sh('npm', ['install', '--omit=dev', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', tarball], nodesDir, cleanEnv(install.nodePackageDir));
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+	);
+	sh(
+		'npm',
+		[
+			'install',
+			'--omit=dev',
+			'--legacy-peer-deps',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			tarball,
+		],
+		nodesDir,
+		cleanEnv(install.nodePackageDir),
+	);
 }

@@ -9,7 +9,11 @@ export function freePort(): Promise<number> {
 		server.on('error', reject);
 		server.listen(0, '127.0.0.1', () => {
 			const address = server.address();
-			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+			server.close(() =>
+				typeof address === 'object' && address
+					? resolve(address.port)
+					: reject(new Error('no port')),
+			);
 		});
 	});
 }
@@ -64,8 +68,17 @@ for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
 }
 
 /** Spawns `command` as the leader of its own process group, so stop() also ends its children. */
-export function startProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: string) => void }): ManagedProcess {
-	const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+	command: string,
+	args: string[],
+	options: { cwd?: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: string) => void },
+): ManagedProcess {
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	const collect = (chunk: Buffer) => {
 		const text = chunk.toString();
@@ -95,7 +108,9 @@ export function startProcess(command: string, args: string[], options: { cwd?: s
 				};
 				if (child.exitCode === null && child.signalCode === null) {
 					signal('SIGTERM');
-					const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+					const timer = new Promise<'timeout'>((resolve) =>
+						setTimeout(() => resolve('timeout'), graceMs).unref(),
+					);
 					if ((await Promise.race([exited, timer])) === 'timeout') signal('SIGKILL');
 					await exited;
 				}
@@ -124,10 +139,13 @@ export async function waitForProcess(
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
-			throw new Error(`${what} exited (code ${proc.child.exitCode ?? proc.child.signalCode}) before it was ready:\n${proc.output().slice(-6000)}`);
+			throw new Error(
+				`${what} exited (code ${proc.child.exitCode ?? proc.child.signalCode}) before it was ready:\n${proc.output().slice(-6000)}`,
+			);
 		}
 		if (await probe()) return;
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-6000)}`);
+		if (Date.now() > deadline)
+			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${proc.output().slice(-6000)}`);
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }

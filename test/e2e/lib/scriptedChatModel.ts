@@ -29,7 +29,10 @@ export interface ChatRequest {
 	model?: string;
 	stream?: boolean;
 	messages: ChatMessage[];
-	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+	tools?: Array<{
+		type: string;
+		function: { name: string; description?: string; parameters?: unknown };
+	}>;
 }
 
 export interface ScriptedChatModel {
@@ -49,7 +52,10 @@ export function toolResults(request: ChatRequest): Map<string, string> {
 	const results = new Map<string, string>();
 	for (const message of request.messages) {
 		if (message.role === 'tool' && typeof message.tool_call_id === 'string') {
-			results.set(message.tool_call_id, typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+			results.set(
+				message.tool_call_id,
+				typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+			);
 		}
 	}
 	return results;
@@ -80,7 +86,11 @@ export async function startScriptedChatModel(): Promise<ScriptedChatModel> {
 			tool_calls: turn.toolCalls.map((call) => {
 				const id = `call_${++callCount}`;
 				calls.set(id, call);
-				return { id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+				return {
+					id,
+					type: 'function',
+					function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+				};
 			}),
 		};
 	};
@@ -89,7 +99,10 @@ export async function startScriptedChatModel(): Promise<ScriptedChatModel> {
 		void (async () => {
 			const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
 			if (request.method === 'GET' && path === '/v1/models') {
-				json(response, 200, { object: 'list', data: [{ id: SCRIPTED_MODEL, object: 'model', owned_by: 'test' }] });
+				json(response, 200, {
+					object: 'list',
+					data: [{ id: SCRIPTED_MODEL, object: 'model', owned_by: 'test' }],
+				});
 				return;
 			}
 			if (request.method !== 'POST' || path !== '/v1/chat/completions') {
@@ -101,22 +114,35 @@ export async function startScriptedChatModel(): Promise<ScriptedChatModel> {
 			const turn = turns.shift() ?? { content: 'The script has no more turns.' };
 			const answer = message(turn);
 			const finish = 'content' in turn ? 'stop' : 'tool_calls';
-			const base = { id: `chatcmpl-${requests.length}`, created: Math.floor(Date.now() / 1000), model: body.model ?? SCRIPTED_MODEL };
+			const base = {
+				id: `chatcmpl-${requests.length}`,
+				created: Math.floor(Date.now() / 1000),
+				model: body.model ?? SCRIPTED_MODEL,
+			};
 			const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 			if (body.stream === true) {
 				response.writeHead(200, { 'content-type': 'text/event-stream' });
 				const delta = {
 					...answer,
-					...(answer.tool_calls && { tool_calls: answer.tool_calls.map((call, index) => ({ index, ...call })) }),
+					...(answer.tool_calls && {
+						tool_calls: answer.tool_calls.map((call, index) => ({ index, ...call })),
+					}),
 				};
 				const chunk = (choice: unknown, extra: object = {}) =>
-					response.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [choice], ...extra })}\n\n`);
+					response.write(
+						`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [choice], ...extra })}\n\n`,
+					);
 				chunk({ index: 0, delta, finish_reason: null });
 				chunk({ index: 0, delta: {}, finish_reason: finish }, { usage });
 				response.end('data: [DONE]\n\n');
 				return;
 			}
-			json(response, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: answer, finish_reason: finish }], usage });
+			json(response, 200, {
+				...base,
+				object: 'chat.completion',
+				choices: [{ index: 0, message: answer, finish_reason: finish }],
+				usage,
+			});
 		})().catch((error: unknown) => json(response, 500, { error: { message: String(error) } }));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

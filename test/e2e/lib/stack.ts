@@ -20,8 +20,16 @@ export interface Stack {
 	stop(): Promise<void>;
 }
 
-export async function startStack(version: string, sandboxOptions: SandboxOptions = {}, n8nEnv: Record<string, string> = {}): Promise<Stack> {
-	const { sandbox, beside: n8n, stop } = await besideSandbox(sandboxOptions, () =>
+export async function startStack(
+	version: string,
+	sandboxOptions: SandboxOptions = {},
+	n8nEnv: Record<string, string> = {},
+): Promise<Stack> {
+	const {
+		sandbox,
+		beside: n8n,
+		stop,
+	} = await besideSandbox(sandboxOptions, () =>
 		startN8n({ version, tarball: packedTarball(), env: n8nEnv }),
 	);
 	return { sandbox, n8n, stop };
@@ -48,7 +56,8 @@ export async function besideSandbox<T extends { stop(): Promise<void> }>(
 	return {
 		sandbox,
 		beside,
-		stop: () => (stopped ??= Promise.allSettled([beside.stop(), sandbox.close()]).then(() => undefined)),
+		stop: () =>
+			(stopped ??= Promise.allSettled([beside.stop(), sandbox.close()]).then(() => undefined)),
 	};
 }
 
@@ -56,7 +65,11 @@ export async function besideSandbox<T extends { stop(): Promise<void> }>(
  * The credential's data for one of the sandbox's seeded clients, as the editor saves it: the test
  * helpers' credential without the token field n8n fills itself, with any field overridden.
  */
-export function credentialData(sandbox: Sandbox, client: SandboxClientName = 'full', overrides: Record<string, string> = {}): Record<string, string> {
+export function credentialData(
+	sandbox: Sandbox,
+	client: SandboxClientName = 'full',
+	overrides: Record<string, string> = {},
+): Record<string, string> {
 	const fields = credentialsFor(sandbox, client) as Record<string, string>;
 	delete fields.accessToken;
 	return { ...fields, ...overrides };
@@ -74,25 +87,48 @@ export interface CreatedCredential {
  * n8n 1.x builds its JSON schema from displayOptions and then requires the credential's notice
  * fields and its own injected allowedDomains field, which no client sends.
  */
-export async function createCredential(n8n: N8n, name: string, data: Record<string, string>): Promise<CreatedCredential> {
-	const created = await n8n.restOk<{ data: { id: string } }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+export async function createCredential(
+	n8n: N8n,
+	name: string,
+	data: Record<string, string>,
+): Promise<CreatedCredential> {
+	const created = await n8n.restOk<{ data: { id: string } }>('POST', '/credentials', {
+		name,
+		type: CREDENTIAL_TYPE,
+		data,
+	});
 	return { id: String(created.data.id), name, type: CREDENTIAL_TYPE, data };
 }
 
 /** The credential every scenario starts with: the sandbox's client with every scope, as the demo names it. */
-export async function createSandboxCredential(n8n: N8n, sandbox: Sandbox): Promise<CreatedCredential> {
+export async function createSandboxCredential(
+	n8n: N8n,
+	sandbox: Sandbox,
+): Promise<CreatedCredential> {
 	return await createCredential(n8n, 'Customer Banking sandbox', credentialData(sandbox));
 }
 
 /** The workflow JSON of test/e2e/workflows/<file> (or an absolute path), with `__PLACEHOLDER__` strings replaced. */
-export function loadWorkflow(file: string, replacements: Record<string, string>): Record<string, unknown> {
-	let text = readFileSync(isAbsolute(file) ? file : join(__dirname, '..', 'workflows', file), 'utf8');
-	for (const [key, value] of Object.entries(replacements)) text = text.split(`__${key}__`).join(value);
+export function loadWorkflow(
+	file: string,
+	replacements: Record<string, string>,
+): Record<string, unknown> {
+	let text = readFileSync(
+		isAbsolute(file) ? file : join(__dirname, '..', 'workflows', file),
+		'utf8',
+	);
+	for (const [key, value] of Object.entries(replacements))
+		text = text.split(`__${key}__`).join(value);
 	const leftover = /__[A-Z][A-Z0-9_]+__/.exec(text);
 	if (leftover) throw new Error(`${file}: placeholder ${leftover[0]} has no value`);
 	const workflow = JSON.parse(text) as Record<string, unknown>;
 	// the public API accepts exactly these keys
-	return { name: workflow.name, nodes: workflow.nodes, connections: workflow.connections, settings: workflow.settings ?? {} };
+	return {
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: workflow.settings ?? {},
+	};
 }
 
 export interface ImportedWorkflow {
@@ -101,8 +137,16 @@ export interface ImportedWorkflow {
 	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
 }
 
-export async function importWorkflow(n8n: N8n, file: string, replacements: Record<string, string>): Promise<ImportedWorkflow> {
-	const created = await n8n.apiOk<ImportedWorkflow>('POST', '/workflows', loadWorkflow(file, replacements));
+export async function importWorkflow(
+	n8n: N8n,
+	file: string,
+	replacements: Record<string, string>,
+): Promise<ImportedWorkflow> {
+	const created = await n8n.apiOk<ImportedWorkflow>(
+		'POST',
+		'/workflows',
+		loadWorkflow(file, replacements),
+	);
 	return { ...created, id: String(created.id) };
 }
 
@@ -119,12 +163,18 @@ export async function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `probe` until it returns a value other than undefined. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, intervalMs = 200): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	timeoutMs = 30_000,
+	intervalMs = 200,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }
@@ -137,7 +187,13 @@ export interface Execution {
 	workflowId: string;
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message: string; description?: string } }>>;
+			runData: Record<
+				string,
+				Array<{
+					data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+					error?: { message: string; description?: string };
+				}>
+			>;
 			error?: { message: string; description?: string; node?: { name: string } };
 			lastNodeExecuted?: string;
 		};
@@ -150,7 +206,10 @@ export function isFinished(execution: Pick<Execution, 'status'>): boolean {
 }
 
 export async function executionIds(n8n: N8n, workflowId: string): Promise<string[]> {
-	const list = await n8n.apiOk<{ data: Array<{ id: string }> }>('GET', `/executions?workflowId=${workflowId}&limit=250`);
+	const list = await n8n.apiOk<{ data: Array<{ id: string }> }>(
+		'GET',
+		`/executions?workflowId=${workflowId}&limit=250`,
+	);
 	return list.data.map((e) => String(e.id));
 }
 
@@ -159,7 +218,12 @@ export async function getExecution(n8n: N8n, id: string): Promise<Execution> {
 }
 
 /** Waits for a finished execution of `workflowId` whose id is not in `before`. */
-export async function waitForNewExecution(n8n: N8n, workflowId: string, before: string[], timeoutMs = 60_000): Promise<Execution> {
+export async function waitForNewExecution(
+	n8n: N8n,
+	workflowId: string,
+	before: string[],
+	timeoutMs = 60_000,
+): Promise<Execution> {
 	const known = new Set(before);
 	return await waitFor(
 		`a new execution of workflow ${workflowId}`,
@@ -175,22 +239,35 @@ export async function waitForNewExecution(n8n: N8n, workflowId: string, before: 
 }
 
 /** Output items of a node's first run (first output unless told). */
-export function nodeOutput(execution: Execution, nodeName: string, output = 0): Array<Record<string, unknown>> {
+export function nodeOutput(
+	execution: Execution,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	const runs = execution.data.resultData.runData[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(execution.data.resultData.runData).join(', ')}; error: ${execution.data.resultData.error?.message}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(execution.data.resultData.runData).join(', ')}; error: ${execution.data.resultData.error?.message}`,
+		);
 	return (runs[0].data?.main[output] ?? []).map((item) => item.json);
 }
 
 export function executionError(execution: Execution): string | undefined {
 	const error = execution.data.resultData.error;
-	return error ? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}`.trim() : undefined;
+	return error
+		? `${error.node?.name ?? ''}: ${error.message} ${error.description ?? ''}`.trim()
+		: undefined;
 }
 
 /**
  * Sends `send` (a call of a production webhook) until n8n no longer answers 404: the moment after
  * activation in which the webhook is not registered yet.
  */
-export async function whenRegistered<T extends { status: number }>(what: string, send: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+export async function whenRegistered<T extends { status: number }>(
+	what: string,
+	send: () => Promise<T>,
+	timeoutMs = 30_000,
+): Promise<T> {
 	return await waitFor(
 		what,
 		async () => {
@@ -206,9 +283,16 @@ export async function whenRegistered<T extends { status: number }>(what: string,
  * Calls the production webhook of an active workflow (the Webhook trigger at `path`), once it is
  * registered, and returns the execution it started.
  */
-export async function runWebhookWorkflow(n8n: N8n, workflowId: string, path: string, body: unknown = {}): Promise<{ status: number; response: unknown; execution: Execution }> {
+export async function runWebhookWorkflow(
+	n8n: N8n,
+	workflowId: string,
+	path: string,
+	body: unknown = {},
+): Promise<{ status: number; response: unknown; execution: Execution }> {
 	const before = await executionIds(n8n, workflowId);
-	const answer = await whenRegistered(`webhook /webhook/${path} to be registered`, () => n8n.http('POST', `/webhook/${path}`, { body }));
+	const answer = await whenRegistered(`webhook /webhook/${path} to be registered`, () =>
+		n8n.http('POST', `/webhook/${path}`, { body }),
+	);
 	const execution = await waitForNewExecution(n8n, workflowId, before);
 	return { status: answer.status, response: answer.body, execution };
 }

@@ -30,28 +30,44 @@ const downAfter = (after: number): FaultRule[] => [
 ];
 
 function payments(count: number, prefix: string) {
-	return Array.from({ length: count }, (_, index) => ({ amount: 10 + index, reference: `${prefix}-${index}`.slice(0, 18) }));
+	return Array.from({ length: count }, (_, index) => ({
+		amount: 10 + index,
+		reference: `${prefix}-${index}`.slice(0, 18),
+	}));
 }
 
-async function execute(operation: 'submit' | 'submitBatch', items: IDataObject[], execution: { id: string; mode?: 'retry'; contextData: Record<string, IDataObject> }) {
+async function execute(
+	operation: 'submit' | 'submitBatch',
+	items: IDataObject[],
+	execution: { id: string; mode?: 'retry'; contextData: Record<string, IDataObject> },
+) {
 	return await runPayments(sandbox, credentials, {
 		executionId: execution.id,
 		mode: execution.mode,
 		contextData: execution.contextData,
 		workflowId: 'wf-retry',
-		parameters: { operation, account: byId(gbp.xaid), payee: byId(gbp.xpid), ...(operation === 'submitBatch' && { batchSize: 10 }) },
+		parameters: {
+			operation,
+			account: byId(gbp.xaid),
+			payee: byId(gbp.xpid),
+			...(operation === 'submitBatch' && { batchSize: 10 }),
+		},
 		itemParameters: items,
 	});
 }
 
-const timesPaid = (items: IDataObject[]) => items.map((item) => sentWithReference(sandbox, String(item.reference)).length);
+const timesPaid = (items: IDataObject[]) =>
+	items.map((item) => sentWithReference(sandbox, String(item.reference)).length);
 
 describe.each([
 	['submit', 10],
 	['submitBatch', 1],
 ] as const)('%s fails mid-way, then n8n retries the execution', (operation, madeBeforeFailure) => {
-	it('with the failed execution\'s context (both retry modes hand it back): every payment made exactly once', async () => {
-		const items = payments(operation === 'submit' ? 20 : 30, `RTY-${operation === 'submit' ? 'S' : 'B'}${++run}`);
+	it("with the failed execution's context (both retry modes hand it back): every payment made exactly once", async () => {
+		const items = payments(
+			operation === 'submit' ? 20 : 30,
+			`RTY-${operation === 'submit' ? 'S' : 'B'}${++run}`,
+		);
 		const contextData: Record<string, IDataObject> = {};
 		sandbox.control.setFaults(downAfter(madeBeforeFailure));
 		const failed = await execute(operation, items, { id: `exec-${run}-a`, contextData });
@@ -60,7 +76,11 @@ describe.each([
 		expect(paidBefore.filter((n) => n === 1).length).toBe(operation === 'submit' ? 10 : 10);
 
 		sandbox.control.clearFaults();
-		const retried = await execute(operation, items, { id: `exec-${run}-b`, mode: 'retry', contextData });
+		const retried = await execute(operation, items, {
+			id: `exec-${run}-b`,
+			mode: 'retry',
+			contextData,
+		});
 		expect(retried.error).toBeUndefined();
 		expect(timesPaid(items)).toEqual(items.map(() => 1));
 		const outputs = (retried.output?.[0] ?? []).map((item) => item.json);
@@ -72,7 +92,10 @@ describe.each([
 	});
 
 	it('when the context is lost (a Retry holding no keys): payments made before are looked up and not sent again', async () => {
-		const items = payments(operation === 'submit' ? 20 : 30, `RTL-${operation === 'submit' ? 'S' : 'B'}${++run}`);
+		const items = payments(
+			operation === 'submit' ? 20 : 30,
+			`RTL-${operation === 'submit' ? 'S' : 'B'}${++run}`,
+		);
 		sandbox.control.setFaults(downAfter(madeBeforeFailure));
 		await execute(operation, items, { id: `exec-${run}-a`, contextData: {} });
 		const paidBefore = timesPaid(items);
@@ -84,14 +107,23 @@ describe.each([
 			contextData: {},
 			workflowId: 'wf-retry',
 			continueOnFail: true,
-			parameters: { operation, account: byId(gbp.xaid), payee: byId(gbp.xpid), ...(operation === 'submitBatch' && { batchSize: 10 }) },
+			parameters: {
+				operation,
+				account: byId(gbp.xaid),
+				payee: byId(gbp.xpid),
+				...(operation === 'submitBatch' && { batchSize: 10 }),
+			},
 			itemParameters: items,
 		});
 		expect(timesPaid(items)).toEqual(items.map(() => 1));
 		const outputs = (retried.output?.[0] ?? []).map((item) => item.json);
 		// the ones paid before are not claimed (their first attempt's time is unknown): state unknown, not sent
-		const unknown = outputs.filter((output) => String(output.error ?? '').includes('Payment state unknown'));
+		const unknown = outputs.filter((output) =>
+			String(output.error ?? '').includes('Payment state unknown'),
+		);
 		expect(unknown).toHaveLength(paidBefore.filter((n) => n === 1).length);
-		expect(outputs.filter((output) => output.status === 'submitted')).toHaveLength(paidBefore.filter((n) => n === 0).length);
+		expect(outputs.filter((output) => output.status === 'submitted')).toHaveLength(
+			paidBefore.filter((n) => n === 0).length,
+		);
 	});
 });

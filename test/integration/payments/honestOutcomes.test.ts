@@ -8,7 +8,14 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../../sandbox';
 import type { FaultRule } from '../../sandbox/faults';
-import { byId, expectStateUnknown, jsonOf, lookupCanProve, runPayments, sentWithReference } from './paymentNode';
+import {
+	byId,
+	expectStateUnknown,
+	jsonOf,
+	lookupCanProve,
+	runPayments,
+	sentWithReference,
+} from './paymentNode';
 
 let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
@@ -44,20 +51,28 @@ describe.each<[string, FaultRule[]]>([
 	['400 from a gateway', lostThen({ kind: 'status', status: 400 })],
 	['404 from a gateway', lostThen({ kind: 'status', status: 404 })],
 ])('the first attempt is made but its answer lost, the resend gets %s', (_name, faults) => {
-	it.each(['submit', 'submitBatch'] as const)('%s: the payment is looked up and reported found, never "nothing was paid"', async (operation) => {
-		const reference = newReference();
-		sandbox.control.setFaults(faults);
-		const run = await submit({ amount: 31.5, reference }, operation);
-		const made = sentWithReference(sandbox, reference);
-		expect(made).toHaveLength(1);
-		expect(run.error?.description ?? '').not.toMatch(/nothing was paid/i);
-		if (!lookupCanProve(sandbox)) {
-			// no creation times: the payment made is named as the candidate, the state stays unknown, nothing resent
-			expectStateUnknown(run.error, { reference, xaid: gbp.xaid, candidates: [made[0].xtid as string], key: run.posts[0].key });
-			expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
-			return;
-		}
-		const [result] = jsonOf(run);
-		expect(result).toMatchObject({ status: 'found_after_error', xtid: made[0].xtid, reference });
-	});
+	it.each(['submit', 'submitBatch'] as const)(
+		'%s: the payment is looked up and reported found, never "nothing was paid"',
+		async (operation) => {
+			const reference = newReference();
+			sandbox.control.setFaults(faults);
+			const run = await submit({ amount: 31.5, reference }, operation);
+			const made = sentWithReference(sandbox, reference);
+			expect(made).toHaveLength(1);
+			expect(run.error?.description ?? '').not.toMatch(/nothing was paid/i);
+			if (!lookupCanProve(sandbox)) {
+				// no creation times: the payment made is named as the candidate, the state stays unknown, nothing resent
+				expectStateUnknown(run.error, {
+					reference,
+					xaid: gbp.xaid,
+					candidates: [made[0].xtid as string],
+					key: run.posts[0].key,
+				});
+				expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
+				return;
+			}
+			const [result] = jsonOf(run);
+			expect(result).toMatchObject({ status: 'found_after_error', xtid: made[0].xtid, reference });
+		},
+	);
 });

@@ -27,7 +27,12 @@ const invoice = (fields: IDataObject = {}): IDataObject => ({
 	...fields,
 });
 
-function pay(operation: 'submit' | 'submitBatch', rows: IDataObject[], options: IDataObject = {}, continueOnFail = false) {
+function pay(
+	operation: 'submit' | 'submitBatch',
+	rows: IDataObject[],
+	options: IDataObject = {},
+	continueOnFail = false,
+) {
 	return runPayments(sandbox, credentials, {
 		executionId: `exec-auto-${++counter}`,
 		continueOnFail,
@@ -43,11 +48,21 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		expect(run.error).toBeUndefined();
 		const outputs = (run.output?.[0] ?? []).map((item) => item.json);
 		expect(outputs.map((output) => output.status)).toEqual(['submitted', 'submitted']);
-		expect(run.posts.flatMap((post) => (Array.isArray(post.body) ? post.body : [post.body]))).toEqual([
+		expect(
+			run.posts.flatMap((post) => (Array.isArray(post.body) ? post.body : [post.body])),
+		).toEqual([
 			{ xaid: rows[0].account, xpid: rows[0].payee, amount: 12.5, reference: rows[0].reference },
-			{ xaid: rows[1].account, xpid: rows[1].payee, amount: 7.25, currency: 'GBP', reference: rows[1].reference, description: 'March' },
+			{
+				xaid: rows[1].account,
+				xpid: rows[1].payee,
+				amount: 7.25,
+				currency: 'GBP',
+				reference: rows[1].reference,
+				description: 'March',
+			},
 		]);
-		for (const row of rows) expect(sentWithReference(sandbox, String(row.reference))).toHaveLength(1);
+		for (const row of rows)
+			expect(sentWithReference(sandbox, String(row.reference))).toHaveLength(1);
 	});
 
 	it('a missing field fails the item by name before anything is sent', async () => {
@@ -61,7 +76,9 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 	it('an extra field fails the item by name before anything is sent, saying how to map it', async () => {
 		const run = await pay(operation, [invoice({ invoiceNumber: 'INV-1', customer: 'ACME' })]);
 		expect(run.posts).toEqual([]);
-		expect(run.error?.message).toMatch(/^Invalid payment in item 0: Input fields 'invoiceNumber', 'customer' are not a payment field/);
+		expect(run.error?.message).toMatch(
+			/^Invalid payment in item 0: Input fields 'invoiceNumber', 'customer' are not a payment field/,
+		);
 		expect(run.error?.description).toMatch(/Map Each Field Below/);
 	});
 
@@ -69,8 +86,12 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		const good = invoice();
 		const run = await pay(operation, [invoice({ amount: 'twelve' }), good], {}, true);
 		const outputs = (run.output?.[0] ?? []).map((item) => item.json);
-		expect(outputs.find((output) => output.error !== undefined)?.error).toBe("Invalid payment in item 0: Input field 'amount' must be a number");
-		expect(outputs.find((output) => output.status === 'submitted')).toMatchObject({ reference: good.reference });
+		expect(outputs.find((output) => output.error !== undefined)?.error).toBe(
+			"Invalid payment in item 0: Input field 'amount' must be a number",
+		);
+		expect(outputs.find((output) => output.status === 'submitted')).toMatchObject({
+			reference: good.reference,
+		});
 		expect(sentWithReference(sandbox, String(good.reference))).toHaveLength(1);
 	});
 

@@ -14,7 +14,11 @@ import type { Sandbox } from '../../sandbox';
 
 export interface PaymentRun {
 	output?: INodeExecutionData[][];
-	error?: Error & { description?: string | null; context?: { itemIndex?: number }; httpCode?: string | null };
+	error?: Error & {
+		description?: string | null;
+		context?: { itemIndex?: number };
+		httpCode?: string | null;
+	};
 	requests: RecordedRequest[];
 	/** POST /payments requests as sent: key and parsed body. */
 	posts: Array<{ key: string; body: unknown }>;
@@ -54,7 +58,10 @@ export async function runPayments(
 		nodeType.description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
 	}
 	const items =
-		options.items ?? (options.itemParameters ? options.itemParameters.map((_, index) => ({ json: { index } })) : undefined);
+		options.items ??
+		(options.itemParameters
+			? options.itemParameters.map((_, index) => ({ json: { index } }))
+			: undefined);
 	const { context, requests } = createExecuteContext({
 		...options,
 		parameters: { resource: 'payment', ...options.parameters },
@@ -65,7 +72,12 @@ export async function runPayments(
 	if (options.afterRequest) {
 		const send = context.helpers.httpRequestWithAuthentication;
 		const afterRequest = options.afterRequest;
-		context.helpers.httpRequestWithAuthentication = async function (this: unknown, type, request, ...rest) {
+		context.helpers.httpRequestWithAuthentication = async function (
+			this: unknown,
+			type,
+			request,
+			...rest
+		) {
 			try {
 				return await send.call(this as never, type, request, ...rest);
 			} finally {
@@ -92,7 +104,9 @@ export function jsonOf(run: PaymentRun, output = 0): IDataObject[] {
 
 /** The sandbox's outgoing transactions with this reference. */
 export function sentWithReference(sandbox: Sandbox, reference: string): IDataObject[] {
-	return sandbox.control.ledger().transactions.filter((t) => t.reference === reference && t.direction === 'outgoing');
+	return sandbox.control
+		.ledger()
+		.transactions.filter((t) => t.reference === reference && t.direction === 'outgoing');
 }
 
 export function approvalsWithReference(sandbox: Sandbox, reference: string): IDataObject[] {

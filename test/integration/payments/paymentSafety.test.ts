@@ -6,7 +6,14 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { credentialsFor } from '../../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../../sandbox';
-import { byId, expectStateUnknown, jsonOf, lookupCanProve, runPayments, sentWithReference } from './paymentNode';
+import {
+	byId,
+	expectStateUnknown,
+	jsonOf,
+	lookupCanProve,
+	runPayments,
+	sentWithReference,
+} from './paymentNode';
 
 let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
@@ -22,7 +29,11 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 afterEach(() => sandbox.control.clearFaults());
 
-function run(operation: 'submit' | 'submitBatch', items: IDataObject[], extra: { batchSize?: number; executionId?: string } = {}) {
+function run(
+	operation: 'submit' | 'submitBatch',
+	items: IDataObject[],
+	extra: { batchSize?: number; executionId?: string } = {},
+) {
 	return runPayments(sandbox, credentials, {
 		executionId: extra.executionId ?? `exec-safety-${++counter}`,
 		workflowId: 'wf-safety',
@@ -51,8 +62,16 @@ describe('Submit Batch with a Custom Idempotency Key per item', () => {
 		jsonOf(await run('submitBatch', first, { batchSize: 10 }));
 		jsonOf(await run('submitBatch', [...first].reverse(), { batchSize: 7 }));
 		jsonOf(await run('submitBatch', [first[5], all[20], ...first.slice(0, 5)], { batchSize: 3 }));
-		const shuffled = jsonOf(await run('submitBatch', [...all].sort((a, b) => (a.reference < b.reference ? 1 : -1)), { batchSize: 4 }));
-		expect(all.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual(all.map(() => 1));
+		const shuffled = jsonOf(
+			await run(
+				'submitBatch',
+				[...all].sort((a, b) => (a.reference < b.reference ? 1 : -1)),
+				{ batchSize: 4 },
+			),
+		);
+		expect(all.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual(
+			all.map(() => 1),
+		);
 		// the last run: every invoice already paid is a replay, reported with the payment it made
 		for (const output of shuffled) {
 			expect(output.xtid).toBe(sentWithReference(sandbox, String(output.reference))[0].xtid);
@@ -64,7 +83,9 @@ describe('Submit Batch with a Custom Idempotency Key per item', () => {
 		const items = invoices(3, tag);
 		jsonOf(await run('submit', items));
 		jsonOf(await run('submitBatch', items));
-		expect(items.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual([1, 1, 1]);
+		expect(items.map((invoice) => sentWithReference(sandbox, invoice.reference).length)).toEqual([
+			1, 1, 1,
+		]);
 	});
 
 	it('two items with the same custom key: one payment, the second reported as a replay of it', async () => {
@@ -92,10 +113,17 @@ describe('a look-up never claims a payment that is not provably this one', () =>
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([earlier.xtid]);
 		expect(lost.error?.message).toMatch(/^Payment state unknown — not resubmitted/);
 		if (lookupCanProve(sandbox)) {
-			expect(lost.error?.description).toContain(`No payment of 55 to payee ${gbp.xpid} with this reference was found`);
+			expect(lost.error?.description).toContain(
+				`No payment of 55 to payee ${gbp.xpid} with this reference was found`,
+			);
 		} else {
 			// without creation times the earlier payment cannot be ruled out: a candidate, never claimed
-			expectStateUnknown(lost.error, { reference, xaid: gbp.xaid, candidates: [earlier.xtid as string], key: lost.posts[0].key });
+			expectStateUnknown(lost.error, {
+				reference,
+				xaid: gbp.xaid,
+				candidates: [earlier.xtid as string],
+				key: lost.posts[0].key,
+			});
 		}
 	});
 });
@@ -103,16 +131,33 @@ describe('a look-up never claims a payment that is not provably this one', () =>
 describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => {
 	it('a payment over the Maximum Amount is never sent and goes to Rejected with the reason', async () => {
 		const tag = `MA${++counter}`;
-		const items = [50, 150.01, 80].map((amount, index) => ({ amount, reference: `LIMIT-${tag}-${index}` }));
+		const items = [50, 150.01, 80].map((amount, index) => ({
+			amount,
+			reference: `LIMIT-${tag}-${index}`,
+		}));
 		const result = await runPayments(sandbox, credentials, {
 			executionId: `exec-limit-${counter}`,
-			parameters: { operation: 'submit', account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxAmount: 150 } },
+			parameters: {
+				operation: 'submit',
+				account: byId(gbp.xaid),
+				payee: byId(gbp.xpid),
+				routeRejected: true,
+				options: { maxAmount: 150 },
+			},
 			itemParameters: items,
 		});
 		const [sent, rejected] = [jsonOf(result, 0), jsonOf(result, 1)];
-		expect(sent.map((output) => output.reference)).toEqual([items[0].reference, items[2].reference]);
+		expect(sent.map((output) => output.reference)).toEqual([
+			items[0].reference,
+			items[2].reference,
+		]);
 		expect(rejected).toEqual([
-			expect.objectContaining({ status: 'rejected', notSent: true, reference: items[1].reference, rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent' }),
+			expect.objectContaining({
+				status: 'rejected',
+				notSent: true,
+				reference: items[1].reference,
+				rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent',
+			}),
 		]);
 		expect(result.posts).toHaveLength(2);
 		expect(sentWithReference(sandbox, items[1].reference)).toEqual([]);
@@ -120,45 +165,80 @@ describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => 
 
 	it('run by an AI agent with Route Rejected to Second Output on: the refusal comes back on the one output an agent reads', async () => {
 		const tag = `MA${++counter}`;
-		const items = [50, 150.01].map((amount, index) => ({ amount, reference: `LIMIT-${tag}-${index}` }));
+		const items = [50, 150.01].map((amount, index) => ({
+			amount,
+			reference: `LIMIT-${tag}-${index}`,
+		}));
 		const result = await runPayments(sandbox, credentials, {
 			executionId: `exec-limit-${counter}`,
 			asAiTool: true,
-			parameters: { operation: 'submit', account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxAmount: 150 } },
+			parameters: {
+				operation: 'submit',
+				account: byId(gbp.xaid),
+				payee: byId(gbp.xpid),
+				routeRejected: true,
+				options: { maxAmount: 150 },
+			},
 			itemParameters: items,
 		});
 		expect(result.output).toHaveLength(1);
 		expect(jsonOf(result, 0)).toEqual([
 			expect.objectContaining({ reference: items[0].reference }),
-			expect.objectContaining({ status: 'rejected', notSent: true, reference: items[1].reference, rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent' }),
+			expect.objectContaining({
+				status: 'rejected',
+				notSent: true,
+				reference: items[1].reference,
+				rejectionReason: 'Amount 150.01 is over the Maximum Amount of 150: not sent',
+			}),
 		]);
 		expect(result.posts).toHaveLength(1);
 	});
 
-	it.each(['submit', 'submitBatch'] as const)('%s: the total per account and execution is kept across Retry On Fail, never counting a resend twice', async (operation) => {
-		const tag = `MT${++counter}`;
-		const items = [40, 40, 40].map((amount, index) => ({ amount, reference: `TOTAL-${tag}-${index}` }));
-		const contextData: Record<string, IDataObject> = {};
-		const execute = () =>
-			runPayments(sandbox, credentials, {
-				executionId: `exec-total-${counter}`,
-				contextData,
-				parameters: { operation, account: byId(gbp.xaid), payee: byId(gbp.xpid), routeRejected: true, options: { maxTotal: 100 } },
-				itemParameters: items,
-			});
-		for (let attempt = 0; attempt < 2; attempt++) {
-			const result = await execute();
-			expect(jsonOf(result, 0).map((output) => output.reference)).toEqual([items[0].reference, items[1].reference]);
-			expect(jsonOf(result, 1).map((output) => output.rejectionReason)).toEqual([
-				`Paying 40 would bring this execution's payments from account ${gbp.xaid} to 120, over the Maximum Total per Execution of 100: not sent`,
+	it.each(['submit', 'submitBatch'] as const)(
+		'%s: the total per account and execution is kept across Retry On Fail, never counting a resend twice',
+		async (operation) => {
+			const tag = `MT${++counter}`;
+			const items = [40, 40, 40].map((amount, index) => ({
+				amount,
+				reference: `TOTAL-${tag}-${index}`,
+			}));
+			const contextData: Record<string, IDataObject> = {};
+			const execute = () =>
+				runPayments(sandbox, credentials, {
+					executionId: `exec-total-${counter}`,
+					contextData,
+					parameters: {
+						operation,
+						account: byId(gbp.xaid),
+						payee: byId(gbp.xpid),
+						routeRejected: true,
+						options: { maxTotal: 100 },
+					},
+					itemParameters: items,
+				});
+			for (let attempt = 0; attempt < 2; attempt++) {
+				const result = await execute();
+				expect(jsonOf(result, 0).map((output) => output.reference)).toEqual([
+					items[0].reference,
+					items[1].reference,
+				]);
+				expect(jsonOf(result, 1).map((output) => output.rejectionReason)).toEqual([
+					`Paying 40 would bring this execution's payments from account ${gbp.xaid} to 120, over the Maximum Total per Execution of 100: not sent`,
+				]);
+			}
+			expect(items.map((item) => sentWithReference(sandbox, item.reference).length)).toEqual([
+				1, 1, 0,
 			]);
-		}
-		expect(items.map((item) => sentWithReference(sandbox, item.reference).length)).toEqual([1, 1, 0]);
-	});
+		},
+	);
 
 	it('a negative limit is bad input, named, and nothing is sent', async () => {
-		const result = await run('submit', [{ amount: 5, reference: `NEG-LIMIT-${++counter}`, options: { maxAmount: -1 } }]);
-		expect(result.error?.message).toBe('Maximum Amount must be a number of 0 or more (0: no limit)');
+		const result = await run('submit', [
+			{ amount: 5, reference: `NEG-LIMIT-${++counter}`, options: { maxAmount: -1 } },
+		]);
+		expect(result.error?.message).toBe(
+			'Maximum Amount must be a number of 0 or more (0: no limit)',
+		);
 		expect(result.posts).toEqual([]);
 	});
 });

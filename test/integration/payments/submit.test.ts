@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 afterEach(() => sandbox.control.clearFaults());
 
-function submit(fields: IDataObject, options: Omit<RunOptions, 'parameters'> & { parameters?: IDataObject } = {}) {
+function submit(
+	fields: IDataObject,
+	options: Omit<RunOptions, 'parameters'> & { parameters?: IDataObject } = {},
+) {
 	return runPayments(sandbox, credentials, {
 		// a new execution per run unless the test says otherwise: derived keys are per execution
 		executionId: `exec-${++refCounter}`,
@@ -55,7 +58,11 @@ describe('Payment → Submit', () => {
 				executionId: 'exec-basic',
 				itemParameters: [
 					{ amount: 25, reference: first },
-					{ amount: 30.5, reference: second, additionalFields: { currency: 'GBP', description: 'April' } },
+					{
+						amount: 30.5,
+						reference: second,
+						additionalFields: { currency: 'GBP', description: 'April' },
+					},
 				],
 			},
 		);
@@ -72,8 +79,18 @@ describe('Payment → Submit', () => {
 			reference: second,
 			description: 'April',
 		});
-		expect(a).toMatchObject({ status: 'submitted', reference: first, amount: 25, idempotencyKeySource: 'derived' });
-		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 30.5, currency: 'GBP' });
+		expect(a).toMatchObject({
+			status: 'submitted',
+			reference: first,
+			amount: 25,
+			idempotencyKeySource: 'derived',
+		});
+		expect(b).toMatchObject({
+			status: 'submitted',
+			reference: second,
+			amount: 30.5,
+			currency: 'GBP',
+		});
 		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.xtid]);
 		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
 		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -85,7 +102,11 @@ describe('Payment → Submit', () => {
 		expect(result).toMatchObject({ status: 'pending_approval', reference, amount: 1000 });
 		expect(result.approvalRef).toEqual(expect.any(String));
 		const [approval] = approvalsWithReference(sandbox, reference);
-		expect(approval).toMatchObject({ ref: result.approvalRef, xtid: result.xtid, status: 'pending' });
+		expect(approval).toMatchObject({
+			ref: result.approvalRef,
+			xtid: result.xtid,
+			status: 'pending',
+		});
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
 	});
 
@@ -103,19 +124,28 @@ describe('Payment → Submit', () => {
 		let found: IDataObject;
 		if (lookupCanProve(sandbox)) {
 			[found] = jsonOf(first);
-			expect(found).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference, amount: 42.1 });
+			expect(found).toMatchObject({
+				status: 'found_after_error',
+				foundIn: 'transactions',
+				reference,
+				amount: 42.1,
+			});
 		} else {
 			// no creation times: the payment found cannot be proven to be this one, it is a candidate
-			expectStateUnknown(first.error, { reference, xaid: gbp.xaid, candidates: [made[0].xtid as string], key: first.posts[0].key });
+			expectStateUnknown(first.error, {
+				reference,
+				xaid: gbp.xaid,
+				candidates: [made[0].xtid as string],
+				key: first.posts[0].key,
+			});
 			found = { idempotencyKey: first.posts[0].key, xtid: made[0].xtid };
 		}
 		expect(first.posts.length).toBeGreaterThan(1);
 		expect(new Set(first.posts.map((post) => post.key))).toEqual(new Set([found.idempotencyKey]));
 		// looked up, not resubmitted: the only POSTs are the transport's resends with the same key
-		expect(first.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url).pathname)).toEqual([
-			`/api/account/${gbp.xaid}/approvals`,
-			`/api/account/${gbp.xaid}/transactions`,
-		]);
+		expect(
+			first.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url).pathname),
+		).toEqual([`/api/account/${gbp.xaid}/approvals`, `/api/account/${gbp.xaid}/transactions`]);
 
 		// Retry On Fail: the same node, the same execution, the network healthy again
 		sandbox.control.clearFaults();
@@ -129,7 +159,9 @@ describe('Payment → Submit', () => {
 
 	it('a transport resend after a dropped answer reuses the key: one payment, reported as submitted', async () => {
 		const reference = newReference();
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
+		]);
 		const run = await submit({ amount: 12, reference });
 		const [result] = jsonOf(run);
 		expect(run.posts).toHaveLength(2);
@@ -140,16 +172,22 @@ describe('Payment → Submit', () => {
 
 	it('a token refresh resend (401, new token, resent once) carries the same key and body: one payment', async () => {
 		const reference = newReference();
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'expireToken', times: 1 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'expireToken', times: 1 },
+		]);
 		const run = await submit({ amount: 13, reference });
 		const [result] = jsonOf(run);
-		const firstPost = run.requests.findIndex((r) => r.method === 'POST' && r.url.endsWith('/payments'));
+		const firstPost = run.requests.findIndex(
+			(r) => r.method === 'POST' && r.url.endsWith('/payments'),
+		);
 		expect(run.requests.slice(firstPost).filter((r) => r.url === sandbox.tokenUrl)).toHaveLength(1);
 		expect(run.posts).toHaveLength(2);
 		expect(run.posts[1]).toEqual(run.posts[0]);
-		expect(run.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/payments')).map((r) => r.status)).toEqual([
-			401, 202,
-		]);
+		expect(
+			run.requests
+				.filter((r) => r.method === 'POST' && r.url.endsWith('/payments'))
+				.map((r) => r.status),
+		).toEqual([401, 202]);
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
 	});
 
@@ -158,14 +196,23 @@ describe('Payment → Submit', () => {
 		const [first] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-a' }));
 		const [second] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-b' }));
 		expect(second.idempotencyKey).not.toBe(first.idempotencyKey);
-		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([first.xtid, second.xtid]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
+			first.xtid,
+			second.xtid,
+		]);
 	});
 
 	it('a loop runs the node again in one execution: each run has its own keys, Retry On Fail of a run reuses them', async () => {
 		// Loop Over Items: the same node, the same execution, the next $runIndex, a different payment in item 0
 		const [first, second] = [newReference(), newReference()];
-		const loop1 = await submit({ amount: 8, reference: first }, { executionId: 'exec-loop', runIndex: 0 });
-		const loop2 = await submit({ amount: 9, reference: second }, { executionId: 'exec-loop', runIndex: 1 });
+		const loop1 = await submit(
+			{ amount: 8, reference: first },
+			{ executionId: 'exec-loop', runIndex: 0 },
+		);
+		const loop2 = await submit(
+			{ amount: 9, reference: second },
+			{ executionId: 'exec-loop', runIndex: 1 },
+		);
 		const [a] = jsonOf(loop1);
 		const [b] = jsonOf(loop2);
 		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 9 });
@@ -174,7 +221,10 @@ describe('Payment → Submit', () => {
 		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
 
 		// Retry On Fail of the second run keeps its $runIndex: the same key, a replay, nothing paid again
-		const retried = await submit({ amount: 9, reference: second }, { executionId: 'exec-loop', runIndex: 1 });
+		const retried = await submit(
+			{ amount: 9, reference: second },
+			{ executionId: 'exec-loop', runIndex: 1 },
+		);
 		expect(retried.posts).toEqual([{ key: b.idempotencyKey, body: loop2.posts[0].body }]);
 		expect(jsonOf(retried)[0]).toMatchObject({ status: 'submitted', xtid: b.xtid });
 		expect(sentWithReference(sandbox, second)).toHaveLength(1);
@@ -183,11 +233,20 @@ describe('Payment → Submit', () => {
 	it('a custom key keeps the key across executions: no second payment, the original key shown', async () => {
 		const reference = newReference();
 		const options = { idempotencyKey: `invoice-${reference}` };
-		const first = await submit({ amount: 7.25, reference, options }, { executionId: 'exec-c', workflowId: 'wf-pay' });
-		const second = await submit({ amount: 7.25, reference, options }, { executionId: 'exec-d', workflowId: 'wf-pay' });
+		const first = await submit(
+			{ amount: 7.25, reference, options },
+			{ executionId: 'exec-c', workflowId: 'wf-pay' },
+		);
+		const second = await submit(
+			{ amount: 7.25, reference, options },
+			{ executionId: 'exec-d', workflowId: 'wf-pay' },
+		);
 		const [a] = jsonOf(first);
 		const [b] = jsonOf(second);
-		expect(a).toMatchObject({ idempotencyKeySource: 'custom', customIdempotencyKey: `invoice-${reference}` });
+		expect(a).toMatchObject({
+			idempotencyKeySource: 'custom',
+			customIdempotencyKey: `invoice-${reference}`,
+		});
 		expect(a.idempotencyKey).toMatch(UUID_V4);
 		expect(b.idempotencyKey).toBe(a.idempotencyKey);
 		expect(b.xtid).toBe(a.xtid);
@@ -195,7 +254,10 @@ describe('Payment → Submit', () => {
 		// the bank replayed the original answer
 		const replays = sandbox.control
 			.requests()
-			.filter((entry) => entry.method === 'POST' && entry.headers['x-idempotent-key'] === a.idempotencyKey);
+			.filter(
+				(entry) =>
+					entry.method === 'POST' && entry.headers['x-idempotent-key'] === a.idempotencyKey,
+			);
 		expect(replays).toHaveLength(2);
 	});
 
@@ -205,7 +267,9 @@ describe('Payment → Submit', () => {
 		jsonOf(await submit({ amount: 10, reference, options }, { executionId: 'exec-e' }));
 		const run = await submit({ amount: 11, reference, options }, { executionId: 'exec-f' });
 		expect(run.error).toBeInstanceOf(NodeApiError);
-		expect(run.error?.message).toMatch(/^Idempotency key [0-9a-f-]{36} was already used for a different payment request: nothing new was paid$/);
+		expect(run.error?.message).toMatch(
+			/^Idempotency key [0-9a-f-]{36} was already used for a different payment request: nothing new was paid$/,
+		);
 		expect(run.error?.httpCode).toBe('422');
 		expect(run.posts).toHaveLength(1);
 		expect(sentWithReference(sandbox, reference).map((t) => t.amount)).toEqual([10]);
@@ -213,11 +277,15 @@ describe('Payment → Submit', () => {
 
 	it('state unknown after 500s on every resend: looked up, nothing found, fails naming key and reference, not resubmitted', async () => {
 		const reference = newReference();
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+		]);
 		const run = await submit({ amount: 15, reference }, { executionId: 'exec-500' });
 		expect(run.error).toBeInstanceOf(NodeOperationError);
 		const key = run.posts[0].key;
-		expect(run.error?.message).toBe(`Payment state unknown — not resubmitted (reference "${reference}", idempotency key ${key})`);
+		expect(run.error?.message).toBe(
+			`Payment state unknown — not resubmitted (reference "${reference}", idempotency key ${key})`,
+		);
 		expect(run.error?.description).toMatch(/HTTP 500/);
 		expect(run.error?.description).toMatch(/No payment of 15 to payee .* was found/);
 		expect(run.error?.context?.itemIndex).toBe(0);
@@ -236,7 +304,9 @@ describe('Payment → Submit', () => {
 		const reference = newReference();
 		jsonOf(await submit({ amount: 16, reference }));
 		jsonOf(await submit({ amount: 16, reference }));
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+		]);
 		const run = await submit({ amount: 16, reference });
 		const earlier = sentWithReference(sandbox, reference).map((t) => t.xtid as string);
 		expect(earlier).toHaveLength(2);
@@ -258,7 +328,13 @@ describe('Payment → Submit', () => {
 				afterRequest: async (request) => {
 					if (request.method === 'POST' && ++posts === 1) {
 						sandbox.control.setFaults([
-							{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+							{
+								method: 'POST',
+								path: '/payments',
+								kind: 'status',
+								status: 500,
+								retryAfterSeconds: 0,
+							},
 						]);
 					}
 				},
@@ -284,7 +360,12 @@ describe('Payment → Submit', () => {
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
 		if (!lookupCanProve(sandbox)) {
 			// approvals without a creation time: the approval request is a candidate, not proven to be this one
-			expectStateUnknown(run.error, { reference, xaid: gbp.xaid, candidates: [approval.xtid as string], key: run.posts[0].key });
+			expectStateUnknown(run.error, {
+				reference,
+				xaid: gbp.xaid,
+				candidates: [approval.xtid as string],
+				key: run.posts[0].key,
+			});
 			expect(run.error?.description).toMatch(/HTTP 503/);
 			return;
 		}
@@ -302,7 +383,12 @@ describe('Payment → Submit', () => {
 	it('bad input fails before any request, naming the field, the rule and the item', async () => {
 		const run = await submit(
 			{},
-			{ itemParameters: [{ amount: 20, reference: newReference() }, { amount: 10.005, reference: 'INV' }] },
+			{
+				itemParameters: [
+					{ amount: 20, reference: newReference() },
+					{ amount: 10.005, reference: 'INV' },
+				],
+			},
 		);
 		expect(run.error).toBeInstanceOf(NodeOperationError);
 		expect(run.error?.message).toBe(
@@ -313,8 +399,14 @@ describe('Payment → Submit', () => {
 	});
 
 	it('an empty custom key is bad input, not a silent fallback to a derived key', async () => {
-		const run = await submit({ amount: 20, reference: newReference(), options: { idempotencyKey: ' ' } });
-		expect(run.error?.message).toBe('Invalid payment in item 0: Custom Idempotency Key is empty for this item');
+		const run = await submit({
+			amount: 20,
+			reference: newReference(),
+			options: { idempotencyKey: ' ' },
+		});
+		expect(run.error?.message).toBe(
+			'Invalid payment in item 0: Custom Idempotency Key is empty for this item',
+		);
 		expect(run.requests).toEqual([]);
 	});
 
@@ -334,7 +426,9 @@ describe('Payment → Submit', () => {
 		const items = run.output?.[0] ?? [];
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toMatchObject({ status: 'submitted', reference: good });
-		expect(items[1].json).toEqual({ error: 'Invalid payment in item 1: Amount must be greater than 0' });
+		expect(items[1].json).toEqual({
+			error: 'Invalid payment in item 1: Amount must be greater than 0',
+		});
 		expect(items[2].json).toMatchObject({ status: 'rejected', reference: rejected });
 		expect(items[2].json.rejectionReason).toMatch(/not active/);
 		expect(run.posts.map((post) => (post.body as IDataObject).reference)).toEqual([good, rejected]);
@@ -353,12 +447,12 @@ describe('Payment → Submit', () => {
 		);
 		expect(run.output).toHaveLength(2);
 		const [submitted, rejectedOutput] = run.output ?? [];
-		expect(submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
-			['submitted', good, { item: 1 }],
-		]);
-		expect(rejectedOutput.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
-			['rejected', rejected, { item: 0 }],
-		]);
+		expect(
+			submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
+		).toEqual([['submitted', good, { item: 1 }]]);
+		expect(
+			rejectedOutput.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
+		).toEqual([['rejected', rejected, { item: 0 }]]);
 		expect(rejectedOutput[0].json.rejectionReason).toMatch(/payee .* not found on account/);
 	});
 
@@ -388,7 +482,9 @@ describe('Payment → Submit', () => {
 		});
 
 		const real = await submit({ ...fields, options: {} }, { executionId: 'exec-validate' });
-		expect(real.posts).toEqual([{ key: valid.idempotencyKey, body: (valid.request as IDataObject).body }]);
+		expect(real.posts).toEqual([
+			{ key: valid.idempotencyKey, body: (valid.request as IDataObject).body },
+		]);
 	});
 });
 
@@ -403,15 +499,27 @@ describe('Payment → Submit: look-up window', () => {
 
 	it('an identical payment made an hour earlier is not taken for the lost one', async () => {
 		const pastCredentials = credentialsFor(pastSandbox);
-		const account = { account: byId(pastSandbox.seeded.accounts.gbp), payee: byId(pastSandbox.seeded.payees.gbp) };
+		const account = {
+			account: byId(pastSandbox.seeded.accounts.gbp),
+			payee: byId(pastSandbox.seeded.payees.gbp),
+		};
 		const parameters = { operation: 'submit', ...account, amount: 19, reference: 'MONTHLY-RENT' };
-		const earlier = jsonOf(await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-1' }));
+		const earlier = jsonOf(
+			await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-1' }),
+		);
 		expect(earlier[0].status).toBe('submitted');
 		await pastSandbox.control.advanceClock(60 * 60 * 1000);
 
-		pastSandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
-		const run = await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-2' });
-		expect(run.error?.message).toMatch(/^Payment state unknown — not resubmitted \(reference "MONTHLY-RENT"/);
+		pastSandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+		]);
+		const run = await runPayments(pastSandbox, pastCredentials, {
+			parameters,
+			executionId: 'month-2',
+		});
+		expect(run.error?.message).toMatch(
+			/^Payment state unknown — not resubmitted \(reference "MONTHLY-RENT"/,
+		);
 		if (lookupCanProve(pastSandbox)) {
 			expect(run.error?.description).toContain('No payment of 19 to payee');
 		} else {
@@ -423,6 +531,8 @@ describe('Payment → Submit: look-up window', () => {
 				key: run.posts[0].key,
 			});
 		}
-		expect(sentWithReference(pastSandbox, 'MONTHLY-RENT').map((t) => t.xtid)).toEqual([earlier[0].xtid]);
+		expect(sentWithReference(pastSandbox, 'MONTHLY-RENT').map((t) => t.xtid)).toEqual([
+			earlier[0].xtid,
+		]);
 	});
 });

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { credentialsFor } from '../../helpers/sandboxCredentials';
@@ -53,7 +57,10 @@ const answerIsXtidOnly = () => sandbox.variants.paymentAnswer === 'xtidOnly';
 
 const references = (body: unknown) => (body as IDataObject[]).map((payment) => payment.reference);
 const availableGbp = () =>
-	Number(sandbox.control.ledger().accounts.find((account) => account.xaid === gbp.xaid)?.availableBalance);
+	Number(
+		sandbox.control.ledger().accounts.find((account) => account.xaid === gbp.xaid)
+			?.availableBalance,
+	);
 
 describe('Payment → Submit Batch', () => {
 	it('groups items into requests of Batch Size, one UUID v4 key per request, results paired per item', async () => {
@@ -62,19 +69,29 @@ describe('Payment → Submit Batch', () => {
 			refs.map((reference, index) => ({ reference, amount: 10 + index })),
 			{ parameters: { batchSize: 2 } },
 		);
-		expect(run.posts.map((post) => references(post.body))).toEqual([refs.slice(0, 2), refs.slice(2, 4), refs.slice(4)]);
+		expect(run.posts.map((post) => references(post.body))).toEqual([
+			refs.slice(0, 2),
+			refs.slice(2, 4),
+			refs.slice(4),
+		]);
 		const keys = run.posts.map((post) => post.key);
 		expect(new Set(keys).size).toBe(3);
 		keys.forEach((key) => expect(key).toMatch(UUID_V4));
 
 		const results = jsonOf(run);
-		expect(results.map((result) => [result.status, result.reference, result.idempotencyKey])).toEqual(
+		expect(
+			results.map((result) => [result.status, result.reference, result.idempotencyKey]),
+		).toEqual(
 			refs.map((reference, index) => ['submitted', reference, keys[Math.floor(index / 2)]]),
 		);
 		expect(results[3].batch).toEqual({ index: 1, itemIndexes: [2, 3] });
-		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4].map((item) => ({ item })),
+		);
 		for (const [index, reference] of refs.entries()) {
-			expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([results[index].xtid]);
+			expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
+				results[index].xtid,
+			]);
 		}
 	});
 
@@ -86,7 +103,9 @@ describe('Payment → Submit Batch', () => {
 	});
 
 	it('refuses a Batch Size over 100 before any request', async () => {
-		const run = await submitBatch([{ reference: newReference() }], { parameters: { batchSize: 101 } });
+		const run = await submitBatch([{ reference: newReference() }], {
+			parameters: { batchSize: 101 },
+		});
 		expect(run.error).toBeInstanceOf(NodeOperationError);
 		expect(run.error?.message).toBe('Batch Size must be a whole number from 1 to 100');
 		expect(run.requests).toEqual([]);
@@ -104,14 +123,16 @@ describe('Payment → Submit Batch', () => {
 		);
 		expect(run.posts).toHaveLength(1);
 		const [submitted, rejected] = run.output ?? [];
-		expect(submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
+		expect(
+			submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
+		).toEqual([
 			['submitted', small, { item: 0 }],
 			['pending_approval', large, { item: 1 }],
 		]);
 		expect(submitted[1].json.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
-		expect(rejected.map((item) => [item.json.status, item.json.reference, item.pairedItem])).toEqual([
-			['rejected', foreignPayee, { item: 2 }],
-		]);
+		expect(
+			rejected.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
+		).toEqual([['rejected', foreignPayee, { item: 2 }]]);
 	});
 
 	it('Resubmit Rejected Items resends only the rejected item, once, with a new key; nothing accepted is sent again', async () => {
@@ -133,7 +154,11 @@ describe('Payment → Submit Batch', () => {
 				await sandbox.control.receive(gbp.xaid, 10_000, 'Top-up');
 			}
 		};
-		const run = await submitBatch(items, { parameters, executionId: 'batch-resubmit', afterRequest });
+		const run = await submitBatch(items, {
+			parameters,
+			executionId: 'batch-resubmit',
+			afterRequest,
+		});
 
 		if (answerIsXtidOnly()) {
 			// the answer carries only xtid / error: the accepted payment is found by its xtid, but two
@@ -144,7 +169,10 @@ describe('Payment → Submit Batch', () => {
 			const [a, b, c] = jsonOf(run);
 			expect(a).toMatchObject({ status: 'submitted', idempotencyKey: onlyPost.key });
 			expect(a.resubmission).toBeUndefined();
-			for (const [result, reference] of [[b, shortOfFunds], [c, badPayee]] as const) {
+			for (const [result, reference] of [
+				[b, shortOfFunds],
+				[c, badPayee],
+			] as const) {
 				expect(result).toMatchObject({
 					status: 'rejected',
 					reference,
@@ -152,7 +180,8 @@ describe('Payment → Submit Batch', () => {
 					rejectionReasonUncertain: true,
 					resubmission: {
 						resubmitted: false,
-						notResubmittedBecause: "the bank's answer did not say which of its rejections is this payment's",
+						notResubmittedBecause:
+							"the bank's answer did not say which of its rejections is this payment's",
 					},
 				});
 				expect(result.rejectionReason).toMatch(
@@ -192,13 +221,17 @@ describe('Payment → Submit Batch', () => {
 			idempotencyKeySource: 'resubmission',
 			resubmission: { resubmitted: true, firstIdempotencyKey: firstPost.key },
 		});
-		expect((b.resubmission as IDataObject).firstRejection).toMatch(/insufficient available balance/);
+		expect((b.resubmission as IDataObject).firstRejection).toMatch(
+			/insufficient available balance/,
+		);
 		expect(c).toMatchObject({
 			status: 'rejected',
 			idempotencyKey: firstPost.key,
 			resubmission: { resubmitted: false },
 		});
-		expect((c.resubmission as IDataObject).notResubmittedBecause).toMatch(/would be rejected again/);
+		expect((c.resubmission as IDataObject).notResubmittedBecause).toMatch(
+			/would be rejected again/,
+		);
 		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
 		expect(approvalsWithReference(sandbox, shortOfFunds).map((x) => x.xtid)).toEqual([b.xtid]);
 
@@ -210,7 +243,7 @@ describe('Payment → Submit Batch', () => {
 		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
 	});
 
-	it('Resubmit Rejected Items: a batch\'s only rejection is pinned to its payment even by an answer of xtid and error only', async () => {
+	it("Resubmit Rejected Items: a batch's only rejection is pinned to its payment even by an answer of xtid and error only", async () => {
 		// with one accepted item (found by its xtid) and one rejection, the answer leaves one reading
 		const [accepted, shortOfFunds] = [newReference(), newReference()];
 		const parameters = { options: { resubmitRejected: true, resubmitWhen: 'insufficient' } };
@@ -225,8 +258,15 @@ describe('Payment → Submit Batch', () => {
 				await sandbox.control.receive(gbp.xaid, 10_000, 'Top-up');
 			}
 		};
-		const run = await submitBatch(items, { parameters, executionId: 'batch-resubmit-one', afterRequest });
-		expect(run.posts.map((post) => references(post.body))).toEqual([[accepted, shortOfFunds], [shortOfFunds]]);
+		const run = await submitBatch(items, {
+			parameters,
+			executionId: 'batch-resubmit-one',
+			afterRequest,
+		});
+		expect(run.posts.map((post) => references(post.body))).toEqual([
+			[accepted, shortOfFunds],
+			[shortOfFunds],
+		]);
 		const [a, b] = jsonOf(run);
 		expect(a).toMatchObject({ status: 'submitted', idempotencyKey: run.posts[0].key });
 		expect(b).toMatchObject({
@@ -235,7 +275,9 @@ describe('Payment → Submit Batch', () => {
 			resubmission: { resubmitted: true, firstIdempotencyKey: run.posts[0].key },
 		});
 		expect(b.rejectionReasonUncertain).toBeUndefined();
-		expect((b.resubmission as IDataObject).firstRejection).toMatch(/insufficient available balance/);
+		expect((b.resubmission as IDataObject).firstRejection).toMatch(
+			/insufficient available balance/,
+		);
 		const [approval] = approvalsWithReference(sandbox, shortOfFunds);
 		expect(b).toMatchObject({ xtid: approval.xtid, approvalRef: approval.ref });
 		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
@@ -257,7 +299,8 @@ describe('Payment → Submit Batch', () => {
 			status: 'rejected',
 			resubmission: {
 				resubmitted: false,
-				notResubmittedBecause: 'insufficient funds is not resubmitted unless "Resubmit When Reason Matches" names it',
+				notResubmittedBecause:
+					'insufficient funds is not resubmitted unless "Resubmit When Reason Matches" names it',
 			},
 		});
 	});
@@ -282,19 +325,38 @@ describe('Payment → Submit Batch', () => {
 		const [a, b] = jsonOf(run);
 		expect(new Set(run.posts.map((post) => post.key)).size).toBe(1);
 		if (provable) {
-			expect(a).toMatchObject({ status: 'found_after_error', foundIn: 'transactions', reference: small });
-			expect(b).toMatchObject({ status: 'found_after_error', foundIn: 'approvals', approvalStatus: 'pending', reference: large });
+			expect(a).toMatchObject({
+				status: 'found_after_error',
+				foundIn: 'transactions',
+				reference: small,
+			});
+			expect(b).toMatchObject({
+				status: 'found_after_error',
+				foundIn: 'approvals',
+				approvalStatus: 'pending',
+				reference: large,
+			});
 			expect(a.xtid).toBe(sentWithReference(sandbox, small)[0].xtid);
 			expect(b.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
 		} else {
 			const key = run.posts[0].key;
-			expectStateUnknownItem(a, { reference: small, key, candidates: sentWithReference(sandbox, small).map((t) => t.xtid as string) });
-			expectStateUnknownItem(b, { reference: large, key, candidates: approvalsWithReference(sandbox, large).map((x) => x.xtid as string) });
+			expectStateUnknownItem(a, {
+				reference: small,
+				key,
+				candidates: sentWithReference(sandbox, small).map((t) => t.xtid as string),
+			});
+			expectStateUnknownItem(b, {
+				reference: large,
+				key,
+				candidates: approvalsWithReference(sandbox, large).map((x) => x.xtid as string),
+			});
 			expect(a.candidates).toHaveLength(1);
 			expect(b.candidates).toHaveLength(1);
 		}
 		// what each item made: found (and proven), or the one candidate the bank's records hold
-		const [madeSmall, madeLarge] = provable ? [a.xtid, b.xtid] : [(a.candidates as string[])[0], (b.candidates as string[])[0]];
+		const [madeSmall, madeLarge] = provable
+			? [a.xtid, b.xtid]
+			: [(a.candidates as string[])[0], (b.candidates as string[])[0]];
 		expect(sentWithReference(sandbox, small)).toHaveLength(1);
 		expect(approvalsWithReference(sandbox, large)).toHaveLength(1);
 		expect(sentWithReference(sandbox, large)).toEqual([]);
@@ -312,7 +374,9 @@ describe('Payment → Submit Batch', () => {
 
 	it('state unknown for a batch: every item fails naming the key and its reference; later batches are not sent', async () => {
 		const refs = [newReference(), newReference(), newReference()];
-		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 }]);
+		sandbox.control.setFaults([
+			{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
+		]);
 		const failing = await submitBatch(
 			refs.map((reference) => ({ reference })),
 			{ parameters: { batchSize: 2 } },
@@ -322,7 +386,9 @@ describe('Payment → Submit Batch', () => {
 			`Payment state unknown — not resubmitted (reference "${refs[0]}", idempotency key ${failing.posts[0].key})`,
 		);
 		// five attempts of the first batch, the second batch never sent
-		expect(failing.posts.map((post) => references(post.body))).toEqual(Array(5).fill(refs.slice(0, 2)));
+		expect(failing.posts.map((post) => references(post.body))).toEqual(
+			Array(5).fill(refs.slice(0, 2)),
+		);
 
 		const tolerant = await submitBatch(
 			refs.map((reference) => ({ reference })),
@@ -342,7 +408,9 @@ describe('Payment → Submit Batch', () => {
 		const reference = newReference();
 		const items = [{ reference, amount: 1200 }];
 		const parameters = { options: { resubmitRejected: true } };
-		const [pending] = jsonOf(await submitBatch(items, { executionId: 'batch-declined', parameters }));
+		const [pending] = jsonOf(
+			await submitBatch(items, { executionId: 'batch-declined', parameters }),
+		);
 		await sandbox.control.decline(pending.approvalRef as string);
 		const again = await submitBatch(items, { executionId: 'batch-declined', parameters });
 		expect(again.posts).toHaveLength(1);
@@ -353,31 +421,47 @@ describe('Payment → Submit Batch', () => {
 		expect(jsonOf(again)[0]).toMatchObject(
 			showsDecided
 				? { status: 'not_sent', xtid: pending.xtid }
-				: { status: 'accepted', xtid: pending.xtid, approvalCheck: expect.stringContaining('declined or may have expired') },
+				: {
+						status: 'accepted',
+						xtid: pending.xtid,
+						approvalCheck: expect.stringContaining('declined or may have expired'),
+					},
 		);
 		expect(approvalsWithReference(sandbox, reference).map((a) => a.status)).toEqual(['declined']);
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
 	});
 
-	it('a loop runs the node again in one execution: each run\'s batches get their own keys and are paid', async () => {
+	it("a loop runs the node again in one execution: each run's batches get their own keys and are paid", async () => {
 		const first = [newReference(), newReference()];
 		const second = [newReference(), newReference()];
-		const loop1 = await submitBatch(first.map((reference) => ({ reference })), { executionId: 'batch-loop', runIndex: 0 });
-		const loop2 = await submitBatch(second.map((reference) => ({ reference })), { executionId: 'batch-loop', runIndex: 1 });
+		const loop1 = await submitBatch(
+			first.map((reference) => ({ reference })),
+			{ executionId: 'batch-loop', runIndex: 0 },
+		);
+		const loop2 = await submitBatch(
+			second.map((reference) => ({ reference })),
+			{ executionId: 'batch-loop', runIndex: 1 },
+		);
 		expect(jsonOf(loop1).map((result) => result.status)).toEqual(['submitted', 'submitted']);
 		expect(jsonOf(loop2).map((result) => result.status)).toEqual(['submitted', 'submitted']);
 		expect(loop2.posts[0].key).not.toBe(loop1.posts[0].key);
-		for (const reference of [...first, ...second]) expect(sentWithReference(sandbox, reference)).toHaveLength(1);
+		for (const reference of [...first, ...second])
+			expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 	});
 
-	it('custom keys: the request key comes from the items\' keys, stable across executions', async () => {
+	it("custom keys: the request key comes from the items' keys, stable across executions", async () => {
 		const refs = [newReference(), newReference()];
-		const items = refs.map((reference) => ({ reference, options: { idempotencyKey: `inv-${reference}` } }));
+		const items = refs.map((reference) => ({
+			reference,
+			options: { idempotencyKey: `inv-${reference}` },
+		}));
 		const first = await submitBatch(items, { executionId: 'batch-custom-1' });
 		const second = await submitBatch(items, { executionId: 'batch-custom-2' });
 		expect(second.posts[0].key).toBe(first.posts[0].key);
 		expect(jsonOf(first)[1]).toMatchObject({ idempotencyKeySource: 'custom' });
-		expect(jsonOf(second).map((result) => result.xtid)).toEqual(jsonOf(first).map((result) => result.xtid));
+		expect(jsonOf(second).map((result) => result.xtid)).toEqual(
+			jsonOf(first).map((result) => result.xtid),
+		);
 		for (const reference of refs) expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 	});
 
@@ -386,16 +470,26 @@ describe('Payment → Submit Batch', () => {
 		sandbox.control.clearRequests();
 		const run = await submitBatch(
 			[{ reference: refs[0] }, { reference: refs[1], amount: 1.234 }, { reference: refs[2] }],
-			{ parameters: { batchSize: 1, options: { validateOnly: true } }, executionId: 'batch-validate' },
+			{
+				parameters: { batchSize: 1, options: { validateOnly: true } },
+				executionId: 'batch-validate',
+			},
 		);
 		expect(run.requests).toEqual([]);
 		expect(sandbox.control.requests()).toEqual([]);
 		const results = jsonOf(run);
 		expect(results.map((result) => result.status)).toEqual(['valid', 'invalid', 'valid']);
 		expect(results[1].issues).toEqual(['Amount must have at most 2 decimal places']);
-		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(results[2]).toMatchObject({
-			request: { batch: { index: 1, itemIndexes: [2] }, payment: { reference: refs[2], amount: 10 } },
+			request: {
+				batch: { index: 1, itemIndexes: [2] },
+				payment: { reference: refs[2], amount: 10 },
+			},
 		});
 		expect(results[0].idempotencyKey).not.toBe(results[2].idempotencyKey);
 	});

@@ -6,7 +6,16 @@
  * waitUntilReady, N8n.setUp); only the queue-mode environment and the roles are added here.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -121,7 +130,8 @@ export function processesUsing(dir: string): Array<{ pid: number; command: strin
 			} catch {
 				// not ours to read
 			}
-			if (command.includes(dir) || cwd.startsWith(dir) || environ.includes(dir)) found.push({ pid: Number(name), command });
+			if (command.includes(dir) || cwd.startsWith(dir) || environ.includes(dir))
+				found.push({ pid: Number(name), command });
 		} catch {
 			// ended while we looked
 		}
@@ -138,7 +148,9 @@ export async function portsInUse(ports: QueuePorts): Promise<number[]> {
 
 function rssMiB(pid: number): number {
 	try {
-		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+		const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+			.split('\n')
+			.find((l) => l.startsWith('VmRSS:'));
 		return line ? Math.round(Number(line.split(/\s+/)[1]) / 1024) : 0;
 	} catch {
 		return 0;
@@ -176,7 +188,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 	const ports = queuePorts(options.workers ?? 2);
 	const busy = await portsInUse(ports);
 	if (busy.length > 0) {
-		throw new Error(`ports ${busy.join(', ')} of the queue-mode suite are in use (move the range with CUSTOMER_BANKING_QUEUE_PORT_BASE)`);
+		throw new Error(
+			`ports ${busy.join(', ')} of the queue-mode suite are in use (move the range with CUSTOMER_BANKING_QUEUE_PORT_BASE)`,
+		);
 	}
 	const install = await ensureN8n(QUEUE_VERSION);
 	const runDir = mkdtempSync(join(tmpdir(), 'cb-queue-'));
@@ -219,13 +233,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			...options.env,
 		};
 
-		const instance = (role: Role, name: string, port: number, brokerPort: number, url: string, extra: Record<string, string> = {}) => {
+		const instance = (
+			role: Role,
+			name: string,
+			port: number,
+			brokerPort: number,
+			url: string,
+			extra: Record<string, string> = {},
+		) => {
 			const userFolder = join(runDir, name);
 			mkdirSync(userFolder, { recursive: true });
 			const began = Date.now();
 			installPackage(userFolder, options.tarball, install);
 			say(`[queue] package installed for ${name} (${Date.now() - began} ms)`);
-			const launch = () => launchN8n(install, userFolder, role, n8nEnv(install, userFolder, port, brokerPort, { ...shared, ...extra }));
+			const launch = () =>
+				launchN8n(
+					install,
+					userFolder,
+					role,
+					n8nEnv(install, userFolder, port, brokerPort, { ...shared, ...extra }),
+				);
 			const created = new QueueInstance(role, name, userFolder, url, launch);
 			started.push(created);
 			return created;
@@ -234,11 +261,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		// main first: it runs the database migrations the others wait for
 		const main = instance('main', 'main', ports.main, ports.mainBroker, mainUrl);
 		const workers = ports.workers.map((worker, index) =>
-			instance('worker', `worker-${index + 1}`, worker.health, worker.broker, `http://127.0.0.1:${worker.health}`, {
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(worker.health),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			}),
+			instance(
+				'worker',
+				`worker-${index + 1}`,
+				worker.health,
+				worker.broker,
+				`http://127.0.0.1:${worker.health}`,
+				{
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(worker.health),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				},
+			),
 		);
 		await main.ready();
 		say(`[queue] main :${ports.main} ready`);
@@ -246,9 +280,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		await Promise.all([...workers, webhook].map((i) => i.ready()));
 		say(`[queue] ${workers.length} workers and the webhook instance :${ports.webhook} ready`);
 
-		const n8n = new N8n(QUEUE_VERSION, install, mainUrl, main.userFolder, main.process, true, () => {
-			throw new Error('restart main with cluster.main.restart()');
-		});
+		const n8n = new N8n(
+			QUEUE_VERSION,
+			install,
+			mainUrl,
+			main.userFolder,
+			main.process,
+			true,
+			() => {
+				throw new Error('restart main with cluster.main.restart()');
+			},
+		);
 		await n8n.setUp();
 
 		let stopping: Promise<void> | undefined;

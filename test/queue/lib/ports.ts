@@ -17,7 +17,10 @@ export interface QueuePorts {
 
 export function queuePorts(workers: number): QueuePorts {
 	const base = Number(process.env.CUSTOMER_BANKING_QUEUE_PORT_BASE ?? 15700);
-	if (!Number.isInteger(base) || base < 1024 || base > 32000) throw new Error(`CUSTOMER_BANKING_QUEUE_PORT_BASE must be a port between 1024 and 32000, not ${base}`);
+	if (!Number.isInteger(base) || base < 1024 || base > 32000)
+		throw new Error(
+			`CUSTOMER_BANKING_QUEUE_PORT_BASE must be a port between 1024 and 32000, not ${base}`,
+		);
 	const ports: Omit<QueuePorts, 'all'> = {
 		postgres: base,
 		redis: base + 1,
@@ -25,10 +28,21 @@ export function queuePorts(workers: number): QueuePorts {
 		mainBroker: base + 11,
 		webhook: base + 20,
 		webhookBroker: base + 21,
-		workers: Array.from({ length: workers }, (_, index) => ({ health: base + 30 + index, broker: base + 40 + index })),
+		workers: Array.from({ length: workers }, (_, index) => ({
+			health: base + 30 + index,
+			broker: base + 40 + index,
+		})),
 	};
 	return {
 		...ports,
-		all: () => [ports.postgres, ports.redis, ports.main, ports.mainBroker, ports.webhook, ports.webhookBroker, ...ports.workers.flatMap((w) => [w.health, w.broker])],
+		all: () => [
+			ports.postgres,
+			ports.redis,
+			ports.main,
+			ports.mainBroker,
+			ports.webhook,
+			ports.webhookBroker,
+			...ports.workers.flatMap((w) => [w.health, w.broker]),
+		],
 	};
 }

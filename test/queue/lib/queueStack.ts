@@ -7,7 +7,15 @@ import { createHmac } from 'node:crypto';
 
 import type { Sandbox, SandboxOptions } from '../../sandbox';
 import { requestJson } from '../../e2e/lib/n8n';
-import { besideSandbox, type Execution, executionIds, getExecution, isFinished, waitFor, whenRegistered } from '../../e2e/lib/stack';
+import {
+	besideSandbox,
+	type Execution,
+	executionIds,
+	getExecution,
+	isFinished,
+	waitFor,
+	whenRegistered,
+} from '../../e2e/lib/stack';
 import { type Cluster, type ClusterOptions, type QueueInstance, startCluster } from './cluster';
 
 export interface QueueStack {
@@ -16,8 +24,15 @@ export interface QueueStack {
 	stop(): Promise<void>;
 }
 
-export async function startQueueStack(options: ClusterOptions, sandboxOptions: SandboxOptions = {}): Promise<QueueStack> {
-	const { sandbox, beside: cluster, stop } = await besideSandbox(sandboxOptions, () => startCluster(options));
+export async function startQueueStack(
+	options: ClusterOptions,
+	sandboxOptions: SandboxOptions = {},
+): Promise<QueueStack> {
+	const {
+		sandbox,
+		beside: cluster,
+		stop,
+	} = await besideSandbox(sandboxOptions, () => startCluster(options));
 	return { sandbox, cluster, stop };
 }
 
@@ -26,13 +41,26 @@ export interface WebhookAnswer {
 	body: unknown;
 }
 
-export async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<WebhookAnswer> {
-	const answer = await requestJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+export async function post(
+	url: string,
+	body: string,
+	headers: Record<string, string> = {},
+): Promise<WebhookAnswer> {
+	const answer = await requestJson(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
+	});
 	return { status: answer.status, body: answer.body };
 }
 
 /** POSTs to a production webhook of `instance` (main or the webhook instance) once it is registered there. */
-export async function postWhenRegistered(instance: QueueInstance, path: string, body: unknown, timeoutMs = 60_000): Promise<WebhookAnswer> {
+export async function postWhenRegistered(
+	instance: QueueInstance,
+	path: string,
+	body: unknown,
+	timeoutMs = 60_000,
+): Promise<WebhookAnswer> {
 	return await whenRegistered(
 		`${instance.name} to serve /webhook/${path}`,
 		() => post(`${instance.url}/webhook/${path}`, JSON.stringify(body)),
@@ -41,7 +69,13 @@ export async function postWhenRegistered(instance: QueueInstance, path: string, 
 }
 
 /** New executions of `workflowId` (ids not in `known`), once `count` of them have finished. */
-export async function finishedExecutions(cluster: Cluster, workflowId: string, known: string[], count: number, timeoutMs = 120_000): Promise<Execution[]> {
+export async function finishedExecutions(
+	cluster: Cluster,
+	workflowId: string,
+	known: string[],
+	count: number,
+	timeoutMs = 120_000,
+): Promise<Execution[]> {
 	const seen = new Set(known);
 	return await waitFor(
 		`${count} finished execution(s) of workflow ${workflowId}`,
@@ -49,7 +83,9 @@ export async function finishedExecutions(cluster: Cluster, workflowId: string, k
 			const fresh = (await executionIds(cluster.n8n, workflowId)).filter((id) => !seen.has(id));
 			if (fresh.length < count) return undefined;
 			const executions = await Promise.all(fresh.map((id) => getExecution(cluster.n8n, id)));
-			return executions.every(isFinished) ? executions.sort((a, b) => Number(a.id) - Number(b.id)) : undefined;
+			return executions.every(isFinished)
+				? executions.sort((a, b) => Number(a.id) - Number(b.id))
+				: undefined;
 		},
 		timeoutMs,
 		500,
@@ -58,12 +94,16 @@ export async function finishedExecutions(cluster: Cluster, workflowId: string, k
 
 /** The workers whose current log shows they started execution `id`. */
 export function workersThatRan(cluster: Cluster, id: string): string[] {
-	return cluster.workers.filter((worker) => worker.logs().includes(`Worker started execution ${id} (job`)).map((worker) => worker.name);
+	return cluster.workers
+		.filter((worker) => worker.logs().includes(`Worker started execution ${id} (job`))
+		.map((worker) => worker.name);
 }
 
 /** `body` signed as the bank signs deliveries (x-cb-timestamp, x-cb-signature v1). */
 export function signed(sandbox: Sandbox, body: string): Record<string, string> {
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const signature = createHmac('sha256', sandbox.signingSecret).update(`${timestamp}.${body}`).digest('hex');
+	const signature = createHmac('sha256', sandbox.signingSecret)
+		.update(`${timestamp}.${body}`)
+		.digest('hex');
 	return { 'x-cb-timestamp': timestamp, 'x-cb-signature': `v1=${signature}` };
 }

@@ -27,7 +27,12 @@ export function ensureServicePackages(say: (line: string) => void = console.log)
 	if (missing.length === 0) return;
 	say(`[queue] installing ${missing.join(', ')} with apt-get`);
 	const ownPolicy = !existsSync(POLICY_RC);
-	if (ownPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\n# no service starts while the queue-mode suite installs packages\nexit 101\n', { mode: 0o755 });
+	if (ownPolicy)
+		writeFileSync(
+			POLICY_RC,
+			'#!/bin/sh\n# no service starts while the queue-mode suite installs packages\nexit 101\n',
+			{ mode: 0o755 },
+		);
 	try {
 		execFileSync('apt-get', ['update'], { stdio: 'inherit' });
 		execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], {
@@ -43,13 +48,18 @@ const isRoot = () => userInfo().uid === 0;
 
 /** Postgres refuses to run as root: as root the server runs as the `postgres` user Debian's package made. */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-	return isRoot() ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]] : [command, args];
+	return isRoot()
+		? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]]
+		: [command, args];
 }
 
 function runAsPostgres(command: string, args: string[]): string {
 	const [cmd, cmdArgs] = asPostgres(command, args);
 	const result = spawnSync(cmd, cmdArgs, { encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+	if (result.status !== 0)
+		throw new Error(
+			`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
+		);
 	return result.stdout;
 }
 
@@ -79,25 +89,60 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
 		chownSync(dir, uid, gid);
 		chownSync(sockets, uid, gid);
 	}
-	runAsPostgres(join(POSTGRES_BIN, 'initdb'), ['--auth=trust', '--username=postgres', '--encoding=UTF8', '--no-sync', '-D', data]);
+	runAsPostgres(join(POSTGRES_BIN, 'initdb'), [
+		'--auth=trust',
+		'--username=postgres',
+		'--encoding=UTF8',
+		'--no-sync',
+		'-D',
+		data,
+	]);
 	const [command, args] = asPostgres(join(POSTGRES_BIN, 'postgres'), [
-		'-D', data,
-		'-p', String(port),
-		'-k', sockets,
-		'-c', 'listen_addresses=127.0.0.1',
-		'-c', 'fsync=off',
-		'-c', 'synchronous_commit=off',
-		'-c', 'full_page_writes=off',
-		'-c', 'max_connections=200',
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		sockets,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
 	const proc = startProcess(command, args, { env: { ...process.env, LC_ALL: 'C.UTF-8' } });
 	const psql = (sql: string) =>
-		spawnSync(join(POSTGRES_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+		spawnSync(
+			join(POSTGRES_BIN, 'psql'),
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(port),
+				'-U',
+				'postgres',
+				'-d',
+				'postgres',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-c',
+				sql,
+			],
+			{ encoding: 'utf8' },
+		);
 	await waitForProcess('postgres', proc, () => psql('SELECT 1').status === 0, 30_000, 200);
 	const database = 'n8n';
 	const user = 'n8n';
 	const password = 'n8n-queue-suite';
-	for (const sql of [`CREATE USER ${user} PASSWORD '${password}'`, `CREATE DATABASE ${database} OWNER ${user}`]) {
+	for (const sql of [
+		`CREATE USER ${user} PASSWORD '${password}'`,
+		`CREATE DATABASE ${database} OWNER ${user}`,
+	]) {
 		const result = psql(sql);
 		if (result.status !== 0) throw new Error(`psql ${sql}: ${result.stderr}`);
 	}
@@ -115,9 +160,32 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
 /** Redis 7 on 127.0.0.1:`port`, nothing saved to disk. */
 export async function startRedis(dir: string, port: number): Promise<Service> {
 	mkdirSync(dir, { recursive: true });
-	const proc = startProcess(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'], {
-		env: process.env,
-	});
-	await waitForProcess('redis', proc, () => proc.output().includes('Ready to accept connections'), 20_000, 200);
+	const proc = startProcess(
+		REDIS_SERVER,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
+		{
+			env: process.env,
+		},
+	);
+	await waitForProcess(
+		'redis',
+		proc,
+		() => proc.output().includes('Ready to accept connections'),
+		20_000,
+		200,
+	);
 	return { process: proc, port, stop: () => proc.stop(10_000) };
 }

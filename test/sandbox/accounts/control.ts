@@ -1,6 +1,14 @@
 /** Money arriving on an account from outside, one payment or many at once. */
 import { badRequest } from '../errors';
-import { answersOk, asData, type ControlContext, field, numberField, ok, type ResourceControls } from '../controlKit';
+import {
+	answersOk,
+	asData,
+	type ControlContext,
+	field,
+	numberField,
+	ok,
+	type ResourceControls,
+} from '../controlKit';
 import { toMinor } from '../money';
 import { receive, transactionView } from '../transactions/model';
 
@@ -9,7 +17,8 @@ type Names = 'receive' | 'seedTransactions';
 export function accountControls({ bank, locate }: ControlContext): ResourceControls<Names> {
 	function amountMinor(amount: number): number {
 		const minor = toMinor(amount);
-		if (minor === undefined || minor <= 0) throw badRequest('amount must be a positive number with at most 2 decimals');
+		if (minor === undefined || minor <= 0)
+			throw badRequest('amount must be a positive number with at most 2 decimals');
 		return minor;
 	}
 
@@ -17,11 +26,16 @@ export function accountControls({ bank, locate }: ControlContext): ResourceContr
 		receive: async (xaid, amount, reference = 'Incoming payment') => {
 			const { workspace, item } = locate((w) => w.accounts.get(xaid), `account ${xaid}`);
 			const minor = amountMinor(amount);
-			const received = receive(bank, workspace, item, { amountMinor: minor, reference, counterpartyName: 'Sandbox Sender Ltd' });
+			const received = receive(bank, workspace, item, {
+				amountMinor: minor,
+				reference,
+				counterpartyName: 'Sandbox Sender Ltd',
+			});
 			return asData(transactionView(received));
 		},
 		seedTransactions: async (xaid, count) => {
-			if (!Number.isInteger(count) || count < 1) throw badRequest('count must be a positive integer');
+			if (!Number.isInteger(count) || count < 1)
+				throw badRequest('count must be a positive integer');
 			const { workspace, item } = locate((w) => w.accounts.get(xaid), `account ${xaid}`);
 			for (let i = 1; i <= count; i++) {
 				receive(bank, workspace, item, {
@@ -42,13 +56,21 @@ export function accountControls({ bank, locate }: ControlContext): ResourceContr
 				path: '/accounts/{xaid}/receive',
 				handle: async ({ params, body }) => {
 					const reference = field(body, 'reference');
-					return ok(await operations.receive(params.xaid, numberField(body, 'amount'), typeof reference === 'string' ? reference : undefined));
+					return ok(
+						await operations.receive(
+							params.xaid,
+							numberField(body, 'amount'),
+							typeof reference === 'string' ? reference : undefined,
+						),
+					);
 				},
 			},
 			{
 				method: 'POST',
 				path: '/accounts/{xaid}/seed-transactions',
-				handle: answersOk(({ params, body }) => operations.seedTransactions(params.xaid, numberField(body, 'count'))),
+				handle: answersOk(({ params, body }) =>
+					operations.seedTransactions(params.xaid, numberField(body, 'count')),
+				),
 			},
 		],
 	};

@@ -76,7 +76,11 @@ export function balanceView(record: AccountRecord) {
  * spec §Errors 401: an account that does not exist or is not the caller's is answered like a bad token.
  * Callers answering a request pass `bank.variants.unknownAccount`, as some banks answer 404 instead.
  */
-export function findAccount(workspace: Workspace, xaid: string, unknownStatus: 401 | 404 = 401): AccountRecord {
+export function findAccount(
+	workspace: Workspace,
+	xaid: string,
+	unknownStatus: 401 | 404 = 401,
+): AccountRecord {
 	const account = workspace.accounts.get(xaid);
 	if (!account) {
 		const message = `account ${xaid} does not exist or does not belong to the caller`;

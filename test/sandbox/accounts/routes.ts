@@ -20,7 +20,9 @@ export const accountRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readAccounts],
 		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: accountView(findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount)),
+			body: accountView(
+				findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount),
+			),
 		}),
 	},
 	{
@@ -29,7 +31,9 @@ export const accountRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readAccounts],
 		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: balanceView(findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount)),
+			body: balanceView(
+				findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount),
+			),
 		}),
 	},
 ];

@@ -59,7 +59,9 @@ export function approvalView(record: ApprovalRecord) {
 			requestId: record.requestId,
 			created: new Date(record.createdMs).toISOString(),
 			expiresAt: new Date(record.expiresAtMs).toISOString(),
-			...(record.decidedAtMs !== undefined && { decidedAt: new Date(record.decidedAtMs).toISOString() }),
+			...(record.decidedAtMs !== undefined && {
+				decidedAt: new Date(record.decidedAtMs).toISOString(),
+			}),
 			...(record.decidedBy !== undefined && { decidedBy: record.decidedBy }),
 		},
 	};
@@ -73,7 +75,11 @@ export function findApproval(workspace: Workspace, ref: string): ApprovalRecord 
 }
 
 /** The first policy that covers API payments of this currency and amount (range inclusive). */
-export function applicablePolicy(workspace: Workspace, currency: string, amountMinor: number): Policy | undefined {
+export function applicablePolicy(
+	workspace: Workspace,
+	currency: string,
+	amountMinor: number,
+): Policy | undefined {
 	return workspace.policies.find(
 		(policy) =>
 			policy.coversApiPayments &&
@@ -85,11 +91,23 @@ export function applicablePolicy(workspace: Workspace, currency: string, amountM
 
 export type PendingPayment = Pick<
 	ApprovalRecord,
-	'xtid' | 'parent_xaid' | 'xpid' | 'payeeName' | 'amountMinor' | 'currency' | 'reference' | 'requestId' | 'policy'
+	| 'xtid'
+	| 'parent_xaid'
+	| 'xpid'
+	| 'payeeName'
+	| 'amountMinor'
+	| 'currency'
+	| 'reference'
+	| 'requestId'
+	| 'policy'
 >;
 
 // spec §States and transitions row 1: a covered payment becomes a pending approval carrying its xtid
-export function createApproval(bank: Bank, workspace: Workspace, payment: PendingPayment): ApprovalRecord {
+export function createApproval(
+	bank: Bank,
+	workspace: Workspace,
+	payment: PendingPayment,
+): ApprovalRecord {
 	const createdMs = bank.clock.now();
 	const approval: ApprovalRecord = {
 		...payment,
@@ -99,7 +117,8 @@ export function createApproval(bank: Bank, workspace: Workspace, payment: Pendin
 		expiresAtMs: createdMs + payment.policy.expiresInSeconds * 1000,
 	};
 	workspace.approvals.set(approval.ref, approval);
-	if (bank.variants.heldPaymentRecords) recordHeldPayment(bank, workspace, outgoing(workspace, approval));
+	if (bank.variants.heldPaymentRecords)
+		recordHeldPayment(bank, workspace, outgoing(workspace, approval));
 	return approval;
 }
 
@@ -115,7 +134,12 @@ function outgoing(workspace: Workspace, approval: ApprovalRecord) {
 	};
 }
 
-function decide(bank: Bank, approval: ApprovalRecord, status: ApprovalStatus, decidedBy?: string): void {
+function decide(
+	bank: Bank,
+	approval: ApprovalRecord,
+	status: ApprovalStatus,
+	decidedBy?: string,
+): void {
 	if (approval.status !== 'pending') {
 		throw new ApiError(409, `approval ${approval.ref} is already ${approval.status}`);
 	}
@@ -125,13 +149,23 @@ function decide(bank: Bank, approval: ApprovalRecord, status: ApprovalStatus, de
 }
 
 // spec §States and transitions row 3: approved → the payment is sent, its xtid among the transactions
-export function approve(bank: Bank, workspace: Workspace, approval: ApprovalRecord, decidedBy?: string): void {
+export function approve(
+	bank: Bank,
+	workspace: Workspace,
+	approval: ApprovalRecord,
+	decidedBy?: string,
+): void {
 	decide(bank, approval, 'approved', decidedBy ?? approval.policy.approvers[0]);
 	recordSentPayment(bank, workspace, outgoing(workspace, approval));
 }
 
 // spec §States and transitions row 4: declined or expired → not sent; the reservation is released
-export function decline(bank: Bank, workspace: Workspace, approval: ApprovalRecord, decidedBy?: string): void {
+export function decline(
+	bank: Bank,
+	workspace: Workspace,
+	approval: ApprovalRecord,
+	decidedBy?: string,
+): void {
 	decide(bank, approval, 'declined', decidedBy ?? approval.policy.approvers[0]);
 	release(findAccount(workspace, approval.parent_xaid), approval.amountMinor);
 	closeHeldPayment(bank, workspace, approval.xtid, 'DECLINED');
@@ -148,7 +182,8 @@ export function expireDue(bank: Bank): void {
 	const now = bank.clock.now();
 	for (const workspace of bank.workspaces.values()) {
 		for (const approval of workspace.approvals.values()) {
-			if (approval.status === 'pending' && approval.expiresAtMs <= now) expire(bank, workspace, approval);
+			if (approval.status === 'pending' && approval.expiresAtMs <= now)
+				expire(bank, workspace, approval);
 		}
 	}
 }

@@ -27,7 +27,11 @@ const NEGATION_STATUS_NAMES: Record<ApprovalStatus, string> = {
 	expired: 'NOT_APPROVED',
 };
 
-const STATUS_NAMES = { sandbox: undefined, other: OTHER_STATUS_NAMES, negations: NEGATION_STATUS_NAMES } as const;
+const STATUS_NAMES = {
+	sandbox: undefined,
+	other: OTHER_STATUS_NAMES,
+	negations: NEGATION_STATUS_NAMES,
+} as const;
 
 /**
  * An approval as this bank answers it: its status names, with or without `meta.created`, with the
@@ -42,14 +46,19 @@ function answerView(variants: BankVariants) {
 			...view,
 			status: STATUS_NAMES[variants.approvalStatusNames]?.[record.status] ?? record.status,
 			...(variants.approvalRecord === 'bare' && { transaction: view.xtid }),
-			meta: variants.createdTimes ? meta : Object.fromEntries(Object.entries(meta).filter(([key]) => key !== 'created')),
+			meta: variants.createdTimes
+				? meta
+				: Object.fromEntries(Object.entries(meta).filter(([key]) => key !== 'created')),
 		};
 	};
 }
 
 /** Approvals a list shows: every status, or (`approvalList: 'pendingOnly'`) those still pending; none not yet visible. */
 function listed(bank: Bank, approval: ApprovalRecord): boolean {
-	return (bank.variants.approvalList === 'allStatuses' || approval.status === 'pending') && visibleToReads(bank, approval);
+	return (
+		(bank.variants.approvalList === 'allStatuses' || approval.status === 'pending') &&
+		visibleToReads(bank, approval)
+	);
 }
 
 function findVisibleApproval(bank: Bank, workspace: Workspace, ref: string): ApprovalRecord {
@@ -66,7 +75,10 @@ export const approvalRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readApprovals],
 		handle: ({ bank, caller, query }) => {
 			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank, a));
-			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
+			return {
+				status: 200,
+				body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)),
+			};
 		},
 	},
 	{
@@ -76,7 +88,9 @@ export const approvalRoutes: ApiRoute[] = [
 		// any status, whatever the lists show
 		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: answerView(bank.variants)(findVisibleApproval(bank, caller.workspace, uuidParam(params, 'ref'))),
+			body: answerView(bank.variants)(
+				findVisibleApproval(bank, caller.workspace, uuidParam(params, 'ref')),
+			),
 		}),
 	},
 	{
@@ -84,9 +98,19 @@ export const approvalRoutes: ApiRoute[] = [
 		path: '/account/{xaid}/approvals',
 		scopes: [SCOPES.readApprovals],
 		handle: ({ bank, caller, params, query }) => {
-			const account = findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount);
-			const approvals = listOf(caller.workspace.approvals, (a) => a.parent_xaid === account.xaid && listed(bank, a));
-			return { status: 200, body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)) };
+			const account = findAccount(
+				caller.workspace,
+				uuidParam(params, 'xaid'),
+				bank.variants.unknownAccount,
+			);
+			const approvals = listOf(
+				caller.workspace.approvals,
+				(a) => a.parent_xaid === account.xaid && listed(bank, a),
+			);
+			return {
+				status: 200,
+				body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)),
+			};
 		},
 	},
 ];

@@ -29,7 +29,9 @@ export function payeeView(record: PayeeRecord): PayeeRecord {
 export function findPayee(workspace: Workspace, xpid: string, xaid?: string): PayeeRecord {
 	const payee = workspace.payees.get(xpid);
 	if (!payee || (xaid !== undefined && payee.xaid !== xaid)) {
-		throw notFound(xaid === undefined ? `payee ${xpid} not found` : `payee ${xpid} not found on account ${xaid}`);
+		throw notFound(
+			xaid === undefined ? `payee ${xpid} not found` : `payee ${xpid} not found on account ${xaid}`,
+		);
 	}
 	return payee;
 }
@@ -53,11 +55,16 @@ function fail(errors: string[]): void {
 }
 
 // spec §Create: required fields, conditional bank details, every value by §Payee validation rules
-export function createPayee(bank: Bank, workspace: Workspace, account: AccountRecord, body: unknown): PayeeRecord {
+export function createPayee(
+	bank: Bank,
+	workspace: Workspace,
+	account: AccountRecord,
+	body: unknown,
+): PayeeRecord {
 	const { values, invalid, errors } = parsePayeeInput(asObject(body), account.currency);
-	const missing = REQUIRED_ON_CREATE.filter((field) => values[field] === undefined && !invalid.includes(field)).map(
-		(field) => `${field} is required`,
-	);
+	const missing = REQUIRED_ON_CREATE.filter(
+		(field) => values[field] === undefined && !invalid.includes(field),
+	).map((field) => `${field} is required`);
 	fail([...errors, ...missing, ...missingBankDetails(account.currency, values, invalid)]);
 	const now = bank.clock.iso();
 	const payee = {
@@ -76,7 +83,12 @@ export function createPayee(bank: Bank, workspace: Workspace, account: AccountRe
 }
 
 // spec §Update: every field optional; changed bank details are re-validated on the merged payee
-export function updatePayee(bank: Bank, account: AccountRecord, payee: PayeeRecord, body: unknown): PayeeRecord {
+export function updatePayee(
+	bank: Bank,
+	account: AccountRecord,
+	payee: PayeeRecord,
+	body: unknown,
+): PayeeRecord {
 	const { values, cleared, invalid, errors } = parsePayeeInput(asObject(body), account.currency);
 	const clearedRequired = cleared
 		.filter((field) => REQUIRED_ON_CREATE.includes(field))
@@ -101,9 +113,15 @@ export function upsertPayee(
 		return { payee: createPayee(bank, workspace, account, fields), created: true };
 	}
 	if (typeof xpid !== 'string') throw badRequest('xpid must be a string');
-	return { payee: updatePayee(bank, account, findPayee(workspace, xpid, account.xaid), fields), created: false };
+	return {
+		payee: updatePayee(bank, account, findPayee(workspace, xpid, account.xaid), fields),
+		created: false,
+	};
 }
 
 function blankFields(): Record<PayeeTextField, string> {
-	return Object.fromEntries(PAYEE_TEXT_FIELDS.map((field) => [field, ''])) as Record<PayeeTextField, string>;
+	return Object.fromEntries(PAYEE_TEXT_FIELDS.map((field) => [field, ''])) as Record<
+		PayeeTextField,
+		string
+	>;
 }

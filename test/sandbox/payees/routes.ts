@@ -2,7 +2,15 @@ import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, type RouteContext, PAYEE_PAGES, paginate } from '../http';
 import { listOf } from '../state';
-import { createPayee, findPayee, type PayeeRecord, payeeView, requireActive, updatePayee, upsertPayee } from './model';
+import {
+	createPayee,
+	findPayee,
+	type PayeeRecord,
+	payeeView,
+	requireActive,
+	updatePayee,
+	upsertPayee,
+} from './model';
 
 /** Payee endpoints on an account: 401 (or 404, variant unknownAccount) unknown/foreign account, then 429 when not ACTIVE. */
 function activeAccount({ bank, caller, params }: RouteContext) {
@@ -29,7 +37,10 @@ export const payeeRoutes: ApiRoute[] = [
 		method: 'GET',
 		path: '/payee/{xpid}',
 		scopes: [SCOPES.readPayees],
-		handle: ({ caller, params }) => ({ status: 200, body: payeeView(findPayee(caller.workspace, params.xpid)) }),
+		handle: ({ caller, params }) => ({
+			status: 200,
+			body: payeeView(findPayee(caller.workspace, params.xpid)),
+		}),
 	},
 	{
 		method: 'GET',
@@ -47,7 +58,10 @@ export const payeeRoutes: ApiRoute[] = [
 		scopes: [SCOPES.createPayee],
 		handle: (ctx) => {
 			const account = activeAccount(ctx);
-			return { status: 201, body: payeeView(createPayee(ctx.bank, ctx.caller.workspace, account, ctx.body())) };
+			return {
+				status: 201,
+				body: payeeView(createPayee(ctx.bank, ctx.caller.workspace, account, ctx.body())),
+			};
 		},
 	},
 	{

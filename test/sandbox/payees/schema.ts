@@ -68,9 +68,11 @@ const length = (field: string, min: number, max: number, what = 'characters') =>
 	return text(field).min(min, message).max(max, message);
 };
 
-const atMost = (field: string, max: number) => text(field).max(max, `${field} must be at most ${max} characters`);
+const atMost = (field: string, max: number) =>
+	text(field).max(max, `${field} must be at most ${max} characters`);
 
-const pattern = (field: string, regex: RegExp, message: string) => text(field).regex(regex, `${field} must be ${message}`);
+const pattern = (field: string, regex: RegExp, message: string) =>
+	text(field).regex(regex, `${field} must be ${message}`);
 
 function isWebUrl(value: string): boolean {
 	try {
@@ -98,18 +100,32 @@ function fieldSchemas(currency: string) {
 	return {
 		name: name('name'),
 		displayName: name('displayName'),
-		reference: text('reference').min(reference.min, reference.message).max(reference.max, reference.message),
+		reference: text('reference')
+			.min(reference.min, reference.message)
+			.max(reference.max, reference.message),
 		purpose: length('purpose', 1, 140),
 		purposeCategory: length('purposeCategory', 1, 140),
 		email: text('email').email('email must be a valid e-mail address'),
-		mobilePhone: pattern('mobilePhone', /^[0-9+\-() ]{7,15}$/, '7-15 characters of digits, +, spaces, dashes and parentheses'),
+		mobilePhone: pattern(
+			'mobilePhone',
+			/^[0-9+\-() ]{7,15}$/,
+			'7-15 characters of digits, +, spaces, dashes and parentheses',
+		),
 		website: text('website').refine(isWebUrl, 'website must be a valid http(s) URL'),
 		addressLine1: length('addressLine1', 1, 50),
 		addressLine2: length('addressLine2', 3, 35),
 		townCity: length('townCity', 1, 35),
 		countyState: length('countyState', 4, 35),
-		postCode: pattern('postCode', /^(?=.{4,10}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/, '4-10 letters or digits (single inner spaces allowed)'),
-		countryCode: pattern('countryCode', /^[A-Z]{2}$/, 'exactly 2 uppercase letters (ISO country code)'),
+		postCode: pattern(
+			'postCode',
+			/^(?=.{4,10}$)[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/,
+			'4-10 letters or digits (single inner spaces allowed)',
+		),
+		countryCode: pattern(
+			'countryCode',
+			/^[A-Z]{2}$/,
+			'exactly 2 uppercase letters (ISO country code)',
+		),
 		bankCountryCode: pattern('bankCountryCode', /^[A-Za-z]{2}$/, '2 letters'),
 		sortCode: pattern('sortCode', /^\d{6}$/, 'exactly 6 digits'),
 		accountNumber: pattern('accountNumber', /^\d{4,17}$/, '4-17 digits'),
@@ -157,7 +173,9 @@ export function parsePayeeInput(body: Record<string, unknown>, currency: string)
 		const only = ONLY_FOR_CURRENCY[field];
 		if (only && only !== currency) {
 			invalid.push(field);
-			errors.push(`${field} is only allowed for ${only} payees (the account currency is ${currency})`);
+			errors.push(
+				`${field} is only allowed for ${only} payees (the account currency is ${currency})`,
+			);
 			continue;
 		}
 		const result = schemas[field].safeParse(raw);
@@ -177,7 +195,11 @@ export function parsePayeeInput(body: Record<string, unknown>, currency: string)
 }
 
 // spec §Bank details required by currency (+ its two sentences on bic and accountNumber)
-export function missingBankDetails(currency: string, payee: PayeeInput, invalid: PayeeTextField[] = []): string[] {
+export function missingBankDetails(
+	currency: string,
+	payee: PayeeInput,
+	invalid: PayeeTextField[] = [],
+): string[] {
 	const required = new Map<PayeeTextField, string>();
 	const byCurrency: Record<string, PayeeTextField[]> = {
 		GBP: ['sortCode', 'accountNumber'],
@@ -191,5 +213,7 @@ export function missingBankDetails(currency: string, payee: PayeeInput, invalid:
 	if (!payee.iban && !required.has('accountNumber')) {
 		required.set('accountNumber', 'accountNumber is required when no iban is given');
 	}
-	return [...required].filter(([field]) => !payee[field] && !invalid.includes(field)).map(([, message]) => message);
+	return [...required]
+		.filter(([field]) => !payee[field] && !invalid.includes(field))
+		.map(([, message]) => message);
 }

@@ -60,7 +60,10 @@ export interface IdempotencyRecord {
 
 const requiredString = (field: string) =>
 	z
-		.string({ required_error: `${field} is required`, invalid_type_error: `${field} must be a string` })
+		.string({
+			required_error: `${field} is required`,
+			invalid_type_error: `${field} must be a string`,
+		})
 		.min(1, `${field} is required`);
 
 // DECISIONS.md §Payments: the payment object the spec leaves "not shown"
@@ -86,7 +89,8 @@ export function paymentItems(body: unknown): unknown[] {
 		throw badRequest('body must be a payment object or an array of payment objects');
 	}
 	if (items.length === 0) throw badRequest('body must contain at least one payment');
-	if (items.length > MAX_BATCH) throw badRequest(`body: a batch may contain at most ${MAX_BATCH} payments`);
+	if (items.length > MAX_BATCH)
+		throw badRequest(`body: a batch may contain at most ${MAX_BATCH} payments`);
 	items.forEach((item, index) => {
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
 			throw badRequest(`body[${index}] must be a payment object`);
@@ -98,7 +102,8 @@ export function paymentItems(body: unknown): unknown[] {
 class ItemRejected extends Error {}
 
 function echo(item: Record<string, unknown>): Omit<RejectedItem, 'index' | 'error'> {
-	const pick = (field: string) => (typeof item[field] === 'string' ? (item[field] as string) : undefined);
+	const pick = (field: string) =>
+		typeof item[field] === 'string' ? (item[field] as string) : undefined;
 	return {
 		...(pick('reference') !== undefined && { reference: pick('reference') }),
 		...(pick('xaid') !== undefined && { xaid: pick('xaid') }),
@@ -121,13 +126,23 @@ interface AcceptedPayment {
 // DECISIONS.md §Payments: per-item rules, in this order
 function acceptItem(workspace: Workspace, raw: unknown): AcceptedPayment {
 	const parsed = paymentItem.safeParse(raw);
-	if (!parsed.success) throw new ItemRejected([...new Set(parsed.error.issues.map((i) => i.message))].join('; '));
+	if (!parsed.success)
+		throw new ItemRejected([...new Set(parsed.error.issues.map((i) => i.message))].join('; '));
 	const item = parsed.data;
 	const account = workspace.accounts.get(item.xaid);
-	check(account !== undefined, `account ${item.xaid} does not exist or does not belong to the caller`);
-	check(account.status === 'ACTIVE', `account ${item.xaid} is not active (status ${account.status})`);
+	check(
+		account !== undefined,
+		`account ${item.xaid} does not exist or does not belong to the caller`,
+	);
+	check(
+		account.status === 'ACTIVE',
+		`account ${item.xaid} is not active (status ${account.status})`,
+	);
 	const payee = workspace.payees.get(item.xpid);
-	check(payee !== undefined && payee.xaid === account.xaid, `payee ${item.xpid} not found on account ${item.xaid}`);
+	check(
+		payee !== undefined && payee.xaid === account.xaid,
+		`payee ${item.xpid} not found on account ${item.xaid}`,
+	);
 	check(
 		item.currency === undefined || item.currency === account.currency,
 		`currency ${item.currency} does not match the account and payee currency ${account.currency}`,
@@ -136,7 +151,10 @@ function acceptItem(workspace: Workspace, raw: unknown): AcceptedPayment {
 	check(item.reference.length >= rule.min && item.reference.length <= rule.max, rule.message);
 	const amountMinor = toMinor(item.amount) as number;
 	// spec §Balance: only what is available now can be committed
-	check(amountMinor <= availableMinor(account), `insufficient available balance on account ${account.xaid}`);
+	check(
+		amountMinor <= availableMinor(account),
+		`insufficient available balance on account ${account.xaid}`,
+	);
 	return { account, payee, amountMinor, reference: item.reference };
 }
 
@@ -144,22 +162,45 @@ function acceptItem(workspace: Workspace, raw: unknown): AcceptedPayment {
  * spec §Payments rules 3-4 and §States and transitions rows 1-2: each item is rejected, sent, or
  * held for approval; funds are reserved synchronously so concurrent requests cannot overspend.
  */
-export function submitPayments(bank: Bank, workspace: Workspace, items: unknown[], key: string, clientId: string): PaymentResponse {
-	const response: PaymentResponse = { requestId: bank.random.uuid(), submitted: [], rejected: [], rejectedCount: 0 };
+export function submitPayments(
+	bank: Bank,
+	workspace: Workspace,
+	items: unknown[],
+	key: string,
+	clientId: string,
+): PaymentResponse {
+	const response: PaymentResponse = {
+		requestId: bank.random.uuid(),
+		submitted: [],
+		rejected: [],
+		rejectedCount: 0,
+	};
 	items.forEach((raw, index) => {
 		let accepted: AcceptedPayment;
 		try {
 			accepted = acceptItem(workspace, raw);
 		} catch (error) {
 			if (!(error instanceof ItemRejected)) throw error;
-			response.rejected.push({ index, error: error.message, ...echo(raw as Record<string, unknown>) });
+			response.rejected.push({
+				index,
+				error: error.message,
+				...echo(raw as Record<string, unknown>),
+			});
 			return;
 		}
 		const { account, payee, amountMinor, reference } = accepted;
 		const xtid = bank.random.uuid();
 		reserve(account, amountMinor);
 		const policy = applicablePolicy(workspace, account.currency, amountMinor);
-		const base = { index, xtid, xaid: account.xaid, xpid: payee.xpid, amount: toMajor(amountMinor), currency: account.currency, reference };
+		const base = {
+			index,
+			xtid,
+			xaid: account.xaid,
+			xpid: payee.xpid,
+			amount: toMajor(amountMinor),
+			currency: account.currency,
+			reference,
+		};
 		if (policy) {
 			const approval = createApproval(bank, workspace, {
 				xtid,
@@ -187,7 +228,12 @@ export function submitPayments(bank: Bank, workspace: Workspace, items: unknown[
 		}
 	});
 	response.rejectedCount = response.rejected.length;
-	workspace.paymentRequests.push({ ...response, idempotencyKey: key, clientId, created: bank.clock.iso() });
+	workspace.paymentRequests.push({
+		...response,
+		idempotencyKey: key,
+		clientId,
+		created: bank.clock.iso(),
+	});
 	return response;
 }
 
@@ -197,7 +243,9 @@ export function canonicalJson(value: unknown): string {
 	if (typeof value === 'object' && value !== null) {
 		const entries = Object.keys(value)
 			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+			.map(
+				(key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+			);
 		return `{${entries.join(',')}}`;
 	}
 	return JSON.stringify(value);

@@ -16,7 +16,8 @@ const REPLAYED = { 'x-idempotent-replayed': 'true' };
 // spec §Payments: x-idempotent-key is a required UUID v4
 function idempotencyKey(ctx: RouteContext): string {
 	const key = ctx.headers['x-idempotent-key'];
-	if (typeof key !== 'string' || key === '') throw badRequest('x-idempotent-key header is required');
+	if (typeof key !== 'string' || key === '')
+		throw badRequest('x-idempotent-key header is required');
 	if (!UUID_V4.test(key)) throw badRequest('x-idempotent-key must be a UUID v4');
 	return key;
 }
@@ -35,10 +36,16 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 	if (existing) {
 		// spec §Errors rule 7 "not shown": 422 (DECISIONS.md §Payments)
 		if (existing.fingerprint !== fingerprint) {
-			throw new ApiError(422, `x-idempotent-key ${key} was already used with a different request body`);
+			throw new ApiError(
+				422,
+				`x-idempotent-key ${key} was already used with a different request body`,
+			);
 		}
 		if (!existing.answered && ctx.bank.variants.keyInUse === 'conflict') {
-			throw new ApiError(409, `x-idempotent-key ${key} is in use by a request still being processed`);
+			throw new ApiError(
+				409,
+				`x-idempotent-key ${key} is in use by a request still being processed`,
+			);
 		}
 		return { status: 202, rawJson: await existing.response, headers: REPLAYED };
 	}
@@ -61,7 +68,9 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		const answer = submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId);
 		// shaped once, before it is stored: a replay answers the same bytes
 		const shaped = ctx.bank.variants.paymentAnswer === 'xtidOnly' ? xtidOnly(answer) : answer;
-		const json = JSON.stringify(ctx.bank.variants.echoCredentials ? echoToken(shaped, ctx.headers.authorization) : shaped);
+		const json = JSON.stringify(
+			ctx.bank.variants.echoCredentials ? echoToken(shaped, ctx.headers.authorization) : shaped,
+		);
 		settle(json);
 		record.answered = true;
 		return { status: 202, rawJson: json };
@@ -87,13 +96,23 @@ function xtidOnly(answer: PaymentResponse) {
 
 /** The echoCredentials variant: the caller's Authorization header in every submitted and rejected item. */
 function echoToken<T>(answer: T, authorization: string | undefined): T {
-	const echoed = JSON.parse(JSON.stringify(answer)) as { submitted?: Array<Record<string, unknown>>; rejected?: Array<Record<string, unknown>> };
+	const echoed = JSON.parse(JSON.stringify(answer)) as {
+		submitted?: Array<Record<string, unknown>>;
+		rejected?: Array<Record<string, unknown>>;
+	};
 	for (const item of echoed.submitted ?? []) item.authorizedWith = authorization;
-	for (const item of echoed.rejected ?? []) item.error = `${String(item.error)} (request authorized with ${authorization})`;
+	for (const item of echoed.rejected ?? [])
+		item.error = `${String(item.error)} (request authorized with ${authorization})`;
 	return echoed as T;
 }
 
 // spec §Endpoints §Payments
 export const paymentRoutes: ApiRoute[] = [
-	{ method: 'POST', path: '/payments', scopes: [SCOPES.createPayment], pausesItself: true, handle: submit },
+	{
+		method: 'POST',
+		path: '/payments',
+		scopes: [SCOPES.createPayment],
+		pausesItself: true,
+		handle: submit,
+	},
 ];

@@ -53,7 +53,11 @@ export interface OutgoingPayment {
  * spec §States and transitions: a sent payment's xtid appears among the account's transactions.
  * Its funds are already reserved (pending), so only the record is added here.
  */
-export function recordSentPayment(bank: Bank, workspace: Workspace, payment: OutgoingPayment): TransactionRecord {
+export function recordSentPayment(
+	bank: Bank,
+	workspace: Workspace,
+	payment: OutgoingPayment,
+): TransactionRecord {
 	const now = bank.clock.iso();
 	const transaction: TransactionRecord = {
 		xtid: payment.xtid,
@@ -77,14 +81,23 @@ export function recordSentPayment(bank: Bank, workspace: Workspace, payment: Out
 export type HeldPaymentStatus = 'PENDING_APPROVAL' | 'DECLINED' | 'EXPIRED';
 
 /** A bank that keeps a record of a payment held for approval: same xtid, status PENDING_APPROVAL, nothing moved yet. */
-export function recordHeldPayment(bank: Bank, workspace: Workspace, payment: OutgoingPayment): TransactionRecord {
+export function recordHeldPayment(
+	bank: Bank,
+	workspace: Workspace,
+	payment: OutgoingPayment,
+): TransactionRecord {
 	const transaction = recordSentPayment(bank, workspace, payment);
 	transaction.status = 'PENDING_APPROVAL';
 	return transaction;
 }
 
 /** The held payment's record after a decline or an expiry; an approval replaces it with the sent one instead. */
-export function closeHeldPayment(bank: Bank, workspace: Workspace, xtid: string, status: Exclude<HeldPaymentStatus, 'PENDING_APPROVAL'>): void {
+export function closeHeldPayment(
+	bank: Bank,
+	workspace: Workspace,
+	xtid: string,
+	status: Exclude<HeldPaymentStatus, 'PENDING_APPROVAL'>,
+): void {
 	const transaction = workspace.transactions.get(xtid);
 	if (transaction?.status !== 'PENDING_APPROVAL') return;
 	transaction.status = status;
@@ -92,9 +105,16 @@ export function closeHeldPayment(bank: Bank, workspace: Workspace, xtid: string,
 }
 
 // spec §States and transitions, last row: sent → settled, TransactionConfirmed to subscribers
-export function settle(bank: Bank, workspace: Workspace, transaction: TransactionRecord): TransactionRecord {
+export function settle(
+	bank: Bank,
+	workspace: Workspace,
+	transaction: TransactionRecord,
+): TransactionRecord {
 	if (transaction.direction !== 'outgoing' || transaction.status !== 'sent') {
-		throw new ApiError(409, `transaction ${transaction.xtid} is not an outgoing transaction in flight`);
+		throw new ApiError(
+			409,
+			`transaction ${transaction.xtid} is not an outgoing transaction in flight`,
+		);
 	}
 	debitReserved(findAccount(workspace, transaction.xaid), transaction.amountMinor);
 	transaction.status = 'settled';
@@ -118,7 +138,12 @@ export interface IncomingMoney {
 }
 
 // spec §Events: TransactionReceived — money arrived; ledger and available rise at once
-export function receive(bank: Bank, workspace: Workspace, account: AccountRecord, money: IncomingMoney): TransactionRecord {
+export function receive(
+	bank: Bank,
+	workspace: Workspace,
+	account: AccountRecord,
+	money: IncomingMoney,
+): TransactionRecord {
 	if (!Number.isSafeInteger(money.amountMinor) || money.amountMinor <= 0) {
 		throw new ApiError(400, 'amount must be a positive amount with at most 2 decimals');
 	}

@@ -33,7 +33,12 @@ export const transactionRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readTransactions],
 		handle: ({ bank, caller, query }) => ({
 			status: 200,
-			body: paginate(listOf(caller.workspace.transactions, visible(bank)), query, LIST_PAGES, answerView(bank.variants)),
+			body: paginate(
+				listOf(caller.workspace.transactions, visible(bank)),
+				query,
+				LIST_PAGES,
+				answerView(bank.variants),
+			),
 		}),
 	},
 	{
@@ -42,7 +47,9 @@ export const transactionRoutes: ApiRoute[] = [
 		scopes: [SCOPES.readTransactions],
 		handle: ({ bank, caller, params }) => ({
 			status: 200,
-			body: answerView(bank.variants)(findVisibleTransaction(bank, caller.workspace, uuidParam(params, 'xtid'))),
+			body: answerView(bank.variants)(
+				findVisibleTransaction(bank, caller.workspace, uuidParam(params, 'xtid')),
+			),
 		}),
 	},
 	{
@@ -50,9 +57,19 @@ export const transactionRoutes: ApiRoute[] = [
 		path: '/account/{xaid}/transactions',
 		scopes: [SCOPES.readTransactions],
 		handle: ({ bank, caller, params, query }) => {
-			const account = findAccount(caller.workspace, uuidParam(params, 'xaid'), bank.variants.unknownAccount);
-			const transactions = listOf(caller.workspace.transactions, (t) => t.xaid === account.xaid && visible(bank)(t));
-			return { status: 200, body: paginate(transactions, query, LIST_PAGES, answerView(bank.variants)) };
+			const account = findAccount(
+				caller.workspace,
+				uuidParam(params, 'xaid'),
+				bank.variants.unknownAccount,
+			);
+			const transactions = listOf(
+				caller.workspace.transactions,
+				(t) => t.xaid === account.xaid && visible(bank)(t),
+			);
+			return {
+				status: 200,
+				body: paginate(transactions, query, LIST_PAGES, answerView(bank.variants)),
+			};
 		},
 	},
 ];

@@ -5,12 +5,18 @@ import { rotateSigningSecret } from './model';
 
 type Names = 'subscriptions' | 'deliveries' | 'waitForDeliveries' | 'rotateSigningSecret';
 
-export function webhookControls({ bank, deps, workspaceById }: ControlContext): ResourceControls<Names> {
+export function webhookControls({
+	bank,
+	deps,
+	workspaceById,
+}: ControlContext): ResourceControls<Names> {
 	const operations: ResourceControls<Names>['operations'] = {
 		subscriptions: (workspaceId) =>
 			[...bank.workspaces.values()]
 				.filter((workspace) => workspaceId === undefined || workspace.id === workspaceId)
-				.flatMap((workspace) => listOf(workspace.subscriptions).map((s) => ({ ...s, workspaceId: workspace.id }))),
+				.flatMap((workspace) =>
+					listOf(workspace.subscriptions).map((s) => ({ ...s, workspaceId: workspace.id })),
+				),
 		deliveries: () => deps.deliveries.list(),
 		waitForDeliveries: () => deps.deliveries.idle(),
 		rotateSigningSecret: (workspaceId) => rotateSigningSecret(bank, workspaceById(workspaceId)),
@@ -19,7 +25,11 @@ export function webhookControls({ bank, deps, workspaceById }: ControlContext): 
 	return {
 		operations,
 		routes: [
-			{ method: 'GET', path: '/subscriptions', handle: ({ query }) => ok(operations.subscriptions(workspaceIdOf(query))) },
+			{
+				method: 'GET',
+				path: '/subscriptions',
+				handle: ({ query }) => ok(operations.subscriptions(workspaceIdOf(query))),
+			},
 			{ method: 'GET', path: '/deliveries', handle: () => ok(operations.deliveries()) },
 			{
 				method: 'POST',

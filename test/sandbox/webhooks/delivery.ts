@@ -34,11 +34,30 @@ export interface DeliveryRecord {
  * The delivery body (spec §Events rule 3: "not shown"): the sandbox's field names (DECISIONS.md §Webhooks),
  * or with `webhookPayload: 'other'` another bank's names for the same facts.
  */
-function payload(variant: BankVariants['webhookPayload'], deliveryId: string, event: BankEvent, zapId: string): string {
+function payload(
+	variant: BankVariants['webhookPayload'],
+	deliveryId: string,
+	event: BankEvent,
+	zapId: string,
+): string {
 	const body =
 		variant === 'other'
-			? { id: deliveryId, type: event.event, accountId: event.xaid, transactionId: event.xtid, createdAt: event.occurredAt, subscription: zapId }
-			: { deliveryId, event: event.event, xaid: event.xaid, xtid: event.xtid, zapId, occurredAt: event.occurredAt };
+			? {
+					id: deliveryId,
+					type: event.event,
+					accountId: event.xaid,
+					transactionId: event.xtid,
+					createdAt: event.occurredAt,
+					subscription: zapId,
+				}
+			: {
+					deliveryId,
+					event: event.event,
+					xaid: event.xaid,
+					xtid: event.xtid,
+					zapId,
+					occurredAt: event.occurredAt,
+				};
 	return JSON.stringify(body);
 }
 
@@ -88,7 +107,10 @@ export class WebhookDeliveries {
 	}
 
 	list(): DeliveryRecord[] {
-		return this.records.map((record) => ({ ...record, attempts: record.attempts.map((a) => ({ ...a })) }));
+		return this.records.map((record) => ({
+			...record,
+			attempts: record.attempts.map((a) => ({ ...a })),
+		}));
 	}
 
 	/** Resolves once every delivery has succeeded or finally failed. */
@@ -144,7 +166,11 @@ export class WebhookDeliveries {
 					'content-type': 'application/json',
 					'x-cb-delivery-id': record.deliveryId,
 					'x-cb-timestamp': String(timestamp),
-					'x-cb-signature': signatureHeader(activeSecrets(this.bank, workspace), timestamp, record.body),
+					'x-cb-signature': signatureHeader(
+						activeSecrets(this.bank, workspace),
+						timestamp,
+						record.body,
+					),
 				},
 				body: record.body,
 			});

@@ -35,7 +35,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 function isAcceptedUrl(value: string): boolean {
 	try {
 		const url = new URL(value);
-		return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+		return (
+			url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+		);
 	} catch {
 		return false;
 	}
@@ -43,14 +45,20 @@ function isAcceptedUrl(value: string): boolean {
 
 const requiredString = (field: string) =>
 	z
-		.string({ required_error: `${field} is required`, invalid_type_error: `${field} must be a string` })
+		.string({
+			required_error: `${field} is required`,
+			invalid_type_error: `${field} must be a string`,
+		})
 		.min(1, `${field} is required`);
 
 // spec §Webhook subscriptions: body zapId, xaid, url, event
 const subscribeBody = z.object({
 	zapId: requiredString('zapId').max(200, 'zapId must be at most 200 characters'),
 	xaid: requiredString('xaid'),
-	url: requiredString('url').refine(isAcceptedUrl, 'url must be an https URL (http allowed for loopback hosts only)'),
+	url: requiredString('url').refine(
+		isAcceptedUrl,
+		'url must be an https URL (http allowed for loopback hosts only)',
+	),
 	event: z.enum(WEBHOOK_EVENTS, {
 		errorMap: () => ({ message: `event must be one of ${WEBHOOK_EVENTS.join(', ')}` }),
 	}),
@@ -59,9 +67,11 @@ const subscribeBody = z.object({
 const unsubscribeBody = z.object({ zapId: requiredString('zapId') });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be a JSON object');
+	if (typeof body !== 'object' || body === null || Array.isArray(body))
+		throw badRequest('body must be a JSON object');
 	const result = schema.safeParse(body);
-	if (!result.success) throw badRequest([...new Set(result.error.issues.map((i) => i.message))].join('; '));
+	if (!result.success)
+		throw badRequest([...new Set(result.error.issues.map((i) => i.message))].join('; '));
 	return result.data;
 }
 
@@ -96,14 +106,19 @@ export function unsubscribe(workspace: Workspace, body: unknown): SubscriptionRe
 /** The secrets that sign right now: current first, then the previous one during the overlap. */
 export function activeSecrets(bank: Bank, workspace: Workspace): string[] {
 	const { current, previous, previousUntilMs } = workspace.signing;
-	return previous && previousUntilMs !== undefined && bank.clock.now() < previousUntilMs ? [current, previous] : [current];
+	return previous && previousUntilMs !== undefined && bank.clock.now() < previousUntilMs
+		? [current, previous]
+		: [current];
 }
 
 export function newSigningSecret(bank: Bank): string {
 	return `whsec_${bank.random.hex(24)}`;
 }
 
-export function rotateSigningSecret(bank: Bank, workspace: Workspace): { current: string; previous: string } {
+export function rotateSigningSecret(
+	bank: Bank,
+	workspace: Workspace,
+): { current: string; previous: string } {
 	const previous = workspace.signing.current;
 	workspace.signing = {
 		current: newSigningSecret(bank),
@@ -116,6 +131,9 @@ export function rotateSigningSecret(bank: Bank, workspace: Workspace): { current
 // DECISIONS.md §Webhooks: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>, one per active secret
 export function signatureHeader(secrets: string[], timestamp: number, rawBody: string): string {
 	return secrets
-		.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`)
+		.map(
+			(secret) =>
+				`v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`,
+		)
 		.join(',');
 }

@@ -8,7 +8,10 @@ export const webhookRoutes: ApiRoute[] = [
 		method: 'POST',
 		path: '/webhooks/subscribe',
 		scopes: [SCOPES.createWebhook],
-		handle: ({ bank, caller, body }) => ({ status: 201, body: subscribe(bank, caller.workspace, body()) }),
+		handle: ({ bank, caller, body }) => ({
+			status: 201,
+			body: subscribe(bank, caller.workspace, body()),
+		}),
 	},
 	{
 		method: 'DELETE',

@@ -24,7 +24,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xtid = readTransactionId(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
-	const approvals = await searchApprovals.call(this, getScope(this, itemIndex), isThePayment, itemIndex);
+	const approvals = await searchApprovals.call(
+		this,
+		getScope(this, itemIndex),
+		isThePayment,
+		itemIndex,
+	);
 	const match = approvals.find(isThePayment);
 	if (match) return output(match);
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {

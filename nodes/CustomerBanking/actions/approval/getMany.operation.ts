@@ -10,8 +10,12 @@ import { readSimplify, simplifyProperty } from '../simplify';
 // offers what every bank can answer: pending, or anything else (decided, whatever the bank calls it).
 const STATUS_FILTERS = [
 	{ name: 'Any', value: 'any', description: 'Every approval the bank lists' },
-	{ name: 'Pending', value: 'pending', description: 'Waiting for a decision in the bank\'s app' },
-	{ name: 'Decided', value: 'decided', description: 'Approved, declined or expired (the bank\'s own status name is in the output)' },
+	{ name: 'Pending', value: 'pending', description: "Waiting for a decision in the bank's app" },
+	{
+		name: 'Decided',
+		value: 'decided',
+		description: "Approved, declined or expired (the bank's own status name is in the output)",
+	},
 ] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
 
@@ -38,7 +42,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const status = this.getNodeParameter('status', itemIndex, 'any') as StatusFilter;
 	if (!STATUS_FILTERS.some((filter) => filter.value === status)) {
-		throw new NodeOperationError(this.getNode(), `Status must be one of ${STATUS_FILTERS.map((f) => f.name).join(', ')}`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Status must be one of ${STATUS_FILTERS.map((f) => f.name).join(', ')}`,
+			{ itemIndex },
+		);
 	}
 	const scope = getScope(this, itemIndex);
 	const list = getListOptions(this, itemIndex);
@@ -47,7 +55,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const keep =
 		status === 'any'
 			? undefined
-			: (approval: IDataObject) => (status === 'pending' ? isPending(approval) : !isPending(approval));
+			: (approval: IDataObject) =>
+					status === 'pending' ? isPending(approval) : !isPending(approval);
 	const approvals = await listApprovals.call(this, scope, { ...list, keep, itemIndex });
 	return output(approvals);
 }

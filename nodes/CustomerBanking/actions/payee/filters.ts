@@ -33,14 +33,24 @@ function contains(value: unknown, text: string): boolean {
 }
 
 /** The Filters of Payee › Get Many as one test of a record, checked before any request; undefined when none is set. */
-export function readPayeeFilters(context: IExecuteFunctions, itemIndex: number): ((payee: IDataObject) => boolean) | undefined {
+export function readPayeeFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): ((payee: IDataObject) => boolean) | undefined {
 	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
 		throw invalidFilter(context, itemIndex, 'must be a set of filters', raw);
 	}
 	const filters = raw as IDataObject;
 	if (filters.nameContains === undefined) return undefined;
-	const text = typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
-	if (text === '') throw invalidFilter(context, itemIndex, 'Name Contains: enter some text or remove the filter', filters.nameContains);
+	const text =
+		typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
+	if (text === '')
+		throw invalidFilter(
+			context,
+			itemIndex,
+			'Name Contains: enter some text or remove the filter',
+			filters.nameContains,
+		);
 	return (payee) => contains(payee.name, text) || contains(payee.displayName, text);
 }

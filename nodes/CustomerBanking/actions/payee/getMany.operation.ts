@@ -25,6 +25,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const list = getListOptions(this, itemIndex);
 	const keep = readPayeeFilters(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'payee', true);
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), { ...list, keep, itemIndex });
+	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), {
+		...list,
+		keep,
+		itemIndex,
+	});
 	return output(payees);
 }

@@ -24,7 +24,9 @@ import { byDisplayName } from '../common.descriptions';
 
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 const listed = (items: readonly string[]) =>
-	items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+	items.length < 2
+		? items.join('')
+		: `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /** When a bank field is required, as its description says it. */
 function requiredWhen(field: PayeeField): string | undefined {
@@ -73,8 +75,11 @@ function property(field: PayeeField): INodeProperties {
 	};
 }
 
-
-function collection(group: PayeeGroup, displayName: string, options: INodeProperties[]): INodeProperties {
+function collection(
+	group: PayeeGroup,
+	displayName: string,
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName,
 		name: group,
@@ -86,7 +91,8 @@ function collection(group: PayeeGroup, displayName: string, options: INodeProper
 }
 
 const GROUP_NAMES = Object.keys(PAYEE_GROUPS) as PayeeGroup[];
-const fieldsOf = (group: PayeeGroup) => PAYEE_FIELD_NAMES.filter((field) => payeeField(field).group === group);
+const fieldsOf = (group: PayeeGroup) =>
+	PAYEE_FIELD_NAMES.filter((field) => payeeField(field).group === group);
 
 /** The groups whose fields are payee body fields. */
 export const PAYEE_COLLECTIONS = GROUP_NAMES;
@@ -99,7 +105,9 @@ export function payeeCollectionLabel(group: PayeeGroup, form: 'create' | 'update
 }
 
 const formatsShowing = (field: PayeeField) =>
-	BANK_DETAILS_FORMAT_NAMES.filter((format) => bankDetailsFormat(format).required.includes(field)).sort();
+	BANK_DETAILS_FORMAT_NAMES.filter((format) =>
+		bankDetailsFormat(format).required.includes(field),
+	).sort();
 
 const bankDetailsFormatProperty: INodeProperties = {
 	displayName: 'Bank Details Format',
@@ -116,11 +124,15 @@ const bankDetailsFormatProperty: INodeProperties = {
 
 /** Create and upsert: the fields required for create at the top level, the rest in groups. */
 export function payeeFormForCreate(required: boolean): INodeProperties[] {
-	const atTop = (field: PayeeField) => (REQUIRED_ON_CREATE as readonly PayeeField[]).includes(field);
+	const atTop = (field: PayeeField) =>
+		(REQUIRED_ON_CREATE as readonly PayeeField[]).includes(field);
 	// a bank field of the chosen format is at the top; its group offers it for the other formats
 	const inGroup = (field: PayeeField): INodeProperties =>
 		formatsShowing(field).length
-			? { ...property(field), displayOptions: { hide: { '/bankDetailsFormat': formatsShowing(field) } } }
+			? {
+					...property(field),
+					displayOptions: { hide: { '/bankDetailsFormat': formatsShowing(field) } },
+				}
 			: property(field);
 	return [
 		...REQUIRED_ON_CREATE.map((field) => ({ ...property(field), required })),
@@ -131,12 +143,20 @@ export function payeeFormForCreate(required: boolean): INodeProperties[] {
 			displayOptions: { show: { bankDetailsFormat: formatsShowing(field) } },
 		})),
 		...GROUP_NAMES.map((group) =>
-			collection(group, payeeCollectionLabel(group, 'create'), fieldsOf(group).filter((field) => !atTop(field)).map(inGroup)),
+			collection(
+				group,
+				payeeCollectionLabel(group, 'create'),
+				fieldsOf(group)
+					.filter((field) => !atTop(field))
+					.map(inGroup),
+			),
 		),
 	];
 }
 
 /** Update: every field optional (spec §Update), in the same groups. */
 export function payeeFormForUpdate(): INodeProperties[] {
-	return GROUP_NAMES.map((group) => collection(group, payeeCollectionLabel(group, 'update'), fieldsOf(group).map(property)));
+	return GROUP_NAMES.map((group) =>
+		collection(group, payeeCollectionLabel(group, 'update'), fieldsOf(group).map(property)),
+	);
 }

@@ -2,7 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readGroup } from '../../validation/inputObjects';
-import { BANK_DETAILS_FORMAT_NAMES, bankDetailsFormat, REQUIRED_ON_CREATE } from '../../validation/payee.fields';
+import {
+	BANK_DETAILS_FORMAT_NAMES,
+	bankDetailsFormat,
+	REQUIRED_ON_CREATE,
+} from '../../validation/payee.fields';
 import { getOption } from '../parameters';
 import { PAYEE_COLLECTIONS, payeeCollectionLabel } from './payeeForm';
 
@@ -24,9 +28,17 @@ export function readPayeeInput(
 ): IDataObject {
 	const body: IDataObject = {};
 	if (form === 'create') {
-		const format = getOption(context, 'bankDetailsFormat', itemIndex, 'gbp', FORMATS, 'Bank Details Format');
+		const format = getOption(
+			context,
+			'bankDetailsFormat',
+			itemIndex,
+			'gbp',
+			FORMATS,
+			'Bank Details Format',
+		);
 		const topLevel = [...REQUIRED_ON_CREATE, ...bankDetailsFormat(format).required];
-		for (const field of topLevel) addField(body, field, context.getNodeParameter(field, itemIndex, ''));
+		for (const field of topLevel)
+			addField(body, field, context.getNodeParameter(field, itemIndex, ''));
 	}
 	for (const collection of PAYEE_COLLECTIONS) {
 		// null is an empty group; anything else that is not a group of fields, or a key such as

@@ -19,6 +19,11 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
 	const xpid = getPayeeId(this, itemIndex);
-	const body = await prepareUpdate.call(this, itemIndex, { xaid, xpid }, readPayeeInput(this, itemIndex, 'update'));
+	const body = await prepareUpdate.call(
+		this,
+		itemIndex,
+		{ xaid, xpid },
+		readPayeeInput(this, itemIndex, 'update'),
+	);
 	return await request.call(this, ENDPOINTS.updatePayee.at({ xaid, xpid }), { body, itemIndex });
 }

@@ -49,7 +49,13 @@ function givenPayeeId(context: IExecuteFunctions, itemIndex: number): string {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId(this, itemIndex);
 	const xpid = givenPayeeId(this, itemIndex);
-	const lookUp = getBoolean(this, 'lookUpExisting', itemIndex, true, 'Look Up Existing Payee First');
+	const lookUp = getBoolean(
+		this,
+		'lookUpExisting',
+		itemIndex,
+		true,
+		'Look Up Existing Payee First',
+	);
 	const input = readPayeeInput(this, itemIndex, 'create');
 	const body = await prepareUpsert.call(this, itemIndex, { xaid, xpid, lookUp }, input);
 	return await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });

@@ -16,7 +16,12 @@ const LOCATORS: Record<string, INodeProperties> = { account: accountLocator, pay
 
 function property(field: PaymentField): INodeProperties {
 	const { label, parameter, rule, description, placeholder } = paymentField(field);
-	const shown = { displayName: label, name: parameter, description, ...(placeholder !== undefined && { placeholder }) };
+	const shown = {
+		displayName: label,
+		name: parameter,
+		description,
+		...(placeholder !== undefined && { placeholder }),
+	};
 	switch (rule.kind) {
 		case 'id':
 			return { ...LOCATORS[parameter], ...shown };
@@ -37,9 +42,10 @@ function property(field: PaymentField): INodeProperties {
 	}
 }
 
-
 const inputNames = (required: boolean) =>
-	PAYMENT_FIELD_NAMES.filter((field) => field in INPUT_FIELD_NAMES && !paymentField(field).inGroup === required)
+	PAYMENT_FIELD_NAMES.filter(
+		(field) => field in INPUT_FIELD_NAMES && !paymentField(field).inGroup === required,
+	)
 		.map((field) => `'${INPUT_FIELD_NAMES[field as keyof typeof INPUT_FIELD_NAMES]}'`)
 		.join(', ');
 
@@ -80,7 +86,10 @@ export const paymentFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { [MAPPING.parameter]: [MAPPING.automatic] } },
 	},
-	...PAYMENT_FIELD_NAMES.filter((field) => !paymentField(field).inGroup).map((field) => ({ ...property(field), displayOptions: perField })),
+	...PAYMENT_FIELD_NAMES.filter((field) => !paymentField(field).inGroup).map((field) => ({
+		...property(field),
+		displayOptions: perField,
+	})),
 	{
 		displayName: PAYMENT_GROUP.label,
 		name: PAYMENT_GROUP.name,
@@ -88,7 +97,9 @@ export const paymentFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: perField,
-		options: byDisplayName(PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).inGroup).map(property)),
+		options: byDisplayName(
+			PAYMENT_FIELD_NAMES.filter((field) => paymentField(field).inGroup).map(property),
+		),
 	},
 ];
 
@@ -99,7 +110,7 @@ export const customKeyOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.invoiceId }}',
 	description:
-		'Without it, the key is derived from the workflow, the execution, this node and the item: Retry On Fail and n8n\'s Retry of a failed execution never pay twice, but running the workflow again (a new execution) pays again. With it (e.g. an invoice ID) the key stays the same across executions; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs.',
+		"Without it, the key is derived from the workflow, the execution, this node and the item: Retry On Fail and n8n's Retry of a failed execution never pay twice, but running the workflow again (a new execution) pays again. With it (e.g. an invoice ID) the key stays the same across executions; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs.",
 };
 
 export const validateOnlyOption: INodeProperties = {

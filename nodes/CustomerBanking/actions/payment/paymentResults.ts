@@ -38,7 +38,8 @@ function acceptedFields(accepted: IDataObject): IDataObject {
 const ACCEPTED_STATES = ['submitted', 'pending_approval', 'accepted', 'not_sent'];
 
 function acceptedState(accepted: IDataObject): string {
-	if (typeof accepted.status === 'string' && ACCEPTED_STATES.includes(accepted.status)) return accepted.status;
+	if (typeof accepted.status === 'string' && ACCEPTED_STATES.includes(accepted.status))
+		return accepted.status;
 	// its state could not be read (no xtid in the answer, or the reads failed): accepted, nothing more
 	return typeof accepted.approvalRef === 'string' ? 'pending_approval' : 'accepted';
 }
@@ -60,38 +61,44 @@ const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
  * approval request, nothing sent yet) / accepted (its state not visible yet) / not_sent (its approval
  * was refused) / replayed / rejected / undetermined / found_after_error.
  */
-const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } = {
-	accepted: (outcome) => {
-		const state = acceptedState(outcome.accepted);
-		// a replay: the bank answered this key with this payment before, nothing new was made now
-		const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
-		return { before: { status }, after: { ...acceptedFields(outcome.accepted), ...requestIdOf(outcome) } };
-	},
-	rejected: (outcome) => ({
-		before: {
-			status: 'rejected',
-			rejectionReason: outcome.reason,
-			...(outcome.reasonUncertain && { rejectionReasonUncertain: true }),
+const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } =
+	{
+		accepted: (outcome) => {
+			const state = acceptedState(outcome.accepted);
+			// a replay: the bank answered this key with this payment before, nothing new was made now
+			const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
+			return {
+				before: { status },
+				after: { ...acceptedFields(outcome.accepted), ...requestIdOf(outcome) },
+			};
 		},
-		after: requestIdOf(outcome),
-		output: REJECTED,
-	}),
-	undetermined: ({ statement, notPaid, xtids, sharedWith, ...outcome }) => ({
-		before: { status: 'undetermined', statement, notPaid, xtids, sharedWith },
-		after: requestIdOf(outcome),
-	}),
-	found: ({ found, failure }) => ({
-		before: {
-			status: 'found_after_error',
-			xtid: found.xtid,
-			...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
-			...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
-			...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
-			foundIn: found.foundIn,
-		},
-		after: { requestError: failure },
-	}),
-};
+		rejected: (outcome) => ({
+			before: {
+				status: 'rejected',
+				rejectionReason: outcome.reason,
+				...(outcome.reasonUncertain && { rejectionReasonUncertain: true }),
+			},
+			after: requestIdOf(outcome),
+			output: REJECTED,
+		}),
+		undetermined: ({ statement, notPaid, xtids, sharedWith, ...outcome }) => ({
+			before: { status: 'undetermined', statement, notPaid, xtids, sharedWith },
+			after: requestIdOf(outcome),
+		}),
+		found: ({ found, failure }) => ({
+			before: {
+				status: 'found_after_error',
+				xtid: found.xtid,
+				...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+				...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
+				...(found.transactionStatus !== undefined && {
+					transactionStatus: found.transactionStatus,
+				}),
+				foundIn: found.foundIn,
+			},
+			after: { requestError: failure },
+		}),
+	};
 
 function shown(outcome: Reported): Shown {
 	return (SHOWN[outcome.kind] as (reported: Reported) => Shown)(outcome);
@@ -109,7 +116,11 @@ export function outcomeResult(
 	const { itemIndex } = payment;
 	if (outcome.kind === 'failed') {
 		const { status, key, candidates } = outcome;
-		const errorFields = { status, idempotencyKey: key.key, ...(candidates !== undefined && { candidates }) };
+		const errorFields = {
+			status,
+			idempotencyKey: key.key,
+			...(candidates !== undefined && { candidates }),
+		};
 		return { itemIndex, error: outcome.error, errorFields };
 	}
 	const context: IDataObject = {
@@ -126,7 +137,12 @@ export function outcomeResult(
 export function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 	return {
 		itemIndex: payment.itemIndex,
-		results: [{ json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body }, output: REJECTED }],
+		results: [
+			{
+				json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body },
+				output: REJECTED,
+			},
+		],
 	};
 }
 

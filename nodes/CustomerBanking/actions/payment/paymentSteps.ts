@@ -2,7 +2,10 @@ import type { PaymentOutcome } from '../../payments/outcomes';
 import type { PaymentRun, PaymentStep } from '../../payments/paymentRun';
 
 /** The outcomes of one step of a payment run; undefined for a payment over a limit (never sent). */
-export async function stepOutcomes(run: PaymentRun, step: PaymentStep): Promise<PaymentOutcome[] | undefined> {
+export async function stepOutcomes(
+	run: PaymentRun,
+	step: PaymentStep,
+): Promise<PaymentOutcome[] | undefined> {
 	switch (step.kind) {
 		case 'send':
 			return await run.send(step.request.members, step.request.key, step.request.asBatch);

@@ -3,8 +3,20 @@ import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import type { Payment } from '../../payments/payment';
 import { ownValue, readGroup } from '../../validation/inputObjects';
-import { INPUT_FIELD_NAMES, MAPPING, PAYMENT_FIELD_NAMES, PAYMENT_GROUP, paymentField, type PaymentField } from '../../validation/payment.fields';
-import { formatIssues, type PaymentInput, type PaymentIssue, validatePayment } from '../../validation/payment.schema';
+import {
+	INPUT_FIELD_NAMES,
+	MAPPING,
+	PAYMENT_FIELD_NAMES,
+	PAYMENT_GROUP,
+	paymentField,
+	type PaymentField,
+} from '../../validation/payment.fields';
+import {
+	formatIssues,
+	type PaymentInput,
+	type PaymentIssue,
+	validatePayment,
+} from '../../validation/payment.schema';
 import { textProblem } from '../../validation/text';
 import { AUTO_MAPPED_FIELDS, validateOnlyOption } from './paymentForm';
 
@@ -14,19 +26,37 @@ export type ReadResult =
 
 // n8n throws on a parameter that resolves to undefined even when undefined is the fallback, so an
 // absent value comes back as null and the schema reports it by name.
-function parameter(context: IExecuteFunctions, name: string, itemIndex: number, extractValue = false): unknown {
-	return context.getNodeParameter(name, itemIndex, null, extractValue ? { extractValue } : undefined);
+function parameter(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	extractValue = false,
+): unknown {
+	return context.getNodeParameter(
+		name,
+		itemIndex,
+		null,
+		extractValue ? { extractValue } : undefined,
+	);
 }
 
-function invalid(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): ReadResult {
+function invalid(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	issues: PaymentIssue[],
+): ReadResult {
 	return {
 		valid: false,
 		itemIndex,
 		issues,
-		error: new NodeOperationError(context.getNode(), `Invalid payment in item ${itemIndex}: ${formatIssues(issues)}`, {
-			itemIndex,
-			description: `${issues.map(({ field, rule }) => `${field}: ${rule}`).join('\n')}\nThis payment was not sent.`,
-		}),
+		error: new NodeOperationError(
+			context.getNode(),
+			`Invalid payment in item ${itemIndex}: ${formatIssues(issues)}`,
+			{
+				itemIndex,
+				description: `${issues.map(({ field, rule }) => `${field}: ${rule}`).join('\n')}\nThis payment was not sent.`,
+			},
+		),
 	};
 }
 
@@ -42,11 +72,16 @@ const AUTO_MAPPED = Object.entries(INPUT_FIELD_NAMES) as Array<[PaymentField, st
  * "Map Automatically": the payment fields from the input item's fields of the same names; a missing
  * required one is reported by the schema, an input field that is not a payment field here.
  */
-function autoMappedFields(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): PaymentInput {
+function autoMappedFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	issues: PaymentIssue[],
+): PaymentInput {
 	const json = context.getInputData()[itemIndex]?.json ?? {};
 	const fields: PaymentInput = {};
 	// a missing required field comes as null, as from the form, so the schema names it
-	for (const [field, name] of AUTO_MAPPED) fields[field] = ownValue(json, name) ?? (paymentField(field).inGroup ? undefined : null);
+	for (const [field, name] of AUTO_MAPPED)
+		fields[field] = ownValue(json, name) ?? (paymentField(field).inGroup ? undefined : null);
 	const known = new Set<string>(AUTO_MAPPED.map(([, name]) => name));
 	const extra = Object.keys(json).filter((name) => !known.has(name));
 	if (extra.length > 0) {
@@ -59,19 +94,28 @@ function autoMappedFields(context: IExecuteFunctions, itemIndex: number, issues:
 }
 
 /** The payment fields as set in the form, per item (Map Each Field Below). */
-function formFields(context: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): PaymentInput {
+function formFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	issues: PaymentIssue[],
+): PaymentInput {
 	// a collection that resolves to null is an empty one; one that is not a collection, or has a
 	// key like "__proto__", is refused by name
 	const additionalFields = readGroup(parameter(context, PAYMENT_GROUP.name, itemIndex));
-	if (!additionalFields.ok) issues.push({ field: PAYMENT_GROUP.label, rule: additionalFields.rule });
+	if (!additionalFields.ok)
+		issues.push({ field: PAYMENT_GROUP.label, rule: additionalFields.rule });
 	const additional = additionalFields.ok ? additionalFields.values : {};
 	const fields: PaymentInput = {};
 	for (const field of PAYMENT_FIELD_NAMES) {
 		const { inGroup, parameter: name, rule } = paymentField(field);
-		const value = inGroup ? ownValue(additional, name) : parameter(context, name, itemIndex, rule.kind === 'id');
+		const value = inGroup
+			? ownValue(additional, name)
+			: parameter(context, name, itemIndex, rule.kind === 'id');
 		// an unparsable string stays a string and is reported as "must be a JSON object"
 		fields[field] =
-			rule.kind === 'bodyFields' && typeof value === 'string' ? jsonParse(value, { fallbackValue: value }) : value;
+			rule.kind === 'bodyFields' && typeof value === 'string'
+				? jsonParse(value, { fallbackValue: value })
+				: value;
 	}
 	return fields;
 }
@@ -97,11 +141,16 @@ interface ItemParameters {
 /** Reads the item's parameters; throws what n8n throws for one it cannot resolve. */
 function readParameters(context: IExecuteFunctions, itemIndex: number): ItemParameters {
 	const groupIssues: PaymentIssue[] = [];
-	const automatic = context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
+	const automatic =
+		context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
 	const options = readGroup(parameter(context, 'options', itemIndex));
 	if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
-	const fields = automatic ? autoMappedFields(context, itemIndex, groupIssues) : formFields(context, itemIndex, groupIssues);
-	let customKey = options.ok ? (ownValue(options.values, 'idempotencyKey') ?? undefined) : undefined;
+	const fields = automatic
+		? autoMappedFields(context, itemIndex, groupIssues)
+		: formFields(context, itemIndex, groupIssues);
+	let customKey = options.ok
+		? (ownValue(options.values, 'idempotencyKey') ?? undefined)
+		: undefined;
 	if (typeof customKey === 'number') customKey = String(customKey);
 	for (const [name, label] of BOOLEAN_OPTIONS) {
 		const value = options.ok ? ownValue(options.values, name) : undefined;
@@ -121,7 +170,9 @@ function readParameters(context: IExecuteFunctions, itemIndex: number): ItemPara
 function customKeyIssue(customKey: unknown): PaymentIssue | undefined {
 	if (customKey === undefined) return undefined;
 	const rule =
-		typeof customKey !== 'string' || customKey.trim() === '' ? 'is empty for this item' : textProblem(customKey.trim());
+		typeof customKey !== 'string' || customKey.trim() === ''
+			? 'is empty for this item'
+			: textProblem(customKey.trim());
 	return rule === undefined ? undefined : { field: 'Custom Idempotency Key', rule };
 }
 
@@ -135,7 +186,11 @@ export function readPayment(context: IExecuteFunctions, itemIndex: number): Read
 	}
 	const { automatic, fields, customKey, groupIssues } = read;
 	const checked = validatePayment(fields);
-	const fieldIssues = checked.valid ? [] : automatic ? namedAsInput(checked.issues) : checked.issues;
+	const fieldIssues = checked.valid
+		? []
+		: automatic
+			? namedAsInput(checked.issues)
+			: checked.issues;
 	const issues = [...groupIssues, ...fieldIssues];
 	const keyIssue = customKeyIssue(customKey);
 	if (keyIssue) issues.push(keyIssue);

@@ -5,7 +5,13 @@ import { PaymentRun } from '../../payments/paymentRun';
 import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
-import { invalidItemResults, invalidResult, outcomeResult, overLimitResult, validatedResult } from './paymentResults';
+import {
+	invalidItemResults,
+	invalidResult,
+	outcomeResult,
+	overLimitResult,
+	validatedResult,
+} from './paymentResults';
 import { stepOutcomes } from './paymentSteps';
 import { readPayment } from './readPayment';
 
@@ -31,7 +37,10 @@ export const description = updateDisplayOptions(
  * first payment is sent: a bad item 57 must not leave 56 payments sent and the workflow failed,
  * because running it again would be a new execution with new keys.
  */
-export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
+export async function executeBatch(
+	this: IExecuteFunctions,
+	itemIndexes: number[],
+): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const run = new PaymentRun(this);
 	const limits = readSpendingLimits(this, itemIndexes[0]);
@@ -49,7 +58,9 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
 	const valid = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
-	const steps = run.steps(valid, limits, (fresh) => fresh.map((payment) => ({ members: [payment], key: run.keyOf(payment), asBatch: false })));
+	const steps = run.steps(valid, limits, (fresh) =>
+		fresh.map((payment) => ({ members: [payment], key: run.keyOf(payment), asBatch: false })),
+	);
 	for (const step of steps) {
 		const outcomes = await stepOutcomes(run, step);
 		if (outcomes === undefined) {

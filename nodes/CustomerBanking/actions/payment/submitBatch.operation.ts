@@ -42,7 +42,7 @@ const properties: INodeProperties[] = [
 			{
 				...customKeyOption,
 				description:
-					'Evaluated per item (e.g. an invoice ID). An item with a custom key is sent in a request of its own with that key (the same key Submit would use), so it is never paid twice, whatever the order or grouping of the items around it, in this or any later execution. Without it, items are batched and the key is derived from the execution, this node and the items of the request: Retry On Fail and n8n\'s Retry of a failed execution never pay twice, running the workflow again pays again.',
+					"Evaluated per item (e.g. an invoice ID). An item with a custom key is sent in a request of its own with that key (the same key Submit would use), so it is never paid twice, whatever the order or grouping of the items around it, in this or any later execution. Without it, items are batched and the key is derived from the execution, this node and the items of the request: Retry On Fail and n8n's Retry of a failed execution never pay twice, running the workflow again pays again.",
 			},
 			{
 				displayName: 'Resubmit Rejected Items',
@@ -74,30 +74,42 @@ export const description = updateDisplayOptions(
 function batchSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const size = context.getNodeParameter('batchSize', itemIndex, MAX_BATCH_SIZE) as number;
 	if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH_SIZE) {
-		throw new NodeOperationError(context.getNode(), `Batch Size must be a whole number from 1 to ${MAX_BATCH_SIZE}`, {
-			itemIndex,
-			description: `Got ${String(size)}. Nothing was sent.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Batch Size must be a whole number from 1 to ${MAX_BATCH_SIZE}`,
+			{
+				itemIndex,
+				description: `Got ${String(size)}. Nothing was sent.`,
+			},
+		);
 	}
 	return size;
 }
 
 function resubmitPatternOf(context: IExecuteFunctions, itemIndex: number): RegExp | undefined {
-	if (context.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true) return undefined;
-	const source = String(context.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION));
+	if (context.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true)
+		return undefined;
+	const source = String(
+		context.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION),
+	);
 	try {
 		return new RegExp(source, 'i');
 	} catch (error) {
-		throw new NodeOperationError(context.getNode(), 'Resubmit When Reason Matches is not a valid regular expression', {
-			itemIndex,
-			description: `${(error as Error).message}. Nothing was sent.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'Resubmit When Reason Matches is not a valid regular expression',
+			{
+				itemIndex,
+				description: `${(error as Error).message}. Nothing was sent.`,
+			},
+		);
 	}
 }
 
 function chunk<T>(list: T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
+	for (let start = 0; start < list.length; start += size)
+		chunks.push(list.slice(start, start + size));
 	return chunks;
 }
 
@@ -107,15 +119,25 @@ function chunk<T>(list: T[], size: number): T[][] {
  * batch key covers the whole batch, so it could not protect one invoice that moves to another batch.
  */
 function planRequests(run: PaymentRun, payments: Payment[], size: number): PlannedRequest[] {
-	const derived = chunk(payments.filter((payment) => payment.customKey === undefined), size);
+	const derived = chunk(
+		payments.filter((payment) => payment.customKey === undefined),
+		size,
+	);
 	const requests = [
 		...derived.map((members) => ({ members, asBatch: true })),
-		...payments.filter((payment) => payment.customKey !== undefined).map((payment) => ({ members: [payment], asBatch: false })),
+		...payments
+			.filter((payment) => payment.customKey !== undefined)
+			.map((payment) => ({ members: [payment], asBatch: false })),
 	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
 	return requests.map(({ members, asBatch }, index) => ({
 		members,
 		asBatch,
-		key: asBatch ? run.batchKeyOf(index, members.map((member) => member.itemIndex)) : run.keyOf(members[0]),
+		key: asBatch
+			? run.batchKeyOf(
+					index,
+					members.map((member) => member.itemIndex),
+				)
+			: run.keyOf(members[0]),
 	}));
 }
 
@@ -129,7 +151,10 @@ const placementOf = (request: PlannedRequest, index: number): BatchPlacement => 
  * again only in its first request (PaymentRun.steps). Every item is checked before the first request;
  * invalid items (with Continue On Fail) are left out of the requests.
  */
-export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[]): Promise<BatchItemResult[]> {
+export async function executeBatch(
+	this: IExecuteFunctions,
+	itemIndexes: number[],
+): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
 	const run = new PaymentRun(this);
@@ -141,9 +166,13 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		return [
-			...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+			...read.flatMap((entry) =>
+				entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)],
+			),
 			...planRequests(run, payments, size).flatMap((request, index) =>
-				request.members.map((member) => validatedResult(member, request.key, placementOf(request, index))),
+				request.members.map((member) =>
+					validatedResult(member, request.key, placementOf(request, index)),
+				),
 			),
 		];
 	}
@@ -160,9 +189,15 @@ export async function executeBatch(this: IExecuteFunctions, itemIndexes: number[
 		}
 		let notes = new Map<number, ResubmissionNote>();
 		const placement = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
-		if (resubmitWhen && step.kind === 'send') ({ outcomes, notes } = await run.resubmitRejected(outcomes, resubmitWhen));
+		if (resubmitWhen && step.kind === 'send')
+			({ outcomes, notes } = await run.resubmitRejected(outcomes, resubmitWhen));
 		for (const outcome of outcomes) {
-			results.push(outcomeResult(outcome, { batch: placement, resubmission: notes.get(outcome.payment.itemIndex) }));
+			results.push(
+				outcomeResult(outcome, {
+					batch: placement,
+					resubmission: notes.get(outcome.payment.itemIndex),
+				}),
+			);
 		}
 		// the node fails on this batch: later batches stay unsent
 		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;

@@ -25,7 +25,8 @@ export const transactionFilters: INodeProperties = {
 				{ name: 'Incoming', value: 'incoming', description: 'Money received' },
 				{ name: 'Outgoing', value: 'outgoing', description: 'Money sent' },
 			],
-			description: 'Only transactions in this direction. A transaction the bank shows without a direction is left out.',
+			description:
+				'Only transactions in this direction. A transaction the bank shows without a direction is left out.',
 		},
 		{
 			displayName: 'Status',
@@ -42,7 +43,7 @@ export const transactionFilters: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Only transactions created at or after this time. A transaction the bank shows without a creation time (not every bank does) is left out; a creation time without a time zone is read as UTC.",
+				'Only transactions created at or after this time. A transaction the bank shows without a creation time (not every bank does) is left out; a creation time without a time zone is read as UTC.',
 		},
 		{
 			displayName: 'Created Before',
@@ -50,7 +51,7 @@ export const transactionFilters: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Only transactions created before this time. A transaction the bank shows without a creation time (not every bank does) is left out; a creation time without a time zone is read as UTC.",
+				'Only transactions created before this time. A transaction the bank shows without a creation time (not every bank does) is left out; a creation time without a time zone is read as UTC.',
 		},
 	]),
 };
@@ -62,15 +63,30 @@ const LABELS = {
 	createdBefore: 'Created Before',
 } as const;
 
-function invalidFilter(context: IExecuteFunctions, itemIndex: number, field: keyof typeof LABELS, rule: string, got: unknown) {
-	return new NodeOperationError(context.getNode(), `Filters › ${LABELS[field]}: ${rule} (item ${itemIndex})`, {
-		itemIndex,
-		description: `Got ${JSON.stringify(got) ?? String(got)}. Nothing was sent.`,
-	});
+function invalidFilter(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: keyof typeof LABELS,
+	rule: string,
+	got: unknown,
+) {
+	return new NodeOperationError(
+		context.getNode(),
+		`Filters › ${LABELS[field]}: ${rule} (item ${itemIndex})`,
+		{
+			itemIndex,
+			description: `Got ${JSON.stringify(got) ?? String(got)}. Nothing was sent.`,
+		},
+	);
 }
 
 /** A time the user gave: text in n8n's date and time format (the workflow's time zone unless it names one), or a date object. */
-function userTime(context: IExecuteFunctions, itemIndex: number, field: 'createdAfter' | 'createdBefore', value: unknown): number {
+function userTime(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: 'createdAfter' | 'createdBefore',
+	value: unknown,
+): number {
 	let time: DateTime | undefined;
 	if (DateTime.isDateTime(value)) time = value;
 	else if (value instanceof Date) time = DateTime.fromJSDate(value);
@@ -78,7 +94,13 @@ function userTime(context: IExecuteFunctions, itemIndex: number, field: 'created
 		time = DateTime.fromISO(value.trim(), { zone: context.getTimezone() });
 	}
 	if (!time?.isValid) {
-		throw invalidFilter(context, itemIndex, field, 'must be a date and time, e.g. 2026-01-31T17:00:00', value);
+		throw invalidFilter(
+			context,
+			itemIndex,
+			field,
+			'must be a date and time, e.g. 2026-01-31T17:00:00',
+			value,
+		);
 	}
 	return time.toMillis();
 }
@@ -106,7 +128,11 @@ export function readTransactionFilters(
 ): ((record: IDataObject) => boolean) | undefined {
 	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-		throw new NodeOperationError(context.getNode(), `Filters: must be a set of filters (item ${itemIndex})`, { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			`Filters: must be a set of filters (item ${itemIndex})`,
+			{ itemIndex },
+		);
 	}
 	const filters = raw as IDataObject;
 
@@ -114,19 +140,50 @@ export function readTransactionFilters(
 	if (filters.direction !== undefined) {
 		const direction = filters.direction;
 		if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
-			throw invalidFilter(context, itemIndex, 'direction', `must be one of ${DIRECTIONS.join(', ')}`, direction);
+			throw invalidFilter(
+				context,
+				itemIndex,
+				'direction',
+				`must be one of ${DIRECTIONS.join(', ')}`,
+				direction,
+			);
 		}
 		tests.push((record) => lowerCased(record.direction) === direction);
 	}
 	if (filters.status !== undefined) {
-		const statuses = typeof filters.status === 'string' ? filters.status.split(',').map((status) => status.trim().toLowerCase()).filter(Boolean) : [];
-		if (statuses.length === 0) throw invalidFilter(context, itemIndex, 'status', 'enter a status or remove the filter', filters.status);
+		const statuses =
+			typeof filters.status === 'string'
+				? filters.status
+						.split(',')
+						.map((status) => status.trim().toLowerCase())
+						.filter(Boolean)
+				: [];
+		if (statuses.length === 0)
+			throw invalidFilter(
+				context,
+				itemIndex,
+				'status',
+				'enter a status or remove the filter',
+				filters.status,
+			);
 		tests.push((record) => statuses.includes(lowerCased(record.status) ?? ''));
 	}
-	const after = filters.createdAfter !== undefined ? userTime(context, itemIndex, 'createdAfter', filters.createdAfter) : undefined;
-	const before = filters.createdBefore !== undefined ? userTime(context, itemIndex, 'createdBefore', filters.createdBefore) : undefined;
+	const after =
+		filters.createdAfter !== undefined
+			? userTime(context, itemIndex, 'createdAfter', filters.createdAfter)
+			: undefined;
+	const before =
+		filters.createdBefore !== undefined
+			? userTime(context, itemIndex, 'createdBefore', filters.createdBefore)
+			: undefined;
 	if (after !== undefined && before !== undefined && after >= before) {
-		throw invalidFilter(context, itemIndex, 'createdAfter', 'must be earlier than Created Before', filters.createdAfter);
+		throw invalidFilter(
+			context,
+			itemIndex,
+			'createdAfter',
+			'must be earlier than Created Before',
+			filters.createdAfter,
+		);
 	}
 	if (after !== undefined) tests.push((record) => (createdTimeOf(record) ?? -Infinity) >= after);
 	if (before !== undefined) tests.push((record) => (createdTimeOf(record) ?? Infinity) < before);

@@ -25,6 +25,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const list = getListOptions(this, itemIndex);
 	const keep = readTransactionFilters(this, itemIndex);
 	const output = readSimplify(this, itemIndex, 'transaction', true);
-	const transactions = await requestAllItems.call(this, ENDPOINTS.transactions.at(scope), { ...list, keep, itemIndex });
+	const transactions = await requestAllItems.call(this, ENDPOINTS.transactions.at(scope), {
+		...list,
+		keep,
+		itemIndex,
+	});
 	return output(transactions);
 }

@@ -16,5 +16,10 @@ export function transactionIdProperty(description: string): INodeProperties {
 }
 
 export function readTransactionId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireUuid(context, context.getNodeParameter('transactionId', itemIndex), 'Transaction ID', itemIndex);
+	return requireUuid(
+		context,
+		context.getNodeParameter('transactionId', itemIndex),
+		'Transaction ID',
+		itemIndex,
+	);
 }
