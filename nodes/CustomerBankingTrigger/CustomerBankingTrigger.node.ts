@@ -153,7 +153,7 @@ export class CustomerBankingTrigger implements INodeType {
 		if (facts instanceof Answer) return facts.response;
 		const watched = watchedDelivery.call(this, facts);
 		if (watched instanceof Answer) return watched.response;
-		const admission = admittedDelivery.call(this, watched, delivery);
+		const admission = await admittedDelivery.call(this, watched, delivery);
 		if (admission instanceof Answer) return admission.response;
 		const output = await deliveryOutput.call(this, watched, admission);
 		return handedOver.call(this, output, admission);

@@ -15,7 +15,12 @@ import type { DeliveryLedger } from './deliveryLedger';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
-import { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_RUNNING, runningFor } from './runningDeliveries';
+import {
+	BUSY_RETRY_AFTER_SECONDS,
+	DEFAULT_MAX_RUNNING,
+	PLACE_WAIT_SECONDS,
+	runningFor,
+} from './runningDeliveries';
 import type { Place, RunningDeliveries } from './runningDeliveries';
 import { verifyDelivery } from './signature';
 import type { SignatureScheme, VerificationResult } from './signature';
@@ -195,17 +200,17 @@ function maxRunning(this: IWebhookFunctions): number {
 
 /**
  * Takes the delivery once, or answers why not. Retries and replays keep their delivery id
- * (DECISIONS.md §Webhooks): the key is claimed before any await, so copies arriving while this one runs
- * cannot start another execution. Until a delivery's execution has ended, a copy is asked to come back
+ * (DECISIONS.md §Webhooks): the key is claimed before any await (also before waiting for a place), so
+ * copies arriving while this one waits or runs cannot start another execution. Until a delivery's execution has ended, a copy is asked to come back
  * (it is not "received": the first copy may still fail). The answers that make a bank send a delivery
  * again are 503 with Retry-After: the spec does not show the bank's retry policy (spec §Events rule 4),
  * so the node only ever asks, and never answers "received" for an event that did not run.
  */
-export function admittedDelivery(
+export async function admittedDelivery(
 	this: IWebhookFunctions,
 	facts: DeliveryFacts,
 	delivery: VerifiedDelivery,
-): Answer | Admission {
+): Promise<Answer | Admission> {
 	const key = deliveryKey(facts.deliveryId, delivery.rawBody);
 	const { nowSeconds } = delivery;
 	const retention = retentionFor(delivery.scheme);
@@ -226,7 +231,22 @@ export function admittedDelivery(
 		);
 		return deferDelivery.call(this, 60, 'too many deliveries; send again later');
 	}
-	const place = running.take(key, staticData, maxRunning.call(this));
+	// n8n closes the response once the execution ended (or failed), or when the bank hung up (maybe
+	// already, while the delivery was verified)
+	const response = this.getResponseObject();
+	let closed = response.closed;
+	let held: Place | undefined;
+	response.once('close', () => {
+		closed = true;
+		if (held) running.free(held);
+	});
+	// the key stays claimed while the delivery waits, so a copy arriving meanwhile is asked to come back
+	const place = await running.take(
+		key,
+		staticData,
+		maxRunning.call(this),
+		PLACE_WAIT_SECONDS * 1000,
+	);
 	if (!place) {
 		ledger.release(key);
 		return deferDelivery.call(
@@ -235,8 +255,11 @@ export function admittedDelivery(
 			'too many executions running; send again later',
 		);
 	}
-	// n8n closes the response once the execution ended (or failed), or when the bank hung up
-	this.getResponseObject().once('close', () => running.free(place));
+	// The bank hung up while this waited: the delivery still runs, since the bank's retry of it is then
+	// a duplicate (the event runs once) while not running it could lose the event, if that was the
+	// bank's last try. Nothing will tell when its execution ends, so its place is given back now.
+	if (closed) running.free(place);
+	else held = place;
 	return { key, ledger, running, place, staticData };
 }
 

@@ -947,6 +947,9 @@ function webhookResponse(recorded: RecordedResponse) {
 		get headersSent() {
 			return recorded.ended;
 		},
+		get closed() {
+			return recorded.ended;
+		},
 	};
 	return response;
 }

@@ -1,14 +1,16 @@
 /**
  * Issue 24: back-pressure. A trigger node never has more deliveries accepted and not yet answered (its
  * transaction being fetched, or its execution running: n8n answers when the execution has ended) than
- * its Maximum Running Executions; the others get a retryable answer (503 + Retry-After), are not emitted
- * and not remembered, so the bank's retries run each event exactly once. Fed to webhook() as n8n does
+ * its Maximum Running Executions; the others wait for a place (first come, first served), and only
+ * those that get none within PLACE_WAIT_SECONDS get a retryable answer (503 + Retry-After), are not
+ * emitted and not remembered, so a burst runs without retries and the bank's retries run each event
+ * exactly once. Fed to webhook() as n8n does
  * (a fresh static-data copy per call, calls overlapping), against the sandbox; `close()` on a call's
  * response is n8n answering it (the execution ended) or the sender hanging up.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 
-import type { IDataObject, IWebhookResponseData, Workflow } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData, Workflow } from 'n8n-workflow';
 import { ObservableObject } from 'n8n-workflow';
 
 import {
@@ -19,8 +21,9 @@ import {
 import {
 	BUSY_RETRY_AFTER_SECONDS,
 	DEFAULT_MAX_RUNNING,
+	PLACE_WAIT_SECONDS,
 } from '../../nodes/CustomerBankingTrigger/runningDeliveries';
-import type { StaticData } from '../helpers/n8nContext';
+import type { RecordedResponse, StaticData } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
@@ -102,7 +105,7 @@ function triggerNode(parameters: IDataObject = {}) {
 		fetchTransaction: false,
 		...parameters,
 	});
-	return async (one: Delivery): Promise<Outcome> => {
+	const start = (one: Delivery): Started => {
 		const staticData = newStaticData();
 		const { context, response } = webhookContext(
 			credentials,
@@ -111,27 +114,44 @@ function triggerNode(parameters: IDataObject = {}) {
 			{ node, staticData },
 		);
 		const close = () => response.close();
-		try {
-			const result: IWebhookResponseData = await trigger.webhook.call(context);
-			const emitted = result.workflowData !== undefined;
-			if (emitted) return { emitted, status: 200, staticData, close };
-			if (result.noWebhookResponse) {
-				return {
-					emitted,
-					status: response.statusCode,
-					body: response.body,
-					retryAfter: response.headers['retry-after'],
-					staticData,
-					close,
-				};
-			}
-			return { emitted, status: 200, body: result.webhookResponse, staticData, close };
-		} catch {
-			// n8n answers 500 to an error in webhook(), which closes the response
-			close();
-			return { emitted: false, status: 500, staticData, close };
-		}
+		return { outcome: outcomeOf(context, response, staticData, close), hangUp: close };
 	};
+	const receive = async (one: Delivery): Promise<Outcome> => await start(one).outcome;
+	return Object.assign(receive, { start });
+}
+
+/** A call under way: `hangUp()` is the sender hanging up before it is answered. */
+interface Started {
+	outcome: Promise<Outcome>;
+	hangUp(): void;
+}
+
+async function outcomeOf(
+	context: IWebhookFunctions,
+	response: RecordedResponse,
+	staticData: StaticData,
+	close: () => void,
+): Promise<Outcome> {
+	try {
+		const result: IWebhookResponseData = await trigger.webhook.call(context);
+		const emitted = result.workflowData !== undefined;
+		if (emitted) return { emitted, status: 200, staticData, close };
+		if (result.noWebhookResponse) {
+			return {
+				emitted,
+				status: response.statusCode,
+				body: response.body,
+				retryAfter: response.headers['retry-after'],
+				staticData,
+				close,
+			};
+		}
+		return { emitted, status: 200, body: result.webhookResponse, staticData, close };
+	} catch {
+		// n8n answers 500 to an error in webhook(), which closes the response
+		close();
+		return { emitted: false, status: 500, staticData, close };
+	}
 }
 
 const busy = {
@@ -140,39 +160,36 @@ const busy = {
 	body: { received: false, reason: 'too many executions running; send again later' },
 };
 
+/** n8n running a delivery's execution: it answers (closes the call) when the execution ends. */
+function endsAfter(ms: number, outcome: Outcome): void {
+	if (outcome.emitted) setTimeout(() => outcome.close(), ms);
+}
+
 describe('back-pressure', () => {
-	it("with Maximum Running Executions 3, a burst of 10: 3 emitted, 7 asked to retry until n8n answered; the bank's retries run every event exactly once", async () => {
+	it('with Maximum Running Executions 3, a burst of 30 sent once each by a sender that never retries, executions ending shortly after: each waits for a place, none is refused, each is emitted exactly once, never more than 3 running', async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 3 } });
-		const burst = Array.from({ length: 10 }, () => delivery());
-		const emittedCount = new Map<string, number>();
-		const first = await Promise.all(burst.map(receive));
-		expect(first.filter((o) => o.emitted)).toHaveLength(3);
-		for (const refused of first.filter((o) => !o.emitted)) expect(refused).toMatchObject(busy);
-
-		// nothing ended yet: the retries are refused too, and nothing is remembered of them
-		const running = burst.filter((_, i) => first[i].emitted);
-		const waiting = burst.filter((_, i) => !first[i].emitted);
-		for (const outcome of await Promise.all(waiting.map(receive)))
-			expect(outcome).toMatchObject(busy);
-		for (const one of running) emittedCount.set(one.id, 1);
-
-		// n8n answers the running ones as their executions end; the bank retries what was refused
-		let open = first.filter((o) => o.emitted);
-		let pending = waiting;
-		for (let round = 0; pending.length > 0 && round < 10; round++) {
-			for (const outcome of open) outcome.close();
-			const outcomes = await Promise.all(pending.map(receive));
-			expect(outcomes.filter((o) => o.emitted)).toHaveLength(Math.min(3, pending.length));
-			pending.forEach((one, i) => {
-				if (outcomes[i].emitted) emittedCount.set(one.id, (emittedCount.get(one.id) ?? 0) + 1);
-				else expect(outcomes[i]).toMatchObject(busy);
-			});
-			open = outcomes.filter((o) => o.emitted);
-			pending = pending.filter((_, i) => !outcomes[i].emitted);
-		}
-		for (const outcome of open) outcome.close();
-		expect([...emittedCount.values()]).toEqual(Array(10).fill(1));
-		// and every one of them, sent again, is a duplicate
+		const burst = Array.from({ length: 30 }, () => delivery());
+		let running = 0;
+		let mostRunning = 0;
+		const outcomes = await Promise.all(
+			burst.map(async (one) => {
+				const outcome = await receive(one);
+				if (outcome.emitted) {
+					running++;
+					mostRunning = Math.max(mostRunning, running);
+					setTimeout(() => {
+						running--;
+						outcome.close();
+					}, 40);
+				}
+				return outcome;
+			}),
+		);
+		expect(outcomes.map((o) => o.status)).toEqual(Array(30).fill(200));
+		expect(outcomes.filter((o) => o.emitted)).toHaveLength(30);
+		expect(mostRunning).toBe(3);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		// every one of them, sent again, is a duplicate: each ran once
 		for (const outcome of await Promise.all(burst.map(receive))) {
 			expect(outcome).toMatchObject({
 				emitted: false,
@@ -182,17 +199,53 @@ describe('back-pressure', () => {
 		}
 	});
 
-	it(`without the option, at most ${DEFAULT_MAX_RUNNING} are running`, async () => {
+	it(`a delivery that gets no place within ${PLACE_WAIT_SECONDS} s is asked to come back (503 + Retry-After), not emitted and not remembered; sent again once a place is free, it runs`, async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
+		const first = await receive(delivery());
+		expect(first.emitted).toBe(true);
+		const late = delivery();
+		const startedAt = Date.now();
+		expect(await receive(late)).toMatchObject(busy);
+		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(PLACE_WAIT_SECONDS * 1000 - 50);
+		first.close();
+		const again = await receive(late);
+		expect(again.emitted).toBe(true);
+		again.close();
+	});
+
+	it('waiting deliveries get the places in the order they came; one that gave up waiting is not handed a place later', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
+		const first = await receive(delivery());
+		const gaveUp = await receive(delivery());
+		expect(gaveUp).toMatchObject(busy);
+		const order: string[] = [];
+		const waiting = ['a', 'b', 'c'].map(async (name) => {
+			const outcome = await receive(delivery());
+			order.push(name);
+			expect(outcome.emitted).toBe(true);
+			endsAfter(20, outcome);
+		});
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		first.close();
+		await Promise.all(waiting);
+		expect(order).toEqual(['a', 'b', 'c']);
+	});
+
+	it(`without the option, at most ${DEFAULT_MAX_RUNNING} are running; the others wait, and one runs as soon as a place is free`, async () => {
 		const receive = triggerNode();
 		const outcomes = await Promise.all(
-			Array.from({ length: DEFAULT_MAX_RUNNING + 2 }, () => receive(delivery())),
+			Array.from({ length: DEFAULT_MAX_RUNNING }, () => receive(delivery())),
 		);
 		expect(outcomes.filter((o) => o.emitted)).toHaveLength(DEFAULT_MAX_RUNNING);
-		expect(outcomes.filter((o) => !o.emitted)).toEqual(
-			Array(2).fill(expect.objectContaining(busy)),
-		);
+		let settled = false;
+		const waiting = receive(delivery()).then((outcome) => {
+			settled = true;
+			return outcome;
+		});
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(settled).toBe(false);
 		outcomes[0].close();
-		expect((await receive(delivery())).emitted).toBe(true);
+		expect((await waiting).emitted).toBe(true);
 	});
 
 	it('a copy of a delivery whose execution is still running is asked to come back, never told "received"; once n8n answered it, a copy is a duplicate', async () => {
@@ -215,7 +268,30 @@ describe('back-pressure', () => {
 		});
 	});
 
-	it("a delivery whose transaction fetch fails gives its place back: the next one runs, and the bank's retry of the failed one runs once", async () => {
+	it('a copy of a delivery waiting for a place is asked to come back at once; the waiting one runs once', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
+		const first = await receive(delivery());
+		const one = delivery();
+		const waiting = receive(one);
+		const copy = await receive(one);
+		expect(copy).toMatchObject({
+			emitted: false,
+			status: 503,
+			retryAfter: String(IN_FLIGHT_RETRY_AFTER_SECONDS),
+			body: { received: false, reason: 'the same delivery is being processed' },
+		});
+		first.close();
+		const ran = await waiting;
+		expect(ran.emitted).toBe(true);
+		expect((await receive(one)).emitted).toBe(false);
+		ran.close();
+		expect(await receive(one)).toMatchObject({
+			status: 200,
+			body: { reason: 'duplicate delivery' },
+		});
+	});
+
+	it("a delivery whose transaction fetch fails gives its place back: the next one runs, and the bank's retry of the failed one waits for a place and runs once", async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 1 }, fetchTransaction: true });
 		const failing = delivery();
 		sandbox.control.setFaults([
@@ -228,20 +304,43 @@ describe('back-pressure', () => {
 		}
 		const next = await receive(delivery());
 		expect(next.emitted).toBe(true);
-		expect(await receive(failing)).toMatchObject(busy);
+		const retried = receive(failing);
+		await new Promise((resolve) => setTimeout(resolve, 20));
 		next.close();
-		const retried = await receive(failing);
-		expect(retried.emitted).toBe(true);
-		retried.close();
+		const ran = await retried;
+		expect(ran.emitted).toBe(true);
+		ran.close();
 		expect((await receive(failing)).emitted).toBe(false);
 	});
 
 	it('a sender that hangs up frees the place of its delivery', async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
 		const first = await receive(delivery());
-		expect(await receive(delivery())).toMatchObject(busy);
+		const waiting = receive(delivery());
+		await new Promise((resolve) => setTimeout(resolve, 20));
 		first.close();
+		const second = await waiting;
+		expect(second.emitted).toBe(true);
+		second.close();
 		expect((await receive(delivery())).emitted).toBe(true);
+	});
+
+	it('a delivery whose sender hung up while it waited still runs once it gets a place (its retry would be a duplicate; losing it would lose the event), and gives the place back at once', async () => {
+		const receive = triggerNode({ options: { maxRunningExecutions: 1 } });
+		const first = await receive(delivery());
+		// one hangs up before it is even verified, one while it waits
+		const hungUpAtOnce = receive.start(delivery());
+		hungUpAtOnce.hangUp();
+		const hungUpWaiting = receive.start(delivery());
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		hungUpWaiting.hangUp();
+		first.close();
+		expect((await hungUpAtOnce.outcome).emitted).toBe(true);
+		expect((await hungUpWaiting.outcome).emitted).toBe(true);
+		// nothing will tell when their executions end (the responses are closed): the place is free
+		const next = await receive(delivery());
+		expect(next.emitted).toBe(true);
+		next.close();
 	});
 
 	it("a delivery handed over while another still runs is written into that one's static data too, so whichever n8n saves last holds both", async () => {
