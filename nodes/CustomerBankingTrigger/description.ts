@@ -51,7 +51,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 1000 },
 				default: 10,
 				description:
-					"How many executions this trigger may have running at once. When that many are still running, the bank is asked to send further events again a few seconds later, so a burst of events waits at the bank instead of filling n8n's memory. Raise it for workflows that wait a long time.",
+					"How many executions this trigger may have running at once. When that many are still running, a further event waits up to 3 seconds for one to end; if none does, the bank is asked to send it again a few seconds later, so a burst of events waits at the bank instead of filling n8n's memory. Raise it for workflows that wait a long time.",
 			},
 		],
 	},
