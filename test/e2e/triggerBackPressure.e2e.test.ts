@@ -1,12 +1,13 @@
 /**
  * Issue 24 in a real n8n (both lines): back-pressure. The trigger (Maximum Running Executions set low)
  * starts a workflow that waits; n8n answers a delivery only once its execution has ended, and while
- * the bound is reached new deliveries get 503 with Retry-After and start nothing. A sender that resends
- * every 503 gets each event run exactly once: executions = distinct deliveries, none twice. Also with
+ * the bound is reached a new delivery waits up to PLACE_WAIT_SECONDS for a place, then gets 503 with
+ * Retry-After and starts nothing. A sender that resends every 503 gets each event run exactly once: executions = distinct deliveries, none twice. Also with
  * the sandbox bank's own retry policy (DECISIONS.md §Webhooks: non-2xx retried after 1, 2, 4, 8 s).
  */
 import { createHmac } from 'node:crypto';
 
+import { PLACE_WAIT_SECONDS } from '../../nodes/CustomerBankingTrigger/runningDeliveries';
 import { selectedVersions } from './lib/config';
 import {
 	activate,
@@ -25,6 +26,8 @@ import {
 
 const TRIGGER = 'Customer Banking Trigger';
 const MAX_RUNNING = 3;
+// an execution takes 2 s: a delivery waiting for a place gets one after ~2 s (under the 3 s wait),
+// one that would need a second round (~4 s) is refused when its wait runs out
 const WAIT_SECONDS = 2;
 
 interface Answer {
@@ -112,7 +115,7 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		return counts;
 	}
 
-	it('a burst of 12 signed deliveries: 3 run, the rest get 503 + Retry-After until they do; resending every 503 runs each exactly once', async () => {
+	it(`a burst of 12 signed deliveries: 3 run, 3 wait for them to end and run, 6 get 503 + Retry-After after waiting ${PLACE_WAIT_SECONDS} s; resending every 503 runs each exactly once`, async () => {
 		const { sandbox } = stack;
 		// one delivery of the sandbox's as the template (its own execution ends before the burst)
 		const before = sandbox.control.deliveries().length;
@@ -129,8 +132,10 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const accepted = first.filter((a) => a.status === 200);
 		const refused = first.filter((a) => a.status === 503);
 		expect(accepted.length + refused.length).toBe(12);
-		expect(accepted.length).toBe(MAX_RUNNING);
+		expect(accepted.length).toBe(2 * MAX_RUNNING);
 		for (const answer of refused) {
+			// refused only once the wait for a place ran out
+			expect(answer.ms).toBeGreaterThanOrEqual(PLACE_WAIT_SECONDS * 1000 - 100);
 			expect(answer.retryAfter).toBe('5');
 			expect(JSON.parse(answer.body)).toEqual({
 				received: false,
@@ -140,6 +145,9 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		// answered only once the execution ended (the workflow waits WAIT_SECONDS)
 		for (const answer of accepted)
 			expect(answer.ms).toBeGreaterThanOrEqual(WAIT_SECONDS * 1000 - 100);
+		// the second three waited for the first three to end, then ran
+		const waitedThenRan = accepted.filter((a) => a.ms >= 2 * WAIT_SECONDS * 1000 - 100);
+		expect(waitedThenRan).toHaveLength(MAX_RUNNING);
 
 		// the sender resends every 503 (sooner than Retry-After, which is allowed), and copies of what was answered
 		let pending = bodies.filter((_, i) => first[i].status !== 200);
@@ -165,11 +173,11 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const counts = await executionsPerDelivery();
 		expect(ids.map((id) => counts.get(id) ?? 0)).toEqual(Array(12).fill(1));
 		console.log(
-			`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first`,
+			`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first; first answers in ${first.map((a) => a.ms).join(', ')} ms`,
 		);
 	});
 
-	it('the sandbox bank delivers 8 events at once: some are refused with 503 and retried by the bank, every one runs exactly once', async () => {
+	it('the sandbox bank delivers 8 events at once: those that get no place within the wait are refused with 503 and retried by the bank, every one runs exactly once', async () => {
 		const { sandbox } = stack;
 		const before = sandbox.control.deliveries().length;
 		const xtids: string[] = [];
