@@ -201,8 +201,9 @@ function maxRunning(this: IWebhookFunctions): number {
 /**
  * Takes the delivery once, or answers why not. Retries and replays keep their delivery id
  * (DECISIONS.md §Webhooks): the key is claimed before any await (also before waiting for a place), so
- * copies arriving while this one waits or runs cannot start another execution. Until a delivery's execution has ended, a copy is asked to come back
- * (it is not "received": the first copy may still fail). The answers that make a bank send a delivery
+ * copies arriving while this one waits or runs cannot start another execution. Until a delivery's
+ * execution has ended, a copy is asked to come back (it is not "received": the first copy may still
+ * fail). The answers that make a bank send a delivery
  * again are 503 with Retry-After: the spec does not show the bank's retry policy (spec §Events rule 4),
  * so the node only ever asks, and never answers "received" for an event that did not run.
  */

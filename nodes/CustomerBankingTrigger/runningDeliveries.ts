@@ -66,8 +66,8 @@ export class RunningDeliveries {
 
 	/**
 	 * A place for the delivery: at once when fewer than `limit` deliveries hold one and none is waiting,
-	 * otherwise the first freed place after the deliveries already waiting; undefined when none came
-	 * within `waitMs`.
+	 * otherwise a freed place once the deliveries that came before it have theirs; undefined when none
+	 * came within `waitMs`.
 	 */
 	async take(
 		key: string,
@@ -75,12 +75,12 @@ export class RunningDeliveries {
 		limit: number,
 		waitMs: number,
 	): Promise<Place | undefined> {
-		if (this.waiters.length === 0 && this.places.size < limit)
-			return this.placeFor(key, staticData);
 		let wake = () => {};
 		const woken = new Promise<void>((resolve) => (wake = resolve));
 		const waiter: Waiter = { key, staticData, limit, wake };
 		this.waiters.push(waiter);
+		this.handOver();
+		if (waiter.place) return waiter.place;
 		await Promise.race([woken, sleep(waitMs)]);
 		// a place handed over after the wait ran out but before this resumed is still taken
 		if (waiter.place) return waiter.place;
@@ -93,17 +93,18 @@ export class RunningDeliveries {
 	free(place: Place): void {
 		if (this.places.get(place.key) !== place) return;
 		this.places.delete(place.key);
-		while (this.waiters.length > 0 && this.places.size < this.waiters[0].limit) {
-			const waiter = this.waiters.shift() as Waiter;
-			waiter.place = this.placeFor(waiter.key, waiter.staticData);
-			waiter.wake();
-		}
+		this.handOver();
 	}
 
-	private placeFor(key: string, staticData: IDataObject): Place {
-		const place: Place = { key, staticData };
-		this.places.set(key, place);
-		return place;
+	/** Places to the waiting deliveries, first come first served, while the bound allows. */
+	private handOver(): void {
+		while (this.waiters.length > 0 && this.places.size < this.waiters[0].limit) {
+			const waiter = this.waiters.shift() as Waiter;
+			const place: Place = { key: waiter.key, staticData: waiter.staticData };
+			this.places.set(waiter.key, place);
+			waiter.place = place;
+			waiter.wake();
+		}
 	}
 
 	/** The static data of every delivery holding a place. */
