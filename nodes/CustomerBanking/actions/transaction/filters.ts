@@ -118,14 +118,9 @@ function lowerCased(value: unknown): string | undefined {
 	return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 }
 
-/**
- * The Filters of Transaction › Get Many as one test of a record, checked before any request; undefined
- * when no filter is set.
- */
-export function readTransactionFilters(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): ((record: IDataObject) => boolean) | undefined {
+type RecordTest = (record: IDataObject) => boolean;
+
+function readFiltersObject(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
 		throw new NodeOperationError(
@@ -134,40 +129,51 @@ export function readTransactionFilters(
 			{ itemIndex },
 		);
 	}
-	const filters = raw as IDataObject;
+	return raw as IDataObject;
+}
 
-	const tests: Array<(record: IDataObject) => boolean> = [];
-	if (filters.direction !== undefined) {
-		const direction = filters.direction;
-		if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
-			throw invalidFilter(
-				context,
-				itemIndex,
-				'direction',
-				`must be one of ${DIRECTIONS.join(', ')}`,
-				direction,
-			);
-		}
-		tests.push((record) => lowerCased(record.direction) === direction);
+function directionTest(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	direction: unknown,
+): RecordTest {
+	if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
+		throw invalidFilter(
+			context,
+			itemIndex,
+			'direction',
+			`must be one of ${DIRECTIONS.join(', ')}`,
+			direction,
+		);
 	}
-	if (filters.status !== undefined) {
-		const statuses =
-			typeof filters.status === 'string'
-				? filters.status
-						.split(',')
-						.map((status) => status.trim().toLowerCase())
-						.filter(Boolean)
-				: [];
-		if (statuses.length === 0)
-			throw invalidFilter(
-				context,
-				itemIndex,
-				'status',
-				'enter a status or remove the filter',
-				filters.status,
-			);
-		tests.push((record) => statuses.includes(lowerCased(record.status) ?? ''));
-	}
+	return (record) => lowerCased(record.direction) === direction;
+}
+
+function statusTest(context: IExecuteFunctions, itemIndex: number, status: unknown): RecordTest {
+	const statuses =
+		typeof status === 'string'
+			? status
+					.split(',')
+					.map((one) => one.trim().toLowerCase())
+					.filter(Boolean)
+			: [];
+	if (statuses.length === 0)
+		throw invalidFilter(
+			context,
+			itemIndex,
+			'status',
+			'enter a status or remove the filter',
+			status,
+		);
+	return (record) => statuses.includes(lowerCased(record.status) ?? '');
+}
+
+/** Created After and Created Before, checked together: the window must not be empty. */
+function createdTests(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	filters: IDataObject,
+): RecordTest[] {
 	const after =
 		filters.createdAfter !== undefined
 			? userTime(context, itemIndex, 'createdAfter', filters.createdAfter)
@@ -185,8 +191,27 @@ export function readTransactionFilters(
 			filters.createdAfter,
 		);
 	}
+	const tests: RecordTest[] = [];
 	if (after !== undefined) tests.push((record) => (createdTimeOf(record) ?? -Infinity) >= after);
 	if (before !== undefined) tests.push((record) => (createdTimeOf(record) ?? Infinity) < before);
+	return tests;
+}
+
+/**
+ * The Filters of Transaction › Get Many as one test of a record, checked before any request; undefined
+ * when no filter is set.
+ */
+export function readTransactionFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): RecordTest | undefined {
+	const filters = readFiltersObject(context, itemIndex);
+	const tests: RecordTest[] = [];
+	if (filters.direction !== undefined) {
+		tests.push(directionTest(context, itemIndex, filters.direction));
+	}
+	if (filters.status !== undefined) tests.push(statusTest(context, itemIndex, filters.status));
+	tests.push(...createdTests(context, itemIndex, filters));
 
 	if (tests.length === 0) return undefined;
 	return (record) => tests.every((test) => test(record));
