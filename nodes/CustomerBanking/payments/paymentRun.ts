@@ -81,7 +81,7 @@ export class PaymentRun {
 	private readonly bankClock = new BankClock();
 
 	constructor(readonly context: IExecuteFunctions) {
-		this.scope = keyScopeOf(context);
+		this.scope = keyScopeOf.call(context);
 	}
 
 	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
@@ -144,7 +144,7 @@ export class PaymentRun {
 			const first = this.firstRequestOf(payment);
 			if (boundTo !== undefined && boundTo !== body) {
 				conflicts.push(
-					...keyConflictOutcomes(
+					...keyConflictOutcomes.call(
 						this.context,
 						[payment],
 						key,
@@ -153,7 +153,7 @@ export class PaymentRun {
 					),
 				);
 			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
-				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', true));
+				conflicts.push(...keyConflictOutcomes.call(this.context, [payment], key, 'otherKey', true));
 			} else {
 				bodies.set(key.key, body);
 				usable.push(payment);
@@ -213,7 +213,7 @@ export class PaymentRun {
 				});
 			} else {
 				conflicts.push(
-					...keyConflictOutcomes(
+					...keyConflictOutcomes.call(
 						this.context,
 						request.members,
 						request.key,
@@ -255,7 +255,7 @@ export class PaymentRun {
 	): PaymentStep[] {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
-		const { allowed, refused } = withinLimits(this.context, usable, limits, {
+		const { allowed, refused } = withinLimits.call(this.context, usable, limits, {
 			idOf: (payment) => this.limitIdOf(payment),
 			alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
 		});
@@ -434,13 +434,13 @@ export class PaymentRun {
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
-				return unknownOutcomes(this.context, [payment], key, failure, () => ({
+				return unknownOutcomes.call(this.context, [payment], key, failure, () => ({
 					candidates: result?.candidates ?? [],
 				}))[0];
 			});
 		} catch (error) {
 			const lookupFailed = describeError(error);
-			return unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed }));
+			return unknownOutcomes.call(this.context, payments, key, failure, () => ({ lookupFailed }));
 		}
 	}
 
@@ -480,7 +480,7 @@ export class PaymentRun {
 			}
 			// only a refusal the bank answered proves nothing was made; any other failure keeps the key as it is
 			if (failure?.refused) this.memory.markMadeNothing(key.key);
-			return notProcessedOutcomes(this.context, payments, key, error);
+			return notProcessedOutcomes.call(this.context, payments, key, error);
 		}
 		return await readAnswer(this, response, { key, payments });
 	}
@@ -502,7 +502,7 @@ export class PaymentRun {
 		} catch (error) {
 			const lookupFailed = describeError(error);
 			return {
-				held: unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed })),
+				held: unknownOutcomes.call(this.context, payments, key, failure, () => ({ lookupFailed })),
 				send: [],
 				sendKey: key,
 			};
@@ -510,7 +510,7 @@ export class PaymentRun {
 		const candidatesOf = (payment: Payment) => candidates.get(payment.itemIndex) ?? [];
 		const possiblyMade = payments.filter((payment) => candidatesOf(payment).length > 0);
 		const send = payments.filter((payment) => !possiblyMade.includes(payment));
-		const held = unknownOutcomes(this.context, possiblyMade, key, failure, (payment) => ({
+		const held = unknownOutcomes.call(this.context, possiblyMade, key, failure, (payment) => ({
 			candidates: candidatesOf(payment),
 		}));
 		const sendKey =

@@ -71,11 +71,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function batchSizeOf(context: IExecuteFunctions, itemIndex: number): number {
-	const size = context.getNodeParameter('batchSize', itemIndex, MAX_BATCH_SIZE) as number;
+function batchSizeOf(this: IExecuteFunctions, itemIndex: number): number {
+	const size = this.getNodeParameter('batchSize', itemIndex, MAX_BATCH_SIZE) as number;
 	if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH_SIZE) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Batch Size must be a whole number from 1 to ${MAX_BATCH_SIZE}`,
 			{
 				itemIndex,
@@ -86,17 +86,17 @@ function batchSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	return size;
 }
 
-function resubmitPatternOf(context: IExecuteFunctions, itemIndex: number): RegExp | undefined {
-	if (context.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true)
+function resubmitPatternOf(this: IExecuteFunctions, itemIndex: number): RegExp | undefined {
+	if (this.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true)
 		return undefined;
 	const source = String(
-		context.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION),
+		this.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION),
 	);
 	try {
 		return new RegExp(source, 'i');
 	} catch (error) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			'Resubmit When Reason Matches is not a valid regular expression',
 			{
 				itemIndex,
@@ -158,10 +158,10 @@ export async function executeBatch(
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
 	const run = new PaymentRun(this);
-	const size = batchSizeOf(this, first);
-	const resubmitWhen = resubmitPatternOf(this, first);
-	const limits = readSpendingLimits(this, first);
-	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
+	const size = batchSizeOf.call(this, first);
+	const resubmitWhen = resubmitPatternOf.call(this, first);
+	const limits = readSpendingLimits.call(this, first);
+	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
 	const payments: Payment[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {

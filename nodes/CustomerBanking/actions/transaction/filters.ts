@@ -64,14 +64,14 @@ const LABELS = {
 } as const;
 
 function invalidFilter(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	field: keyof typeof LABELS,
 	rule: string,
 	got: unknown,
 ) {
 	return new NodeOperationError(
-		context.getNode(),
+		this.getNode(),
 		`Filters › ${LABELS[field]}: ${rule} (item ${itemIndex})`,
 		{
 			itemIndex,
@@ -82,7 +82,7 @@ function invalidFilter(
 
 /** A time the user gave: text in n8n's date and time format (the workflow's time zone unless it names one), or a date object. */
 function userTime(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	field: 'createdAfter' | 'createdBefore',
 	value: unknown,
@@ -91,11 +91,11 @@ function userTime(
 	if (DateTime.isDateTime(value)) time = value;
 	else if (value instanceof Date) time = DateTime.fromJSDate(value);
 	else if (typeof value === 'string' && value.trim() !== '') {
-		time = DateTime.fromISO(value.trim(), { zone: context.getTimezone() });
+		time = DateTime.fromISO(value.trim(), { zone: this.getTimezone() });
 	}
 	if (!time?.isValid) {
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			field,
 			'must be a date and time, e.g. 2026-01-31T17:00:00',
@@ -120,11 +120,11 @@ function lowerCased(value: unknown): string | undefined {
 
 type RecordTest = (record: IDataObject) => boolean;
 
-function readFiltersObject(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
+function readFiltersObject(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const raw: unknown = this.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Filters: must be a set of filters (item ${itemIndex})`,
 			{ itemIndex },
 		);
@@ -132,14 +132,10 @@ function readFiltersObject(context: IExecuteFunctions, itemIndex: number): IData
 	return raw as IDataObject;
 }
 
-function directionTest(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	direction: unknown,
-): RecordTest {
+function directionTest(this: IExecuteFunctions, itemIndex: number, direction: unknown): RecordTest {
 	if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			'direction',
 			`must be one of ${DIRECTIONS.join(', ')}`,
@@ -149,7 +145,7 @@ function directionTest(
 	return (record) => lowerCased(record.direction) === direction;
 }
 
-function statusTest(context: IExecuteFunctions, itemIndex: number, status: unknown): RecordTest {
+function statusTest(this: IExecuteFunctions, itemIndex: number, status: unknown): RecordTest {
 	const statuses =
 		typeof status === 'string'
 			? status
@@ -158,8 +154,8 @@ function statusTest(context: IExecuteFunctions, itemIndex: number, status: unkno
 					.filter(Boolean)
 			: [];
 	if (statuses.length === 0)
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			'status',
 			'enter a status or remove the filter',
@@ -170,21 +166,21 @@ function statusTest(context: IExecuteFunctions, itemIndex: number, status: unkno
 
 /** Created After and Created Before, checked together: the window must not be empty. */
 function createdTests(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	filters: IDataObject,
 ): RecordTest[] {
 	const after =
 		filters.createdAfter !== undefined
-			? userTime(context, itemIndex, 'createdAfter', filters.createdAfter)
+			? userTime.call(this, itemIndex, 'createdAfter', filters.createdAfter)
 			: undefined;
 	const before =
 		filters.createdBefore !== undefined
-			? userTime(context, itemIndex, 'createdBefore', filters.createdBefore)
+			? userTime.call(this, itemIndex, 'createdBefore', filters.createdBefore)
 			: undefined;
 	if (after !== undefined && before !== undefined && after >= before) {
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			'createdAfter',
 			'must be earlier than Created Before',
@@ -202,16 +198,16 @@ function createdTests(
  * when no filter is set.
  */
 export function readTransactionFilters(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 ): RecordTest | undefined {
-	const filters = readFiltersObject(context, itemIndex);
+	const filters = readFiltersObject.call(this, itemIndex);
 	const tests: RecordTest[] = [];
 	if (filters.direction !== undefined) {
-		tests.push(directionTest(context, itemIndex, filters.direction));
+		tests.push(directionTest.call(this, itemIndex, filters.direction));
 	}
-	if (filters.status !== undefined) tests.push(statusTest(context, itemIndex, filters.status));
-	tests.push(...createdTests(context, itemIndex, filters));
+	if (filters.status !== undefined) tests.push(statusTest.call(this, itemIndex, filters.status));
+	tests.push(...createdTests.call(this, itemIndex, filters));
 
 	if (tests.length === 0) return undefined;
 	return (record) => tests.every((test) => test(record));
