@@ -174,10 +174,29 @@ export class PaymentRun {
 		planNew: (fresh: Payment[]) => PlannedRequest[],
 	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
 		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
+		const planned = new Set<Payment>();
+		const { requests, held } = this.planSentBefore(payments, byIdentity, planned);
+		const fresh = planNew(payments.filter((payment) => !planned.has(payment)));
+		const conflicts = this.planNewRequests(fresh, byIdentity, requests);
+		requests.sort(
+			(a, b) =>
+				Math.min(...a.members.map((m) => m.itemIndex)) -
+				Math.min(...b.members.map((m) => m.itemIndex)),
+		);
+		return { requests, held, conflicts };
+	}
+
+	/**
+	 * The payments sent before in this execution: each request again, with its key, when all its
+	 * payments are here; otherwise the payment is held back. Marks each one `planned`.
+	 */
+	private planSentBefore(
+		payments: Payment[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		planned: Set<Payment>,
+	): { requests: PlannedRequest[]; held: Payment[] } {
 		const requests: PlannedRequest[] = [];
 		const held: Payment[] = [];
-		const conflicts: PaymentOutcome[] = [];
-		const planned = new Set<Payment>();
 		for (const payment of payments) {
 			const first =
 				payment.customKey === undefined && this.mayHaveBeenMade(payment)
@@ -199,7 +218,20 @@ export class PaymentRun {
 				held.push(payment);
 			}
 		}
-		for (const request of planNew(payments.filter((payment) => !planned.has(payment)))) {
+		return { requests, held };
+	}
+
+	/**
+	 * The new requests, added to `requests`; one whose key was already sent with another body gets a
+	 * key of its own when that key was its by position only, and is refused otherwise.
+	 */
+	private planNewRequests(
+		fresh: PlannedRequest[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		requests: PlannedRequest[],
+	): PaymentOutcome[] {
+		const conflicts: PaymentOutcome[] = [];
+		for (const request of fresh) {
 			const body = bodyDigest(requestBodyOf(request.members, request.asBatch));
 			const sent = this.memory.request(request.key.key);
 			if (sent?.body === undefined || sent.body === body) {
@@ -223,12 +255,7 @@ export class PaymentRun {
 				);
 			}
 		}
-		requests.sort(
-			(a, b) =>
-				Math.min(...a.members.map((m) => m.itemIndex)) -
-				Math.min(...b.members.map((m) => m.itemIndex)),
-		);
-		return { requests, held, conflicts };
+		return conflicts;
 	}
 
 	/**
