@@ -97,6 +97,17 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 	return { spent, committedOf };
 }
 
+function overMaximumAmount(amount: number, limits: SpendingLimits): string | undefined {
+	if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
+		return `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`;
+	}
+	return undefined;
+}
+
+function overTotal(limits: SpendingLimits, account: string, total: number, amount: number): string {
+	return `Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
+}
+
 /**
  * Decides, in input order, which payments stay within the limits. Everything this execution may
  * already have paid from the account counts first (kept in the node's execution context, like the keys),
@@ -114,19 +125,15 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
 	const { spent, committedOf } = paidSoFar.call(this, payments, ledgerOf);
-	const overTotal = (account: string, total: number, amount: number) =>
-		`Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
 	const newTotals = new Map<string, number>();
 	const counted = new Set<string>();
 	for (const payment of payments) {
 		const amount = Number(payment.body.amount);
 		const account = String(payment.body.xaid);
 		const id = ledgerOf.idOf(payment);
-		if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
-			refused.push({
-				payment,
-				reason: `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`,
-			});
+		const overAmount = overMaximumAmount(amount, limits);
+		if (overAmount !== undefined) {
+			refused.push({ payment, reason: overAmount });
 			continue;
 		}
 		const committed = committedOf(account);
@@ -136,7 +143,7 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		if (limits.maxTotal !== undefined && committed + added + extra > cents(limits.maxTotal)) {
 			refused.push({
 				payment,
-				reason: overTotal(account, committed + added + (extra || 0), amount),
+				reason: overTotal(limits, account, committed + added + (extra || 0), amount),
 			});
 			continue;
 		}

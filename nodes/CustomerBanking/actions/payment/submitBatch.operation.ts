@@ -5,7 +5,11 @@ import type { Payment } from '../../payments/payment';
 import { type PlannedRequest, PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
+import {
+	type SpendingLimits,
+	readSpendingLimits,
+	spendingLimitOptions,
+} from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
@@ -17,7 +21,7 @@ import {
 	validatedResult,
 } from './paymentResults';
 import { stepOutcomes } from './paymentSteps';
-import { readPayment } from './readPayment';
+import { type ReadResult, readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
@@ -165,21 +169,42 @@ export async function executeBatch(
 	const payments: Payment[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
-		return [
-			...read.flatMap((entry) =>
-				entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)],
-			),
-			...planRequests(run, payments, size).flatMap((request, index) =>
-				request.members.map((member) =>
-					validatedResult(member, request.key, placementOf(request, index)),
-				),
-			),
-		];
+		return validatedResults(read, planRequests(run, payments, size));
 	}
 
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
+	await sendInTurn.call(this, run, payments, { limits, size, resubmitWhen }, results);
+	return results;
+}
+
+/** Validate Only: the invalid items, and each valid one with the request it would go in; nothing sent. */
+function validatedResults(read: ReadResult[], requests: PlannedRequest[]): BatchItemResult[] {
+	return [
+		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+		...requests.flatMap((request, index) =>
+			request.members.map((member) =>
+				validatedResult(member, request.key, placementOf(request, index)),
+			),
+		),
+	];
+}
+
+interface SendSettings {
+	limits: SpendingLimits;
+	size: number;
+	resubmitWhen: RegExp | undefined;
+}
+
+/** The run's steps one after the other, each one's results added to `results` as it ends. */
+async function sendInTurn(
+	this: IExecuteFunctions,
+	run: PaymentRun,
+	payments: Payment[],
+	{ limits, size, resubmitWhen }: SendSettings,
+	results: BatchItemResult[],
+): Promise<void> {
 	let sent = 0;
 	for (const step of run.steps(payments, limits, (fresh) => planRequests(run, fresh, size))) {
 		let outcomes = await stepOutcomes(run, step);
@@ -202,5 +227,4 @@ export async function executeBatch(
 		// the node fails on this batch: later batches stay unsent
 		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;
 	}
-	return results;
 }
