@@ -175,29 +175,7 @@ export class CustomerBankingApi implements ICredentialType {
 			throw tokenError(message, description);
 		}
 
-		let response: unknown;
-		try {
-			response = await this.helpers.httpRequest({
-				method: 'POST',
-				url: tokenEndpoint,
-				headers: {
-					'Content-Type': 'application/x-www-form-urlencoded',
-					Accept: 'application/json',
-				},
-				...NO_REDIRECTS,
-				body: new URLSearchParams({
-					grant_type: 'client_credentials',
-					client_id: String(credentials.clientId ?? ''),
-					client_secret: clientSecret,
-					audience: String(credentials.audience ?? ''),
-				}),
-				json: true,
-			});
-		} catch (error) {
-			// The original error carries the request (with the client secret) and is dropped here.
-			throw describeExchangeFailure(error, tokenEndpoint, clientSecret);
-		}
-
+		const response = await requestToken.call(this, credentials, tokenEndpoint, clientSecret);
 		const accessToken = (response as IDataObject | undefined)?.access_token;
 		if (typeof accessToken !== 'string' || accessToken === '') {
 			throw tokenError(
@@ -232,6 +210,36 @@ export class CustomerBankingApi implements ICredentialType {
  * production, only the credential's own API, and only a token issued for it (otherwise none: the API's
  * 401 makes n8n fetch one for it and resend once).
  */
+/** spec §Authentication rules 2-3: the token request itself. */
+async function requestToken(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+	tokenEndpoint: string,
+	clientSecret: string,
+): Promise<unknown> {
+	try {
+		return await this.helpers.httpRequest({
+			method: 'POST',
+			url: tokenEndpoint,
+			headers: {
+				'Content-Type': 'application/x-www-form-urlencoded',
+				Accept: 'application/json',
+			},
+			...NO_REDIRECTS,
+			body: new URLSearchParams({
+				grant_type: 'client_credentials',
+				client_id: String(credentials.clientId ?? ''),
+				client_secret: clientSecret,
+				audience: String(credentials.audience ?? ''),
+			}),
+			json: true,
+		});
+	} catch (error) {
+		// The original error carries the request (with the client secret) and is dropped here.
+		throw describeExchangeFailure(error, tokenEndpoint, clientSecret);
+	}
+}
+
 async function authenticateRequest(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,

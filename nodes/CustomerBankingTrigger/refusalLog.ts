@@ -17,9 +17,9 @@ interface Tally {
 
 const tallies = new Map<string, Tally>();
 
-function tallyFor(context: IWebhookFunctions): Tally {
-	const node = context.getNode();
-	const key = JSON.stringify([context.getWorkflow().id ?? '', node.id || node.name]);
+function tallyFor(this: IWebhookFunctions): Tally {
+	const node = this.getNode();
+	const key = JSON.stringify([this.getWorkflow().id ?? '', node.id || node.name]);
 	let tally = tallies.get(key);
 	if (!tally) {
 		if (tallies.size >= MAX_TALLIES) {
@@ -34,7 +34,7 @@ function tallyFor(context: IWebhookFunctions): Tally {
 
 /** Counts one refused delivery, and logs the refusals counted so far when the interval has passed. */
 export function noteRefusal(this: IWebhookFunctions, reason: string, nowMs: number): void {
-	const tally = tallyFor(this);
+	const tally = tallyFor.call(this);
 	tally.counts.set(reason, (tally.counts.get(reason) ?? 0) + 1);
 	const last = tally.loggedAtMs;
 	if (last !== undefined && nowMs - last < REFUSAL_LOG_INTERVAL_MS && nowMs >= last) return;

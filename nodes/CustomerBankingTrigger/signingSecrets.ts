@@ -34,10 +34,10 @@ interface Remembered {
 /** Per trigger node and credential, in this n8n instance's memory only (never in static data). */
 const remembered = new Map<string, Remembered>();
 
-function keyOf(context: IHookFunctions | IWebhookFunctions): string {
-	const node = context.getNode();
+function keyOf(this: IHookFunctions | IWebhookFunctions): string {
+	const node = this.getNode();
 	const credentialId = node.credentials?.[CREDENTIAL]?.id ?? '';
-	return [context.getWorkflow().id ?? '', node.id || node.name, credentialId].join('\u0000');
+	return [this.getWorkflow().id ?? '', node.id || node.name, credentialId].join('\u0000');
 }
 
 function entryFor(key: string): Remembered {
@@ -61,7 +61,7 @@ export async function readSigningSecrets(
 	this: IHookFunctions | IWebhookFunctions,
 	nowMs: number,
 ): Promise<string[]> {
-	const key = keyOf(this);
+	const key = keyOf.call(this);
 	const entry = entryFor(key);
 	if (entry.reading) return await entry.reading;
 	const reading = this.getCredentials(CREDENTIAL).then((credentials) =>
@@ -83,7 +83,7 @@ export async function readSigningSecrets(
 
 /** The secrets read less than SECRET_REUSE_MS ago, or undefined. */
 export function recentSigningSecrets(this: IWebhookFunctions, nowMs: number): string[] | undefined {
-	const entry = remembered.get(keyOf(this));
+	const entry = remembered.get(keyOf.call(this));
 	if (
 		!entry?.secrets ||
 		nowMs - entry.secretsReadAtMs >= SECRET_REUSE_MS ||
@@ -103,7 +103,7 @@ export async function rereadSigningSecrets(
 	this: IWebhookFunctions,
 	nowMs: number,
 ): Promise<string[] | undefined> {
-	const entry = entryFor(keyOf(this));
+	const entry = entryFor(keyOf.call(this));
 	if (entry.reading) return await entry.reading;
 	const last = entry.rereadAtMs;
 	if (last !== undefined && nowMs - last < REREAD_INTERVAL_MS && nowMs >= last) return undefined;
@@ -112,5 +112,5 @@ export async function rereadSigningSecrets(
 }
 
 export function forgetSigningSecrets(this: IHookFunctions): void {
-	remembered.delete(keyOf(this));
+	remembered.delete(keyOf.call(this));
 }

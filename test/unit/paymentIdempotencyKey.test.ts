@@ -157,42 +157,46 @@ describe('keyScopeOf', () => {
 		}) as unknown as IExecuteFunctions;
 
 	it('uses the execution id, the workflow id, the node id (stable across renames) and the run of the node', () => {
-		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay suppliers' }, 2))).toEqual({
+		expect(keyScopeOf.call(contextWith('42', { id: 'abc', name: 'Pay suppliers' }, 2))).toEqual({
 			executionId: '42',
 			keysLost: false,
 			workflowId: 'wf-1',
 			nodeId: 'abc',
 			runIndex: 2,
 		});
-		expect(keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, undefined)).runIndex).toBe(0);
+		expect(keyScopeOf.call(contextWith('42', { id: 'abc', name: 'Pay' }, undefined)).runIndex).toBe(
+			0,
+		);
 	});
 
 	it('falls back to the node name when n8n gives no node id', () => {
-		expect(keyScopeOf(contextWith('42', { name: 'Pay suppliers' })).nodeId).toBe('Pay suppliers');
+		expect(keyScopeOf.call(contextWith('42', { name: 'Pay suppliers' })).nodeId).toBe(
+			'Pay suppliers',
+		);
 	});
 
 	it("keeps the first execution's id in the node's context, which n8n hands to its Retry of the execution", () => {
 		const nodeContext: Record<string, unknown> = {};
 		expect(
-			keyScopeOf(contextWith('42', { id: 'abc', name: 'Pay' }, 0, nodeContext)).executionId,
+			keyScopeOf.call(contextWith('42', { id: 'abc', name: 'Pay' }, 0, nodeContext)).executionId,
 		).toBe('42');
-		const retried = keyScopeOf(
+		const retried = keyScopeOf.call(
 			contextWith('57', { id: 'abc', name: 'Pay' }, 0, nodeContext, 'retry'),
 		);
 		expect(retried).toMatchObject({ executionId: '42', keysLost: false });
 	});
 
 	it('a Retry whose context holds no scope says the keys are lost (payments are looked up before sending)', () => {
-		expect(keyScopeOf(contextWith('57', { id: 'abc', name: 'Pay' }, 0, {}, 'retry'))).toMatchObject(
-			{ executionId: '57', keysLost: true },
-		);
 		expect(
-			keyScopeOf(contextWith('58', { id: 'abc', name: 'Pay' }, 0, {}, 'webhook')).keysLost,
+			keyScopeOf.call(contextWith('57', { id: 'abc', name: 'Pay' }, 0, {}, 'retry')),
+		).toMatchObject({ executionId: '57', keysLost: true });
+		expect(
+			keyScopeOf.call(contextWith('58', { id: 'abc', name: 'Pay' }, 0, {}, 'webhook')).keysLost,
 		).toBe(false);
 	});
 
 	it('refuses to derive a key without an execution id', () => {
-		expect(() => keyScopeOf(contextWith('', { id: 'abc', name: 'Pay' }))).toThrow(
+		expect(() => keyScopeOf.call(contextWith('', { id: 'abc', name: 'Pay' }))).toThrow(
 			NodeOperationError,
 		);
 	});

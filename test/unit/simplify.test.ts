@@ -167,7 +167,7 @@ describe('n8n runs the node as an AI tool under a type named with "Tool" at the 
 		['CUSTOM.customerBankingTool', true],
 		['n8n-nodes-customer-banking.customerBanking', false],
 	])('%s → %s', (type, expected) => {
-		expect(runsAsAiTool(context(type))).toBe(expected);
+		expect(runsAsAiTool.call(context(type))).toBe(expected);
 	});
 });
 
@@ -190,7 +190,7 @@ describe('dates of the transaction filters', () => {
 			getTimezone: () => 'Europe/Berlin',
 			getNode: () => ({ name: 'Customer Banking' }),
 		} as unknown as IExecuteFunctions;
-		const keep = readTransactionFilters(context, 0);
+		const keep = readTransactionFilters.call(context, 0);
 		expect(keep?.({ created: '2026-03-01T09:00:00Z' })).toBe(true);
 		expect(keep?.({ created: '2026-03-01T08:59:59Z' })).toBe(false);
 		expect(keep?.({})).toBe(false);

@@ -8,32 +8,32 @@ import { listScope } from './common.descriptions';
 
 /** spec §Identifiers: xaid, xtid and ref are UUIDs; checked before any request is sent. */
 export function requireUuid(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	value: unknown,
 	field: string,
 	itemIndex: number,
 ): string {
-	return requireId(context, value, field, itemIndex, 'uuid');
+	return requireId(this, value, field, itemIndex, 'uuid');
 }
 
-export function getAccountId(context: IExecuteFunctions, itemIndex: number): string {
-	const xaid = context.getNodeParameter('account', itemIndex, '', { extractValue: true });
-	return requireId(context, xaid, 'Account', itemIndex, 'uuid');
+export function getAccountId(this: IExecuteFunctions, itemIndex: number): string {
+	const xaid = this.getNodeParameter('account', itemIndex, '', { extractValue: true });
+	return requireId(this, xaid, 'Account', itemIndex, 'uuid');
 }
 
 // spec §Identifiers: xpid is a string (no UUID in the spec)
-export function getPayeeId(context: IExecuteFunctions, itemIndex: number): string {
-	const xpid = context.getNodeParameter('payee', itemIndex, '', { extractValue: true });
-	return requireId(context, xpid, 'Payee', itemIndex, 'text');
+export function getPayeeId(this: IExecuteFunctions, itemIndex: number): string {
+	const xpid = this.getNodeParameter('payee', itemIndex, '', { extractValue: true });
+	return requireId(this, xpid, 'Payee', itemIndex, 'text');
 }
 
 function invalidParameter(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	message: string,
 	description: string,
 ) {
-	return new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, {
+	return new NodeOperationError(this.getNode(), `${message} (item ${itemIndex})`, {
 		itemIndex,
 		description: `${description}. Nothing was sent.`,
 	});
@@ -44,18 +44,18 @@ function invalidParameter(
  * and a value used as a lookup key must never find an inherited member ("constructor", "__proto__").
  */
 export function getOption<Value extends string>(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	fallback: Value,
 	allowed: readonly Value[],
 	label: string,
 ): Value {
-	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
+	const value: unknown = this.getNodeParameter(name, itemIndex, fallback);
 	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
 		return value as Value;
-	throw invalidParameter(
-		context,
+	throw invalidParameter.call(
+		this,
 		itemIndex,
 		`${label}: must be one of ${allowed.join(', ')}`,
 		typeof value === 'string' ? `Got "${value}"` : `Got ${describeType(value)}`,
@@ -64,16 +64,16 @@ export function getOption<Value extends string>(
 
 /** A boolean parameter: true or false, never a string that merely looks true ("false" is truthy). */
 export function getBoolean(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	fallback: boolean,
 	label: string,
 ): boolean {
-	const value: unknown = context.getNodeParameter(name, itemIndex, fallback);
+	const value: unknown = this.getNodeParameter(name, itemIndex, fallback);
 	if (value === true || value === false) return value;
-	throw invalidParameter(
-		context,
+	throw invalidParameter.call(
+		this,
 		itemIndex,
 		`${label}: must be true or false`,
 		`Got ${describeType(value)}`,
@@ -82,12 +82,12 @@ export function getBoolean(
 
 /** Return All / Limit of the list operations (the transport checks the limit's value). */
 export function getListOptions(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 ): { returnAll: boolean; limit?: number } {
-	const returnAll = getBoolean(context, 'returnAll', itemIndex, false, 'Return All');
+	const returnAll = getBoolean.call(this, 'returnAll', itemIndex, false, 'Return All');
 	if (returnAll) return { returnAll };
-	return { returnAll, limit: context.getNodeParameter('limit', itemIndex, 50) as number };
+	return { returnAll, limit: this.getNodeParameter('limit', itemIndex, 50) as number };
 }
 
 // the values the Scope parameter offers, read from its definition
@@ -96,7 +96,7 @@ const SCOPES = ((listScope('')[0].options ?? []) as INodePropertyOptions[]).map(
 );
 
 /** Which records a list reads: every account's, or (scope "One Account") one account's. */
-export function getScope(context: IExecuteFunctions, itemIndex: number): AccountScope {
-	const scope = getOption(context, 'scope', itemIndex, 'all', SCOPES, 'Scope');
-	return scope === 'account' ? { xaid: getAccountId(context, itemIndex) } : {};
+export function getScope(this: IExecuteFunctions, itemIndex: number): AccountScope {
+	const scope = getOption.call(this, 'scope', itemIndex, 'all', SCOPES, 'Scope');
+	return scope === 'account' ? { xaid: getAccountId.call(this, itemIndex) } : {};
 }

@@ -14,13 +14,13 @@ import type {
 } from './types';
 
 function findOperation(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	resource: string,
 	operation: string,
 ): OperationModule {
 	if (!Object.hasOwn(resources, resource)) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Resource: the resource "${resource}" is not supported`,
 		);
 	}
@@ -32,14 +32,14 @@ function findOperation(
 		return candidate as OperationModule;
 	}
 	throw new NodeOperationError(
-		context.getNode(),
+		this.getNode(),
 		`The operation "${operation}" is not supported for the resource "${resource}"`,
 	);
 }
 
 /** Errors leave the node as NodeApiError / NodeOperationError that name the item they belong to. */
 function toNodeError(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
@@ -47,7 +47,7 @@ function toNodeError(
 		error.context = { ...error.context, itemIndex: error.context?.itemIndex ?? itemIndex };
 		return error;
 	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 }
 
 /** The node's outputs as they fill: results to their output, failures as error items or a node error. */
@@ -57,7 +57,7 @@ interface Outputs {
 	fail: (itemIndex: number, error: unknown, errorFields?: IDataObject) => void;
 }
 
-function outputsOf(context: IExecuteFunctions, switchedOn: boolean): Outputs {
+function outputsOf(this: IExecuteFunctions, switchedOn: boolean): Outputs {
 	const outputs: INodeExecutionData[][] = switchedOn ? [[], []] : [[]];
 	const outputIndex = (output: OutputName | undefined) =>
 		switchedOn && output === 'second' ? 1 : 0;
@@ -72,8 +72,8 @@ function outputsOf(context: IExecuteFunctions, switchedOn: boolean): Outputs {
 			}
 		},
 		fail: (itemIndex, error, errorFields = {}) => {
-			const nodeError = toNodeError(context, error, itemIndex);
-			if (!context.continueOnFail()) throw nodeError;
+			const nodeError = toNodeError.call(this, error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
 			outputs[0].push({
 				json: { ...errorFields, error: nodeError.message },
 				pairedItem: { item: itemIndex },
@@ -131,14 +131,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// n8n drops an Operation that no known resource shows, so an unknown resource arrives without one
 		operation: this.getNodeParameter('operation', 0, ''),
 	} as CustomerBankingType;
-	const selected = findOperation(this, resource, operation);
+	const selected = findOperation.call(this, resource, operation);
 	const outputSwitch = outputSwitchFor(resource);
 	// An AI agent reads only a tool's first output, so there every item (a refusal and its reason too) stays on it
 	const switchedOn =
 		outputSwitch !== undefined &&
-		!runsAsAiTool(this) &&
+		!runsAsAiTool.call(this) &&
 		this.getNodeParameter(outputSwitch.parameter, 0, false) === true;
-	const sink = outputsOf(this, switchedOn);
+	const sink = outputsOf.call(this, switchedOn);
 	if (selected.executeBatch) await runBatch.call(this, selected.executeBatch, items.length, sink);
 	else await runEachItem.call(this, selected.execute, items.length, sink);
 	return sink.outputs;

@@ -134,8 +134,8 @@ export function simplifyProperty(
  * n8n turns a node that is usable as a tool into a node type named after it with "Tool" at the end
  * (convertNodeToAiTool in n8n's tool generation, both n8n lines); that is the node an AI agent runs.
  */
-export function runsAsAiTool(context: IExecuteFunctions): boolean {
-	return context.getNode().type.endsWith('Tool');
+export function runsAsAiTool(this: IExecuteFunctions): boolean {
+	return this.getNode().type.endsWith('Tool');
 }
 
 /**
@@ -143,13 +143,13 @@ export function runsAsAiTool(context: IExecuteFunctions): boolean {
  * runs the node, as the bank sent them otherwise.
  */
 export function readSimplify(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	resource: SimplifiedResource,
 	defaultOn: boolean,
 ): <Result extends IDataObject | IDataObject[]>(result: Result) => Result {
 	const simplify =
-		runsAsAiTool(context) || getBoolean(context, 'simplify', itemIndex, defaultOn, 'Simplify');
+		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, defaultOn, 'Simplify');
 	const shape = (record: IDataObject) =>
 		typeof record === 'object' && record !== null && !Array.isArray(record)
 			? simplifyRecord(resource, record)

@@ -29,10 +29,10 @@ export async function searchAccounts(
  * an account ID. Anything else (nothing picked, an expression not resolved while editing, text that
  * is no ID) lists every payee instead: a picker must not fail on what the execution will refuse.
  */
-function selectedAccount(context: ILoadOptionsFunctions): string | undefined {
+function selectedAccount(this: ILoadOptionsFunctions): string | undefined {
 	try {
 		const checked = checkId(
-			context.getNodeParameter('account', undefined, { extractValue: true }),
+			this.getNodeParameter('account', undefined, { extractValue: true }),
 			'uuid',
 		);
 		return checked.valid ? checked.id : undefined;
@@ -45,7 +45,7 @@ export async function searchPayees(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const xaid = selectedAccount(this);
+	const xaid = selectedAccount.call(this);
 	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), {
 		returnAll: true,
 	});

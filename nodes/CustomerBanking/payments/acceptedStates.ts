@@ -112,24 +112,7 @@ export async function confirmAcceptedStates(
 	const toRead = outcomes.filter(needsReading);
 	// an answer that names its approval: that approval is read, whatever the lists show
 	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
-		const ref = outcome.accepted.approvalRef as string;
-		try {
-			const approval = await readApproval.call(this, ref, outcome.payment.itemIndex);
-			outcome.accepted = {
-				...outcome.accepted,
-				...(approval
-					? stateFromApproval({
-							ref,
-							status: typeof approval.status === 'string' ? approval.status : undefined,
-						})
-					: { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
-			};
-		} catch (error) {
-			outcome.accepted = {
-				...outcome.accepted,
-				approvalCheck: `could not be read: ${describeError(error)}`,
-			};
-		}
+		await readNamedApproval.call(this, outcome);
 	}
 	const byAccount = new Map<string, AcceptedOutcome[]>();
 	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef !== 'string')) {
@@ -138,24 +121,7 @@ export async function confirmAcceptedStates(
 	}
 	for (const [xaid, accepted] of byAccount) {
 		try {
-			const { itemIndex } = accepted[0].payment;
-			const approvals = await approvalsOfPayments.call(
-				this,
-				xaid,
-				new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)),
-				itemIndex,
-			);
-			for (const outcome of accepted) {
-				const xtid = xtidOf(outcome.accepted) as string;
-				const approval = approvals.get(xtid);
-				const transaction = approval
-					? undefined
-					: await readPaymentTransaction.call(this, xtid, itemIndex);
-				outcome.accepted = {
-					...outcome.accepted,
-					...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)),
-				};
-			}
+			await readAccountStates.call(this, xaid, accepted);
 		} catch (error) {
 			for (const outcome of accepted)
 				outcome.accepted = {
@@ -163,6 +129,54 @@ export async function confirmAcceptedStates(
 					approvalCheck: `could not be read: ${describeError(error)}`,
 				};
 		}
+	}
+}
+
+/** The state of a payment whose answer named its approval: that approval, read by its ref. */
+async function readNamedApproval(this: IExecuteFunctions, outcome: AcceptedOutcome): Promise<void> {
+	const ref = outcome.accepted.approvalRef as string;
+	try {
+		const approval = await readApproval.call(this, ref, outcome.payment.itemIndex);
+		outcome.accepted = {
+			...outcome.accepted,
+			...(approval
+				? stateFromApproval({
+						ref,
+						status: typeof approval.status === 'string' ? approval.status : undefined,
+					})
+				: { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
+		};
+	} catch (error) {
+		outcome.accepted = {
+			...outcome.accepted,
+			approvalCheck: `could not be read: ${describeError(error)}`,
+		};
+	}
+}
+
+/** The states of one account's accepted payments: its approvals list, else each one's transaction. */
+async function readAccountStates(
+	this: IExecuteFunctions,
+	xaid: string,
+	accepted: AcceptedOutcome[],
+): Promise<void> {
+	const { itemIndex } = accepted[0].payment;
+	const approvals = await approvalsOfPayments.call(
+		this,
+		xaid,
+		new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)),
+		itemIndex,
+	);
+	for (const outcome of accepted) {
+		const xtid = xtidOf(outcome.accepted) as string;
+		const approval = approvals.get(xtid);
+		const transaction = approval
+			? undefined
+			: await readPaymentTransaction.call(this, xtid, itemIndex);
+		outcome.accepted = {
+			...outcome.accepted,
+			...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)),
+		};
 	}
 }
 
@@ -184,6 +198,30 @@ export async function accountedTogether(
 	xtids: string[],
 	reasons: string[],
 ): Promise<{ statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[] }> {
+	const states = await statesOf.call(this, payments, xtids);
+	const sharedWith = payments.map((payment) => payment.itemIndex);
+	const notPaid = [...states.values()].every(
+		(state) => state === 'pending_approval' || state === 'not_sent',
+	);
+	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
+	const refusals =
+		reasons.length === 0
+			? ''
+			: ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
+	return {
+		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
+		xtids,
+		notPaid,
+		sharedWith,
+	};
+}
+
+/** Each xtid's state: from its account's approvals where one shows it, else from its transaction. */
+async function statesOf(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	xtids: string[],
+): Promise<Map<string, string>> {
 	const states = new Map<string, string>();
 	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
 		const { itemIndex } = payments[0];
@@ -205,19 +243,5 @@ export async function accountedTogether(
 			),
 		);
 	}
-	const sharedWith = payments.map((payment) => payment.itemIndex);
-	const notPaid = [...states.values()].every(
-		(state) => state === 'pending_approval' || state === 'not_sent',
-	);
-	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
-	const refusals =
-		reasons.length === 0
-			? ''
-			: ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
-	return {
-		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
-		xtids,
-		notPaid,
-		sharedWith,
-	};
+	return states;
 }

@@ -53,11 +53,11 @@ export interface KeyScope {
 // gets a new execution id. So derived keys, and the bank's idempotency, survive n8n's Retry.
 const SCOPE_EXECUTION = 'paymentKeyScopeExecutionId';
 
-export function keyScopeOf(context: IExecuteFunctions): KeyScope {
-	const node = context.getNode();
-	const memory = context.getContext('node');
+export function keyScopeOf(this: IExecuteFunctions): KeyScope {
+	const node = this.getNode();
+	const memory = this.getContext('node');
 	const kept = memory[SCOPE_EXECUTION];
-	const executionId = typeof kept === 'string' && kept !== '' ? kept : context.getExecutionId();
+	const executionId = typeof kept === 'string' && kept !== '' ? kept : this.getExecutionId();
 	if (!executionId) {
 		throw new NodeOperationError(
 			node,
@@ -66,11 +66,11 @@ export function keyScopeOf(context: IExecuteFunctions): KeyScope {
 		);
 	}
 	memory[SCOPE_EXECUTION] = String(executionId);
-	const runIndex: unknown = context.getWorkflowDataProxy(0).$runIndex;
+	const runIndex: unknown = this.getWorkflowDataProxy(0).$runIndex;
 	return {
 		executionId: String(executionId),
-		keysLost: context.getMode() === 'retry' && kept === undefined,
-		workflowId: String(context.getWorkflow().id ?? ''),
+		keysLost: this.getMode() === 'retry' && kept === undefined,
+		workflowId: String(this.getWorkflow().id ?? ''),
 		nodeId: node.id || node.name,
 		runIndex:
 			typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex > 0 ? runIndex : 0,

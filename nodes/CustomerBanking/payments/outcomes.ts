@@ -84,7 +84,7 @@ function explainRefusal(error: NodeApiError, failure: ApiFailure, key: string): 
  * sent (e.g. no token could be had). They share the request's error.
  */
 export function notProcessedOutcomes(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payments: Payment[],
 	key: IdempotencyKey,
 	error: unknown,
@@ -100,7 +100,7 @@ export function notProcessedOutcomes(
 		failure =
 			error instanceof NodeApiError || error instanceof NodeOperationError
 				? error
-				: new NodeOperationError(context.getNode(), describeError(error));
+				: new NodeOperationError(this.getNode(), describeError(error));
 		failure.description =
 			`${failure.description ?? ''} The payment was not sent (idempotency key ${key.key}).`.trim();
 	}
@@ -114,7 +114,7 @@ export function notProcessedOutcomes(
  * been processed the payment's state is unknown, never "not sent".
  */
 export function keyConflictOutcomes(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payments: Payment[],
 	key: IdempotencyKey,
 	conflict: 'otherBody' | 'otherKey',
@@ -140,7 +140,7 @@ export function keyConflictOutcomes(
 		status: earlierMayHaveBeenMade ? 'unknown' : 'not_sent',
 		payment,
 		key,
-		error: new NodeOperationError(context.getNode(), message, {
+		error: new NodeOperationError(this.getNode(), message, {
 			itemIndex: payment.itemIndex,
 			description: `${earlier} ${fix}`,
 		}),
@@ -152,7 +152,7 @@ export function keyConflictOutcomes(
 export type LookUpMiss = { candidates: string[] } | { lookupFailed: string };
 
 function stateUnknownError(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payment: Payment,
 	key: string,
 	failure: string,
@@ -168,7 +168,7 @@ function stateUnknownError(
 		searched = `No payment of ${String(amount)} to payee ${String(xpid)} with this reference was found among the approvals and transactions of account ${String(xaid)}.`;
 	}
 	return new NodeOperationError(
-		context.getNode(),
+		this.getNode(),
 		`Payment state unknown — not resubmitted (reference "${String(reference)}", idempotency key ${key})`,
 		{
 			itemIndex: payment.itemIndex,
@@ -179,7 +179,7 @@ function stateUnknownError(
 
 /** Payments that may have been made and are not sent again (spec §Errors rule 3). */
 export function unknownOutcomes(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payments: Payment[],
 	key: IdempotencyKey,
 	failure: string,
@@ -192,7 +192,7 @@ export function unknownOutcomes(
 			status: 'unknown',
 			payment,
 			key,
-			error: stateUnknownError(context, payment, key.key, failure, miss),
+			error: stateUnknownError.call(this, payment, key.key, failure, miss),
 			candidates: 'candidates' in miss ? miss.candidates : [],
 		};
 	});

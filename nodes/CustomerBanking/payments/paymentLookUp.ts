@@ -119,69 +119,89 @@ interface Scope {
 	onlyXtids?: ReadonlySet<string>;
 }
 
-/** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(
-	payment: Sought,
-	records: AccountRecords,
-	{ claimed, firstAttempt, onlyXtids }: Scope,
-): Matches {
-	const predates = (record: IDataObject) => {
-		const created = createdAt(record);
-		return (
-			created !== undefined &&
-			firstAttempt.notBefore !== undefined &&
-			created < firstAttempt.notBefore
-		);
-	};
-	const found = new Map<string, FoundPayment>();
-	const provable = new Set<string>();
-	const excluded = (xtid: string) =>
-		claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
-	// a record is provably this request's when the answer named it, or when its creation time shows it
-	// was made after the request first left
-	const known = (record: IDataObject) => {
-		if (onlyXtids !== undefined) return true;
-		const created = createdAt(record);
-		return (
-			created !== undefined &&
-			firstAttempt.provablyAfter !== undefined &&
-			created >= firstAttempt.provablyAfter
-		);
-	};
-	for (const approval of records.approvals) {
+/** A record made before the request was first sent cannot be its payment. */
+function predates(record: IDataObject, { firstAttempt }: Scope): boolean {
+	const created = createdAt(record);
+	return (
+		created !== undefined &&
+		firstAttempt.notBefore !== undefined &&
+		created < firstAttempt.notBefore
+	);
+}
+
+function excluded(xtid: string, { claimed, onlyXtids }: Scope): boolean {
+	return claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
+}
+
+/**
+ * A record is provably this request's when the answer named it, or when its creation time shows it
+ * was made after the request first left.
+ */
+function known(record: IDataObject, { firstAttempt, onlyXtids }: Scope): boolean {
+	if (onlyXtids !== undefined) return true;
+	const created = createdAt(record);
+	return (
+		created !== undefined &&
+		firstAttempt.provablyAfter !== undefined &&
+		created >= firstAttempt.provablyAfter
+	);
+}
+
+function matchApprovals(payment: Sought, approvals: IDataObject[], scope: Scope, into: Matches) {
+	for (const approval of approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
-		if (xtid === undefined || excluded(xtid) || !matches(payment, details) || predates(approval))
+		if (
+			xtid === undefined ||
+			excluded(xtid, scope) ||
+			!matches(payment, details) ||
+			predates(approval, scope)
+		)
 			continue;
-		found.set(xtid, {
+		into.found.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
 			approvalRef: text(approval.ref),
 			approvalStatus: text(approval.status),
 		});
-		if (known(approval)) provable.add(xtid);
+		if (known(approval, scope)) into.provable.add(xtid);
 	}
-	for (const transaction of records.transactions) {
+}
+
+function matchTransactions(
+	payment: Sought,
+	transactions: IDataObject[],
+	scope: Scope,
+	into: Matches,
+) {
+	for (const transaction of transactions) {
 		const xtid = text(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
 		if (
 			xtid === undefined ||
-			excluded(xtid) ||
+			excluded(xtid, scope) ||
 			!outgoing ||
 			!matches(payment, transaction) ||
-			predates(transaction)
+			predates(transaction, scope)
 		)
 			continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
-		found.set(xtid, {
-			...found.get(xtid),
+		into.found.set(xtid, {
+			...into.found.get(xtid),
 			xtid,
 			foundIn: 'transactions',
 			transactionStatus: text(transaction.status),
 		});
-		if (known(transaction)) provable.add(xtid);
+		if (known(transaction, scope)) into.provable.add(xtid);
 	}
-	return { found, provable };
+}
+
+/** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
+function matchesOf(payment: Sought, records: AccountRecords, scope: Scope): Matches {
+	const found: Matches = { found: new Map<string, FoundPayment>(), provable: new Set<string>() };
+	matchApprovals(payment, records.approvals, scope, found);
+	matchTransactions(payment, records.transactions, scope, found);
+	return found;
 }
 
 /**

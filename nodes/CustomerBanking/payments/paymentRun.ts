@@ -81,7 +81,7 @@ export class PaymentRun {
 	private readonly bankClock = new BankClock();
 
 	constructor(readonly context: IExecuteFunctions) {
-		this.scope = keyScopeOf(context);
+		this.scope = keyScopeOf.call(context);
 	}
 
 	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
@@ -144,7 +144,7 @@ export class PaymentRun {
 			const first = this.firstRequestOf(payment);
 			if (boundTo !== undefined && boundTo !== body) {
 				conflicts.push(
-					...keyConflictOutcomes(
+					...keyConflictOutcomes.call(
 						this.context,
 						[payment],
 						key,
@@ -153,7 +153,7 @@ export class PaymentRun {
 					),
 				);
 			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
-				conflicts.push(...keyConflictOutcomes(this.context, [payment], key, 'otherKey', true));
+				conflicts.push(...keyConflictOutcomes.call(this.context, [payment], key, 'otherKey', true));
 			} else {
 				bodies.set(key.key, body);
 				usable.push(payment);
@@ -174,10 +174,29 @@ export class PaymentRun {
 		planNew: (fresh: Payment[]) => PlannedRequest[],
 	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
 		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
+		const planned = new Set<Payment>();
+		const { requests, held } = this.planSentBefore(payments, byIdentity, planned);
+		const fresh = planNew(payments.filter((payment) => !planned.has(payment)));
+		const conflicts = this.planNewRequests(fresh, byIdentity, requests);
+		requests.sort(
+			(a, b) =>
+				Math.min(...a.members.map((m) => m.itemIndex)) -
+				Math.min(...b.members.map((m) => m.itemIndex)),
+		);
+		return { requests, held, conflicts };
+	}
+
+	/**
+	 * The payments sent before in this execution: each request again, with its key, when all its
+	 * payments are here; otherwise the payment is held back. Marks each one `planned`.
+	 */
+	private planSentBefore(
+		payments: Payment[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		planned: Set<Payment>,
+	): { requests: PlannedRequest[]; held: Payment[] } {
 		const requests: PlannedRequest[] = [];
 		const held: Payment[] = [];
-		const conflicts: PaymentOutcome[] = [];
-		const planned = new Set<Payment>();
 		for (const payment of payments) {
 			const first =
 				payment.customKey === undefined && this.mayHaveBeenMade(payment)
@@ -199,7 +218,20 @@ export class PaymentRun {
 				held.push(payment);
 			}
 		}
-		for (const request of planNew(payments.filter((payment) => !planned.has(payment)))) {
+		return { requests, held };
+	}
+
+	/**
+	 * The new requests, added to `requests`; one whose key was already sent with another body gets a
+	 * key of its own when that key was its by position only, and is refused otherwise.
+	 */
+	private planNewRequests(
+		fresh: PlannedRequest[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		requests: PlannedRequest[],
+	): PaymentOutcome[] {
+		const conflicts: PaymentOutcome[] = [];
+		for (const request of fresh) {
 			const body = bodyDigest(requestBodyOf(request.members, request.asBatch));
 			const sent = this.memory.request(request.key.key);
 			if (sent?.body === undefined || sent.body === body) {
@@ -213,7 +245,7 @@ export class PaymentRun {
 				});
 			} else {
 				conflicts.push(
-					...keyConflictOutcomes(
+					...keyConflictOutcomes.call(
 						this.context,
 						request.members,
 						request.key,
@@ -223,12 +255,7 @@ export class PaymentRun {
 				);
 			}
 		}
-		requests.sort(
-			(a, b) =>
-				Math.min(...a.members.map((m) => m.itemIndex)) -
-				Math.min(...b.members.map((m) => m.itemIndex)),
-		);
-		return { requests, held, conflicts };
+		return conflicts;
 	}
 
 	/**
@@ -255,7 +282,7 @@ export class PaymentRun {
 	): PaymentStep[] {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
-		const { allowed, refused } = withinLimits(this.context, usable, limits, {
+		const { allowed, refused } = withinLimits.call(this.context, usable, limits, {
 			idOf: (payment) => this.limitIdOf(payment),
 			alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
 		});
@@ -434,13 +461,13 @@ export class PaymentRun {
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
-				return unknownOutcomes(this.context, [payment], key, failure, () => ({
+				return unknownOutcomes.call(this.context, [payment], key, failure, () => ({
 					candidates: result?.candidates ?? [],
 				}))[0];
 			});
 		} catch (error) {
 			const lookupFailed = describeError(error);
-			return unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed }));
+			return unknownOutcomes.call(this.context, payments, key, failure, () => ({ lookupFailed }));
 		}
 	}
 
@@ -480,7 +507,7 @@ export class PaymentRun {
 			}
 			// only a refusal the bank answered proves nothing was made; any other failure keeps the key as it is
 			if (failure?.refused) this.memory.markMadeNothing(key.key);
-			return notProcessedOutcomes(this.context, payments, key, error);
+			return notProcessedOutcomes.call(this.context, payments, key, error);
 		}
 		return await readAnswer(this, response, { key, payments });
 	}
@@ -502,7 +529,7 @@ export class PaymentRun {
 		} catch (error) {
 			const lookupFailed = describeError(error);
 			return {
-				held: unknownOutcomes(this.context, payments, key, failure, () => ({ lookupFailed })),
+				held: unknownOutcomes.call(this.context, payments, key, failure, () => ({ lookupFailed })),
 				send: [],
 				sendKey: key,
 			};
@@ -510,7 +537,7 @@ export class PaymentRun {
 		const candidatesOf = (payment: Payment) => candidates.get(payment.itemIndex) ?? [];
 		const possiblyMade = payments.filter((payment) => candidatesOf(payment).length > 0);
 		const send = payments.filter((payment) => !possiblyMade.includes(payment));
-		const held = unknownOutcomes(this.context, possiblyMade, key, failure, (payment) => ({
+		const held = unknownOutcomes.call(this.context, possiblyMade, key, failure, (payment) => ({
 			candidates: candidatesOf(payment),
 		}));
 		const sendKey =

@@ -29,16 +29,16 @@ export const spendingLimitOptions: INodeProperties[] = [
 ];
 
 function limitOf(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	name: string,
 	label: string,
 	itemIndex: number,
 ): number | undefined {
-	const value: unknown = context.getNodeParameter(`options.${name}`, itemIndex, 0);
+	const value: unknown = this.getNodeParameter(`options.${name}`, itemIndex, 0);
 	if (value === 0 || value === null || value === '') return undefined;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`${label} must be a number of 0 or more (0: no limit)`,
 			{
 				itemIndex,
@@ -49,10 +49,10 @@ function limitOf(
 	return value;
 }
 
-export function readSpendingLimits(context: IExecuteFunctions, itemIndex: number): SpendingLimits {
+export function readSpendingLimits(this: IExecuteFunctions, itemIndex: number): SpendingLimits {
 	return {
-		maxAmount: limitOf(context, 'maxAmount', 'Maximum Amount', itemIndex),
-		maxTotal: limitOf(context, 'maxTotal', 'Maximum Total per Execution', itemIndex),
+		maxAmount: limitOf.call(this, 'maxAmount', 'Maximum Amount', itemIndex),
+		maxTotal: limitOf.call(this, 'maxTotal', 'Maximum Total per Execution', itemIndex),
 	};
 }
 
@@ -72,11 +72,11 @@ export interface LimitLedger<P> {
  * execution context, and the total in cents of those that may have been paid (read once per account).
  */
 function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payments: P[],
 	ledgerOf: LimitLedger<P>,
 ): { spent: Record<string, Record<string, number>>; committedOf: (account: string) => number } {
-	const memory = context.getContext('node');
+	const memory = this.getContext('node');
 	const spent = (memory[SPENT] ??= {}) as IDataObject as Record<string, Record<string, number>>;
 	for (const payment of payments) {
 		const id = ledgerOf.idOf(payment);
@@ -97,6 +97,17 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 	return { spent, committedOf };
 }
 
+function overMaximumAmount(amount: number, limits: SpendingLimits): string | undefined {
+	if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
+		return `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`;
+	}
+	return undefined;
+}
+
+function overTotal(limits: SpendingLimits, account: string, total: number, amount: number): string {
+	return `Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
+}
+
 /**
  * Decides, in input order, which payments stay within the limits. Everything this execution may
  * already have paid from the account counts first (kept in the node's execution context, like the keys),
@@ -106,27 +117,23 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
  * earlier run that made nothing is decided again under today's limits.
  */
 export function withinLimits<P extends { itemIndex: number; body: IDataObject }>(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	payments: P[],
 	limits: SpendingLimits,
 	ledgerOf: LimitLedger<P>,
 ): { allowed: P[]; refused: Array<{ payment: P; reason: string }> } {
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
-	const { spent, committedOf } = paidSoFar(context, payments, ledgerOf);
-	const overTotal = (account: string, total: number, amount: number) =>
-		`Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
+	const { spent, committedOf } = paidSoFar.call(this, payments, ledgerOf);
 	const newTotals = new Map<string, number>();
 	const counted = new Set<string>();
 	for (const payment of payments) {
 		const amount = Number(payment.body.amount);
 		const account = String(payment.body.xaid);
 		const id = ledgerOf.idOf(payment);
-		if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
-			refused.push({
-				payment,
-				reason: `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`,
-			});
+		const overAmount = overMaximumAmount(amount, limits);
+		if (overAmount !== undefined) {
+			refused.push({ payment, reason: overAmount });
 			continue;
 		}
 		const committed = committedOf(account);
@@ -136,7 +143,7 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		if (limits.maxTotal !== undefined && committed + added + extra > cents(limits.maxTotal)) {
 			refused.push({
 				payment,
-				reason: overTotal(account, committed + added + (extra || 0), amount),
+				reason: overTotal(limits, account, committed + added + (extra || 0), amount),
 			});
 			continue;
 		}

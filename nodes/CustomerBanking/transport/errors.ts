@@ -42,14 +42,26 @@ function headerValue(headers: unknown, name: string): string | undefined {
  * and raw axios-like errors too.
  */
 export function readFailure(error: unknown): RequestFailure {
+	const chain = causeChainOf(error);
+	const failure: RequestFailure = {};
+	readAnswerInto(failure, chain);
+	if (failure.status === undefined) readNetworkFailureInto(failure, chain);
+	return failure;
+}
+
+/** The error and its causes, outermost first (at most four: n8n wraps a few levels deep). */
+function causeChainOf(error: unknown): Loose[] {
 	const chain: Loose[] = [];
 	let current = asObject(error);
 	while (current && chain.length < 4) {
 		chain.push(current);
 		current = asObject(current.cause);
 	}
+	return chain;
+}
 
-	const failure: RequestFailure = {};
+/** The status, headers and message of the bank's answer, when there was one. */
+function readAnswerInto(failure: RequestFailure, chain: Loose[]): void {
 	const withResponse = chain.find((link) => typeof asObject(link.response)?.status === 'number');
 	if (withResponse) {
 		const response = asObject(withResponse.response) as Loose;
@@ -66,25 +78,25 @@ export function readFailure(error: unknown): RequestFailure {
 		const context = asObject(chain[0]?.context);
 		failure.apiMessage = apiMessageOf(context?.data);
 	}
+}
 
-	if (failure.status === undefined) {
-		const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
-		const message = chain.map((link) => link.message).find((value) => typeof value === 'string');
-		const fromN8nWords = chain
-			.map((link) => networkCodeOfN8nWords(link.message))
-			.find((value) => value !== undefined);
-		if (typeof code === 'string') failure.networkCode = code;
-		else if (fromN8nWords !== undefined) failure.networkCode = fromN8nWords;
-		else if (typeof message === 'string' && /socket hang up/i.test(message))
-			failure.networkCode = 'ECONNRESET';
-		// The innermost error says what actually went wrong (n8n's wrapper may rephrase it).
-		const innermost = chain[chain.length - 1];
-		if (innermost) {
-			if (typeof innermost.message === 'string') failure.message = innermost.message;
-			if (typeof innermost.description === 'string') failure.description = innermost.description;
-		}
+/** Without an answer: the network code and what the innermost error says. */
+function readNetworkFailureInto(failure: RequestFailure, chain: Loose[]): void {
+	const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
+	const message = chain.map((link) => link.message).find((value) => typeof value === 'string');
+	const fromN8nWords = chain
+		.map((link) => networkCodeOfN8nWords(link.message))
+		.find((value) => value !== undefined);
+	if (typeof code === 'string') failure.networkCode = code;
+	else if (fromN8nWords !== undefined) failure.networkCode = fromN8nWords;
+	else if (typeof message === 'string' && /socket hang up/i.test(message))
+		failure.networkCode = 'ECONNRESET';
+	// The innermost error says what actually went wrong (n8n's wrapper may rephrase it).
+	const innermost = chain[chain.length - 1];
+	if (innermost) {
+		if (typeof innermost.message === 'string') failure.message = innermost.message;
+		if (typeof innermost.description === 'string') failure.description = innermost.description;
 	}
-	return failure;
 }
 
 function apiMessageOf(data: unknown): string | undefined {

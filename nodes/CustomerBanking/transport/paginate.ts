@@ -63,7 +63,7 @@ export interface ReadAllPagesOptions<T> {
  * or `until` (which may end the list early), one page at a time.
  */
 export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<T[]> {
-	const { pageSize, limit, keep, until, fetchPage } = options;
+	const { limit, until, fetchPage } = options;
 	let concurrency = limit === Infinity && !until ? 2 : 1;
 	const rateLimited = () => {
 		concurrency = 1;
@@ -86,21 +86,39 @@ export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<
 			while (nextPage < page + concurrency && nextPage < pagesKnown) request(nextPage);
 			const response = await requested.get(page);
 			requested.delete(page);
-			const listPage = readListPage<T>(response);
-			if (!listPage) throw options.notAList();
-			const kept = keep ? listPage.items.filter(keep) : listPage.items;
-			const matchAt = until ? kept.findIndex(until) : -1;
-			if (matchAt >= 0) return [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit);
-			collected.push(...kept);
-			if (collected.length >= limit) return collected.slice(0, limit);
-			const endOfList =
-				listPage.items.length < pageSize ||
-				(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
-			if (endOfList) return collected;
-			if (listPage.total !== undefined) pagesKnown = Math.ceil(listPage.total / pageSize);
+			const taken = takePage(options, page, response, collected);
+			if ('done' in taken) return taken.done;
+			if (taken.pagesKnown !== undefined) pagesKnown = taken.pagesKnown;
 		}
 	} finally {
 		// no request of this list outlives it
 		await Promise.allSettled(requested.values());
 	}
+}
+
+/**
+ * One page added to what was collected: the whole result once the list ends (limit, `until` or its
+ * last page), or else how many pages the list now says it holds (when it says).
+ */
+function takePage<T>(
+	options: ReadAllPagesOptions<T>,
+	page: number,
+	response: unknown,
+	collected: T[],
+): { done: T[] } | { pagesKnown?: number } {
+	const { pageSize, limit, keep, until } = options;
+	const listPage = readListPage<T>(response);
+	if (!listPage) throw options.notAList();
+	const kept = keep ? listPage.items.filter(keep) : listPage.items;
+	const matchAt = until ? kept.findIndex(until) : -1;
+	if (matchAt >= 0) return { done: [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit) };
+	collected.push(...kept);
+	if (collected.length >= limit) return { done: collected.slice(0, limit) };
+	const endOfList =
+		listPage.items.length < pageSize ||
+		(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);
+	if (endOfList) return { done: collected };
+	return {
+		pagesKnown: listPage.total !== undefined ? Math.ceil(listPage.total / pageSize) : undefined,
+	};
 }

@@ -115,23 +115,52 @@ function has(payee: IDataObject, field: PayeeField): boolean {
 	return value !== undefined && value !== null && value !== '';
 }
 
+type AddIssue = (field: PayeeField, message: string) => void;
+
+function checkRequiredOnCreate(payee: PayeeBody, issue: AddIssue): void {
+	for (const field of REQUIRED_ON_CREATE) if (!has(payee, field)) issue(field, 'is required');
+}
+
+function checkCurrencyOnlyFields(payee: PayeeBody, currency: string, issue: AddIssue): void {
+	for (const field of PAYEE_FIELD_NAMES) {
+		const only = payeeField(field).onlyFor;
+		if (only !== undefined && only !== currency && has(payee, field)) {
+			issue(field, `is only allowed for ${only} accounts (this account is ${currency})`);
+		}
+	}
+}
+
+/** The bank details the payee must have, each with the rule that asks for it. */
+function requiredBankDetails(
+	merged: IDataObject,
+	currency: string | undefined,
+): Map<PayeeField, string> {
+	const missing = new Map<PayeeField, string>();
+	if (currency !== undefined) {
+		for (const field of bankDetailsRequiredFor(currency)) {
+			missing.set(field, `is required for ${currency} accounts`);
+		}
+	}
+	// spec §Bank details required by currency: "A bic is required whenever an iban is provided.
+	// An accountNumber is required for GBP, and whenever no iban is provided." Where the currency
+	// itself requires an iban, asking for it says enough.
+	const ibanGiven = has(merged, 'iban');
+	for (const field of PAYEE_FIELD_NAMES) {
+		const when = payeeField(field).requiredWhenIban;
+		if (when === undefined || ibanGiven !== (when === 'given')) continue;
+		if (!missing.has(field) && !missing.has('iban'))
+			missing.set(field, `is required ${IBAN_CONDITIONS[when]}`);
+	}
+	return missing;
+}
+
 function crossFieldRules(kind: 'create' | 'update', { currency, existing }: PayeeRuleContext) {
 	return (payee: PayeeBody, ctx: z.RefinementCtx) => {
-		const issue = (field: PayeeField, message: string) =>
+		const issue: AddIssue = (field, message) =>
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
 
-		if (kind === 'create') {
-			for (const field of REQUIRED_ON_CREATE) if (!has(payee, field)) issue(field, 'is required');
-		}
-
-		if (currency !== undefined) {
-			for (const field of PAYEE_FIELD_NAMES) {
-				const only = payeeField(field).onlyFor;
-				if (only !== undefined && only !== currency && has(payee, field)) {
-					issue(field, `is only allowed for ${only} accounts (this account is ${currency})`);
-				}
-			}
-		}
+		if (kind === 'create') checkRequiredOnCreate(payee, issue);
+		if (currency !== undefined) checkCurrencyOnlyFields(payee, currency, issue);
 
 		// spec §Update: "bank details that are changed are re-validated": an update that changes none
 		// leaves them as stored; one that does is checked merged with the stored payee
@@ -139,22 +168,7 @@ function crossFieldRules(kind: 'create' | 'update', { currency, existing }: Paye
 		if (kind === 'update' && (!changesBankDetails || existing === undefined)) return;
 		const merged: IDataObject =
 			kind === 'update' ? { ...pickBankDetails(existing ?? {}), ...payee } : payee;
-		const missing = new Map<PayeeField, string>();
-		if (currency !== undefined) {
-			for (const field of bankDetailsRequiredFor(currency)) {
-				missing.set(field, `is required for ${currency} accounts`);
-			}
-		}
-		// spec §Bank details required by currency: "A bic is required whenever an iban is provided.
-		// An accountNumber is required for GBP, and whenever no iban is provided." Where the currency
-		// itself requires an iban, asking for it says enough.
-		const ibanGiven = has(merged, 'iban');
-		for (const field of PAYEE_FIELD_NAMES) {
-			const when = payeeField(field).requiredWhenIban;
-			if (when === undefined || ibanGiven !== (when === 'given')) continue;
-			if (!missing.has(field) && !missing.has('iban'))
-				missing.set(field, `is required ${IBAN_CONDITIONS[when]}`);
-		}
+		const missing = requiredBankDetails(merged, currency);
 		for (const [field, message] of missing) if (!has(merged, field)) issue(field, message);
 	};
 }

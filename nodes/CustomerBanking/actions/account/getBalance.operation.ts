@@ -14,7 +14,7 @@ export const description = updateDisplayOptions(
 
 // spec §Balance: available (spendable now), pending (awaiting approval or in flight) and ledger balance
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xaid = getAccountId(this, itemIndex);
+	const xaid = getAccountId.call(this, itemIndex);
 	const balance = await request.call(this, ENDPOINTS.balance.at({ xaid }), { itemIndex });
 	// the balance object does not name its account; keep the output self-describing
 	return { xaid, ...balance };

@@ -15,9 +15,9 @@ export const description = updateDisplayOptions(
 
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const output = readSimplify(this, itemIndex, 'account', true);
+	const output = readSimplify.call(this, itemIndex, 'account', true);
 	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), {
-		...getListOptions(this, itemIndex),
+		...getListOptions.call(this, itemIndex),
 		itemIndex,
 	});
 	return output(accounts);

@@ -25,13 +25,13 @@ export const description = updateDisplayOptions(
 
 // spec §Approvals: GET /approval/{ref}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const ref = requireUuid(
+	const ref = requireUuid.call(
 		this,
 		this.getNodeParameter('approvalRef', itemIndex),
 		'Approval Reference (ref)',
 		itemIndex,
 	);
-	const output = readSimplify(this, itemIndex, 'approval', false);
+	const output = readSimplify.call(this, itemIndex, 'approval', false);
 	const approval = await request.call(this, ENDPOINTS.approval.at({ ref }), { itemIndex });
 	return output(approval);
 }

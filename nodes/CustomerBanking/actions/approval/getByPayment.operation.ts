@@ -21,12 +21,12 @@ export const description = updateDisplayOptions(
 // spec §Approvals: clients find the approval of a payment by matching xtid, reading pages of 50;
 // the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xtid = readTransactionId(this, itemIndex);
-	const output = readSimplify(this, itemIndex, 'approval', false);
+	const xtid = readTransactionId.call(this, itemIndex);
+	const output = readSimplify.call(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
 	const approvals = await searchApprovals.call(
 		this,
-		getScope(this, itemIndex),
+		getScope.call(this, itemIndex),
 		isThePayment,
 		itemIndex,
 	);

@@ -48,9 +48,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			{ itemIndex },
 		);
 	}
-	const scope = getScope(this, itemIndex);
-	const list = getListOptions(this, itemIndex);
-	const output = readSimplify(this, itemIndex, 'approval', true);
+	const scope = getScope.call(this, itemIndex);
+	const list = getListOptions.call(this, itemIndex);
+	const output = readSimplify.call(this, itemIndex, 'approval', true);
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
 	const keep =
 		status === 'any'

@@ -17,12 +17,12 @@ export const description = updateDisplayOptions(
 
 // spec §Create: POST /account/{xaid}/payees
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xaid = getAccountId(this, itemIndex);
+	const xaid = getAccountId.call(this, itemIndex);
 	const body = await prepareCreate.call(
 		this,
 		itemIndex,
 		xaid,
-		readPayeeInput(this, itemIndex, 'create'),
+		readPayeeInput.call(this, itemIndex, 'create'),
 	);
 	return await request.call(this, ENDPOINTS.createPayee.at({ xaid }), { body, itemIndex });
 }

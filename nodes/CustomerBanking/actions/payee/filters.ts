@@ -21,8 +21,8 @@ export const payeeFilters: INodeProperties = {
 	],
 };
 
-function invalidFilter(context: IExecuteFunctions, itemIndex: number, rule: string, got: unknown) {
-	return new NodeOperationError(context.getNode(), `Filters › ${rule} (item ${itemIndex})`, {
+function invalidFilter(this: IExecuteFunctions, itemIndex: number, rule: string, got: unknown) {
+	return new NodeOperationError(this.getNode(), `Filters › ${rule} (item ${itemIndex})`, {
 		itemIndex,
 		description: `Got ${JSON.stringify(got) ?? String(got)}. Nothing was sent.`,
 	});
@@ -34,20 +34,20 @@ function contains(value: unknown, text: string): boolean {
 
 /** The Filters of Payee › Get Many as one test of a record, checked before any request; undefined when none is set. */
 export function readPayeeFilters(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 ): ((payee: IDataObject) => boolean) | undefined {
-	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
+	const raw: unknown = this.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-		throw invalidFilter(context, itemIndex, 'must be a set of filters', raw);
+		throw invalidFilter.call(this, itemIndex, 'must be a set of filters', raw);
 	}
 	const filters = raw as IDataObject;
 	if (filters.nameContains === undefined) return undefined;
 	const text =
 		typeof filters.nameContains === 'string' ? filters.nameContains.trim().toLowerCase() : '';
 	if (text === '')
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			'Name Contains: enter some text or remove the filter',
 			filters.nameContains,

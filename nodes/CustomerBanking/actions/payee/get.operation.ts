@@ -15,8 +15,8 @@ export const description = updateDisplayOptions(
 
 // spec §Payees: GET /payee/{xpid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xpid = getPayeeId(this, itemIndex);
-	const output = readSimplify(this, itemIndex, 'payee', false);
+	const xpid = getPayeeId.call(this, itemIndex);
+	const output = readSimplify.call(this, itemIndex, 'payee', false);
 	const payee = await getPayee.call(this, xpid, itemIndex);
 	return output(payee);
 }

@@ -21,10 +21,10 @@ export const description = updateDisplayOptions(
 
 // spec §Payees: GET /payees or GET /account/{xaid}/payees (pages of at most 100)
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const scope = getScope(this, itemIndex);
-	const list = getListOptions(this, itemIndex);
-	const keep = readPayeeFilters(this, itemIndex);
-	const output = readSimplify(this, itemIndex, 'payee', true);
+	const scope = getScope.call(this, itemIndex);
+	const list = getListOptions.call(this, itemIndex);
+	const keep = readPayeeFilters.call(this, itemIndex);
+	const output = readSimplify.call(this, itemIndex, 'payee', true);
 	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), {
 		...list,
 		keep,

@@ -22,14 +22,14 @@ function addField(body: IDataObject, field: string, value: unknown): void {
 
 /** The payee body as the user filled in the form: top-level fields (create, upsert) and the groups. */
 export function readPayeeInput(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	form: 'create' | 'update',
 ): IDataObject {
 	const body: IDataObject = {};
 	if (form === 'create') {
-		const format = getOption(
-			context,
+		const format = (getOption<(typeof FORMATS)[number]>).call(
+			this,
 			'bankDetailsFormat',
 			itemIndex,
 			'gbp',
@@ -38,16 +38,16 @@ export function readPayeeInput(
 		);
 		const topLevel = [...REQUIRED_ON_CREATE, ...bankDetailsFormat(format).required];
 		for (const field of topLevel)
-			addField(body, field, context.getNodeParameter(field, itemIndex, ''));
+			addField(body, field, this.getNodeParameter(field, itemIndex, ''));
 	}
 	for (const collection of PAYEE_COLLECTIONS) {
 		// null is an empty group; anything else that is not a group of fields, or a key such as
 		// "__proto__" (which would replace the body's prototype), is refused before any request
-		const group = readGroup(context.getNodeParameter(collection, itemIndex, {}));
+		const group = readGroup(this.getNodeParameter(collection, itemIndex, {}));
 		if (!group.ok) {
 			const label = payeeCollectionLabel(collection, form);
 			throw new NodeOperationError(
-				context.getNode(),
+				this.getNode(),
 				`Invalid payee in item ${itemIndex}: ${label} (${collection}) ${group.rule}`,
 				{ itemIndex, description: `${label} (${collection}) ${group.rule}. Nothing was sent.` },
 			);

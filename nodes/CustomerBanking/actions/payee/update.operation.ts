@@ -17,13 +17,13 @@ export const description = updateDisplayOptions(
 
 // spec §Update: PUT /account/{xaid}/payees/{xpid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xaid = getAccountId(this, itemIndex);
-	const xpid = getPayeeId(this, itemIndex);
+	const xaid = getAccountId.call(this, itemIndex);
+	const xpid = getPayeeId.call(this, itemIndex);
 	const body = await prepareUpdate.call(
 		this,
 		itemIndex,
 		{ xaid, xpid },
-		readPayeeInput(this, itemIndex, 'update'),
+		readPayeeInput.call(this, itemIndex, 'update'),
 	);
 	return await request.call(this, ENDPOINTS.updatePayee.at({ xaid, xpid }), { body, itemIndex });
 }

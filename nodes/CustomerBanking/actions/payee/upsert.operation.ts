@@ -38,25 +38,25 @@ export const description = updateDisplayOptions(
 );
 
 /** Payee ID is optional: empty (or only spaces, as an expression may give) means none was given. */
-function givenPayeeId(context: IExecuteFunctions, itemIndex: number): string {
-	const value: unknown = context.getNodeParameter('payeeId', itemIndex, '');
+function givenPayeeId(this: IExecuteFunctions, itemIndex: number): string {
+	const value: unknown = this.getNodeParameter('payeeId', itemIndex, '');
 	if (value === null || (typeof value === 'string' && value.trim() === '')) return '';
 	// it may go into GET /payee/{xpid}: checked like every ID in a path
-	return requireId(context, value, PAYEE_ID_LABEL, itemIndex, 'text');
+	return requireId(this, value, PAYEE_ID_LABEL, itemIndex, 'text');
 }
 
 // spec §Upsert: POST /account/{xaid}/payee, creating without xpid and updating with it
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const xaid = getAccountId(this, itemIndex);
-	const xpid = givenPayeeId(this, itemIndex);
-	const lookUp = getBoolean(
+	const xaid = getAccountId.call(this, itemIndex);
+	const xpid = givenPayeeId.call(this, itemIndex);
+	const lookUp = getBoolean.call(
 		this,
 		'lookUpExisting',
 		itemIndex,
 		true,
 		'Look Up Existing Payee First',
 	);
-	const input = readPayeeInput(this, itemIndex, 'create');
+	const input = readPayeeInput.call(this, itemIndex, 'create');
 	const body = await prepareUpsert.call(this, itemIndex, { xaid, xpid, lookUp }, input);
 	return await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });
 }

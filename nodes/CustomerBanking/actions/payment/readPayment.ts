@@ -27,30 +27,21 @@ export type ReadResult =
 // n8n throws on a parameter that resolves to undefined even when undefined is the fallback, so an
 // absent value comes back as null and the schema reports it by name.
 function parameter(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	extractValue = false,
 ): unknown {
-	return context.getNodeParameter(
-		name,
-		itemIndex,
-		null,
-		extractValue ? { extractValue } : undefined,
-	);
+	return this.getNodeParameter(name, itemIndex, null, extractValue ? { extractValue } : undefined);
 }
 
-function invalid(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	issues: PaymentIssue[],
-): ReadResult {
+function invalid(this: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): ReadResult {
 	return {
 		valid: false,
 		itemIndex,
 		issues,
 		error: new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Invalid payment in item ${itemIndex}: ${formatIssues(issues)}`,
 			{
 				itemIndex,
@@ -73,11 +64,11 @@ const AUTO_MAPPED = Object.entries(INPUT_FIELD_NAMES) as Array<[PaymentField, st
  * required one is reported by the schema, an input field that is not a payment field here.
  */
 function autoMappedFields(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	issues: PaymentIssue[],
 ): PaymentInput {
-	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const json = this.getInputData()[itemIndex]?.json ?? {};
 	const fields: PaymentInput = {};
 	// a missing required field comes as null, as from the form, so the schema names it
 	for (const [field, name] of AUTO_MAPPED)
@@ -95,13 +86,13 @@ function autoMappedFields(
 
 /** The payment fields as set in the form, per item (Map Each Field Below). */
 function formFields(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	issues: PaymentIssue[],
 ): PaymentInput {
 	// a collection that resolves to null is an empty one; one that is not a collection, or has a
 	// key like "__proto__", is refused by name
-	const additionalFields = readGroup(parameter(context, PAYMENT_GROUP.name, itemIndex));
+	const additionalFields = readGroup(parameter.call(this, PAYMENT_GROUP.name, itemIndex));
 	if (!additionalFields.ok)
 		issues.push({ field: PAYMENT_GROUP.label, rule: additionalFields.rule });
 	const additional = additionalFields.ok ? additionalFields.values : {};
@@ -110,7 +101,7 @@ function formFields(
 		const { inGroup, parameter: name, rule } = paymentField(field);
 		const value = inGroup
 			? ownValue(additional, name)
-			: parameter(context, name, itemIndex, rule.kind === 'id');
+			: parameter.call(this, name, itemIndex, rule.kind === 'id');
 		// an unparsable string stays a string and is reported as "must be a JSON object"
 		fields[field] =
 			rule.kind === 'bodyFields' && typeof value === 'string'
@@ -139,15 +130,15 @@ interface ItemParameters {
 }
 
 /** Reads the item's parameters; throws what n8n throws for one it cannot resolve. */
-function readParameters(context: IExecuteFunctions, itemIndex: number): ItemParameters {
+function readParameters(this: IExecuteFunctions, itemIndex: number): ItemParameters {
 	const groupIssues: PaymentIssue[] = [];
 	const automatic =
-		context.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
-	const options = readGroup(parameter(context, 'options', itemIndex));
+		this.getNodeParameter(MAPPING.parameter, itemIndex, MAPPING.perField) === MAPPING.automatic;
+	const options = readGroup(parameter.call(this, 'options', itemIndex));
 	if (!options.ok) groupIssues.push({ field: 'Options', rule: options.rule });
 	const fields = automatic
-		? autoMappedFields(context, itemIndex, groupIssues)
-		: formFields(context, itemIndex, groupIssues);
+		? autoMappedFields.call(this, itemIndex, groupIssues)
+		: formFields.call(this, itemIndex, groupIssues);
 	let customKey = options.ok
 		? (ownValue(options.values, 'idempotencyKey') ?? undefined)
 		: undefined;
@@ -177,12 +168,12 @@ function customKeyIssue(customKey: unknown): PaymentIssue | undefined {
 }
 
 /** Reads and checks one item's payment; bad input is reported before any request is sent. */
-export function readPayment(context: IExecuteFunctions, itemIndex: number): ReadResult {
+export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadResult {
 	let read: ItemParameters;
 	try {
-		read = readParameters(context, itemIndex);
+		read = readParameters.call(this, itemIndex);
 	} catch (error) {
-		return invalid(context, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
+		return invalid.call(this, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
 	}
 	const { automatic, fields, customKey, groupIssues } = read;
 	const checked = validatePayment(fields);
@@ -194,7 +185,7 @@ export function readPayment(context: IExecuteFunctions, itemIndex: number): Read
 	const issues = [...groupIssues, ...fieldIssues];
 	const keyIssue = customKeyIssue(customKey);
 	if (keyIssue) issues.push(keyIssue);
-	if (!checked.valid || issues.length) return invalid(context, itemIndex, issues);
+	if (!checked.valid || issues.length) return invalid.call(this, itemIndex, issues);
 	return {
 		valid: true,
 		payment: {

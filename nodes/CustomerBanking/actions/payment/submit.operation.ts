@@ -43,8 +43,8 @@ export async function executeBatch(
 ): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const run = new PaymentRun(this);
-	const limits = readSpendingLimits(this, itemIndexes[0]);
-	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
+	const limits = readSpendingLimits.call(this, itemIndexes[0]);
+	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
 
 	if (this.getNodeParameter('options.validateOnly', itemIndexes[0], false) === true) {
 		return read.map((entry) =>

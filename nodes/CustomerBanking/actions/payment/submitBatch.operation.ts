@@ -5,7 +5,11 @@ import type { Payment } from '../../payments/payment';
 import { type PlannedRequest, PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
+import {
+	type SpendingLimits,
+	readSpendingLimits,
+	spendingLimitOptions,
+} from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
 import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
 import {
@@ -17,7 +21,7 @@ import {
 	validatedResult,
 } from './paymentResults';
 import { stepOutcomes } from './paymentSteps';
-import { readPayment } from './readPayment';
+import { type ReadResult, readPayment } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
@@ -71,11 +75,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function batchSizeOf(context: IExecuteFunctions, itemIndex: number): number {
-	const size = context.getNodeParameter('batchSize', itemIndex, MAX_BATCH_SIZE) as number;
+function batchSizeOf(this: IExecuteFunctions, itemIndex: number): number {
+	const size = this.getNodeParameter('batchSize', itemIndex, MAX_BATCH_SIZE) as number;
 	if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH_SIZE) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Batch Size must be a whole number from 1 to ${MAX_BATCH_SIZE}`,
 			{
 				itemIndex,
@@ -86,17 +90,17 @@ function batchSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	return size;
 }
 
-function resubmitPatternOf(context: IExecuteFunctions, itemIndex: number): RegExp | undefined {
-	if (context.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true)
+function resubmitPatternOf(this: IExecuteFunctions, itemIndex: number): RegExp | undefined {
+	if (this.getNodeParameter('options.resubmitRejected', itemIndex, false) !== true)
 		return undefined;
 	const source = String(
-		context.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION),
+		this.getNodeParameter('options.resubmitWhen', itemIndex, TEMPORARY_REJECTION),
 	);
 	try {
 		return new RegExp(source, 'i');
 	} catch (error) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			'Resubmit When Reason Matches is not a valid regular expression',
 			{
 				itemIndex,
@@ -158,28 +162,49 @@ export async function executeBatch(
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
 	const run = new PaymentRun(this);
-	const size = batchSizeOf(this, first);
-	const resubmitWhen = resubmitPatternOf(this, first);
-	const limits = readSpendingLimits(this, first);
-	const read = itemIndexes.map((itemIndex) => readPayment(this, itemIndex));
+	const size = batchSizeOf.call(this, first);
+	const resubmitWhen = resubmitPatternOf.call(this, first);
+	const limits = readSpendingLimits.call(this, first);
+	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
 	const payments: Payment[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
-		return [
-			...read.flatMap((entry) =>
-				entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)],
-			),
-			...planRequests(run, payments, size).flatMap((request, index) =>
-				request.members.map((member) =>
-					validatedResult(member, request.key, placementOf(request, index)),
-				),
-			),
-		];
+		return validatedResults(read, planRequests(run, payments, size));
 	}
 
 	const invalid = invalidItemResults(this.continueOnFail(), read);
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
+	await sendInTurn.call(this, run, payments, { limits, size, resubmitWhen }, results);
+	return results;
+}
+
+/** Validate Only: the invalid items, and each valid one with the request it would go in; nothing sent. */
+function validatedResults(read: ReadResult[], requests: PlannedRequest[]): BatchItemResult[] {
+	return [
+		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+		...requests.flatMap((request, index) =>
+			request.members.map((member) =>
+				validatedResult(member, request.key, placementOf(request, index)),
+			),
+		),
+	];
+}
+
+interface SendSettings {
+	limits: SpendingLimits;
+	size: number;
+	resubmitWhen: RegExp | undefined;
+}
+
+/** The run's steps one after the other, each one's results added to `results` as it ends. */
+async function sendInTurn(
+	this: IExecuteFunctions,
+	run: PaymentRun,
+	payments: Payment[],
+	{ limits, size, resubmitWhen }: SendSettings,
+	results: BatchItemResult[],
+): Promise<void> {
 	let sent = 0;
 	for (const step of run.steps(payments, limits, (fresh) => planRequests(run, fresh, size))) {
 		let outcomes = await stepOutcomes(run, step);
@@ -202,5 +227,4 @@ export async function executeBatch(
 		// the node fails on this batch: later batches stay unsent
 		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;
 	}
-	return results;
 }

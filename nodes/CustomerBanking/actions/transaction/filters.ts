@@ -64,14 +64,14 @@ const LABELS = {
 } as const;
 
 function invalidFilter(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	field: keyof typeof LABELS,
 	rule: string,
 	got: unknown,
 ) {
 	return new NodeOperationError(
-		context.getNode(),
+		this.getNode(),
 		`Filters › ${LABELS[field]}: ${rule} (item ${itemIndex})`,
 		{
 			itemIndex,
@@ -82,7 +82,7 @@ function invalidFilter(
 
 /** A time the user gave: text in n8n's date and time format (the workflow's time zone unless it names one), or a date object. */
 function userTime(
-	context: IExecuteFunctions,
+	this: IExecuteFunctions,
 	itemIndex: number,
 	field: 'createdAfter' | 'createdBefore',
 	value: unknown,
@@ -91,11 +91,11 @@ function userTime(
 	if (DateTime.isDateTime(value)) time = value;
 	else if (value instanceof Date) time = DateTime.fromJSDate(value);
 	else if (typeof value === 'string' && value.trim() !== '') {
-		time = DateTime.fromISO(value.trim(), { zone: context.getTimezone() });
+		time = DateTime.fromISO(value.trim(), { zone: this.getTimezone() });
 	}
 	if (!time?.isValid) {
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			field,
 			'must be a date and time, e.g. 2026-01-31T17:00:00',
@@ -118,75 +118,96 @@ function lowerCased(value: unknown): string | undefined {
 	return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 }
 
-/**
- * The Filters of Transaction › Get Many as one test of a record, checked before any request; undefined
- * when no filter is set.
- */
-export function readTransactionFilters(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): ((record: IDataObject) => boolean) | undefined {
-	const raw: unknown = context.getNodeParameter('filters', itemIndex, {});
+type RecordTest = (record: IDataObject) => boolean;
+
+function readFiltersObject(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const raw: unknown = this.getNodeParameter('filters', itemIndex, {});
 	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
 		throw new NodeOperationError(
-			context.getNode(),
+			this.getNode(),
 			`Filters: must be a set of filters (item ${itemIndex})`,
 			{ itemIndex },
 		);
 	}
-	const filters = raw as IDataObject;
+	return raw as IDataObject;
+}
 
-	const tests: Array<(record: IDataObject) => boolean> = [];
-	if (filters.direction !== undefined) {
-		const direction = filters.direction;
-		if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
-			throw invalidFilter(
-				context,
-				itemIndex,
-				'direction',
-				`must be one of ${DIRECTIONS.join(', ')}`,
-				direction,
-			);
-		}
-		tests.push((record) => lowerCased(record.direction) === direction);
+function directionTest(this: IExecuteFunctions, itemIndex: number, direction: unknown): RecordTest {
+	if (!DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
+		throw invalidFilter.call(
+			this,
+			itemIndex,
+			'direction',
+			`must be one of ${DIRECTIONS.join(', ')}`,
+			direction,
+		);
 	}
-	if (filters.status !== undefined) {
-		const statuses =
-			typeof filters.status === 'string'
-				? filters.status
-						.split(',')
-						.map((status) => status.trim().toLowerCase())
-						.filter(Boolean)
-				: [];
-		if (statuses.length === 0)
-			throw invalidFilter(
-				context,
-				itemIndex,
-				'status',
-				'enter a status or remove the filter',
-				filters.status,
-			);
-		tests.push((record) => statuses.includes(lowerCased(record.status) ?? ''));
-	}
+	return (record) => lowerCased(record.direction) === direction;
+}
+
+function statusTest(this: IExecuteFunctions, itemIndex: number, status: unknown): RecordTest {
+	const statuses =
+		typeof status === 'string'
+			? status
+					.split(',')
+					.map((one) => one.trim().toLowerCase())
+					.filter(Boolean)
+			: [];
+	if (statuses.length === 0)
+		throw invalidFilter.call(
+			this,
+			itemIndex,
+			'status',
+			'enter a status or remove the filter',
+			status,
+		);
+	return (record) => statuses.includes(lowerCased(record.status) ?? '');
+}
+
+/** Created After and Created Before, checked together: the window must not be empty. */
+function createdTests(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	filters: IDataObject,
+): RecordTest[] {
 	const after =
 		filters.createdAfter !== undefined
-			? userTime(context, itemIndex, 'createdAfter', filters.createdAfter)
+			? userTime.call(this, itemIndex, 'createdAfter', filters.createdAfter)
 			: undefined;
 	const before =
 		filters.createdBefore !== undefined
-			? userTime(context, itemIndex, 'createdBefore', filters.createdBefore)
+			? userTime.call(this, itemIndex, 'createdBefore', filters.createdBefore)
 			: undefined;
 	if (after !== undefined && before !== undefined && after >= before) {
-		throw invalidFilter(
-			context,
+		throw invalidFilter.call(
+			this,
 			itemIndex,
 			'createdAfter',
 			'must be earlier than Created Before',
 			filters.createdAfter,
 		);
 	}
+	const tests: RecordTest[] = [];
 	if (after !== undefined) tests.push((record) => (createdTimeOf(record) ?? -Infinity) >= after);
 	if (before !== undefined) tests.push((record) => (createdTimeOf(record) ?? Infinity) < before);
+	return tests;
+}
+
+/**
+ * The Filters of Transaction › Get Many as one test of a record, checked before any request; undefined
+ * when no filter is set.
+ */
+export function readTransactionFilters(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): RecordTest | undefined {
+	const filters = readFiltersObject.call(this, itemIndex);
+	const tests: RecordTest[] = [];
+	if (filters.direction !== undefined) {
+		tests.push(directionTest.call(this, itemIndex, filters.direction));
+	}
+	if (filters.status !== undefined) tests.push(statusTest.call(this, itemIndex, filters.status));
+	tests.push(...createdTests.call(this, itemIndex, filters));
 
 	if (tests.length === 0) return undefined;
 	return (record) => tests.every((test) => test(record));

@@ -21,10 +21,10 @@ export const description = updateDisplayOptions(
 
 // spec §Transactions: GET /transactions or GET /account/{xaid}/transactions
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const scope = getScope(this, itemIndex);
-	const list = getListOptions(this, itemIndex);
-	const keep = readTransactionFilters(this, itemIndex);
-	const output = readSimplify(this, itemIndex, 'transaction', true);
+	const scope = getScope.call(this, itemIndex);
+	const list = getListOptions.call(this, itemIndex);
+	const keep = readTransactionFilters.call(this, itemIndex);
+	const output = readSimplify.call(this, itemIndex, 'transaction', true);
 	const transactions = await requestAllItems.call(this, ENDPOINTS.transactions.at(scope), {
 		...list,
 		keep,

@@ -15,10 +15,10 @@ export function transactionIdProperty(description: string): INodeProperties {
 	};
 }
 
-export function readTransactionId(context: IExecuteFunctions, itemIndex: number): string {
-	return requireUuid(
-		context,
-		context.getNodeParameter('transactionId', itemIndex),
+export function readTransactionId(this: IExecuteFunctions, itemIndex: number): string {
+	return requireUuid.call(
+		this,
+		this.getNodeParameter('transactionId', itemIndex),
 		'Transaction ID',
 		itemIndex,
 	);
