@@ -213,10 +213,31 @@ export async function admittedDelivery(
 	delivery: VerifiedDelivery,
 ): Promise<Answer | Admission> {
 	const key = deliveryKey(facts.deliveryId, delivery.rawBody);
-	const { nowSeconds } = delivery;
-	const retention = retentionFor(delivery.scheme);
 	const staticData = this.getWorkflowStaticData('node');
 	const { ledger, running } = booksOf.call(this);
+	const refusal = claimDelivery.call(this, { key, ledger, running, staticData }, delivery);
+	if (refusal) return refusal;
+	const place = await placeFor.call(this, key, running, staticData);
+	if (!place) {
+		ledger.release(key);
+		return deferDelivery.call(
+			this,
+			BUSY_RETRY_AFTER_SECONDS,
+			'too many executions running; send again later',
+		);
+	}
+	return { key, ledger, running, place, staticData };
+}
+
+/** Claims the delivery's key in the ledger, or answers why this copy does not run. */
+function claimDelivery(
+	this: IWebhookFunctions,
+	books: Omit<Admission, 'place'>,
+	delivery: VerifiedDelivery,
+): Answer | undefined {
+	const { key, ledger, running, staticData } = books;
+	const { nowSeconds } = delivery;
+	const retention = retentionFor(delivery.scheme);
 	const beingProcessed = () =>
 		deferDelivery.call(this, IN_FLIGHT_RETRY_AFTER_SECONDS, 'the same delivery is being processed');
 	if (running.has(key)) return beingProcessed();
@@ -232,6 +253,20 @@ export async function admittedDelivery(
 		);
 		return deferDelivery.call(this, 60, 'too many deliveries; send again later');
 	}
+	return undefined;
+}
+
+/**
+ * A place among the running deliveries, waiting up to PLACE_WAIT_SECONDS for one; undefined when none
+ * came. The key stays claimed while the delivery waits, so a copy arriving meanwhile is asked to come
+ * back.
+ */
+async function placeFor(
+	this: IWebhookFunctions,
+	key: string,
+	running: RunningDeliveries,
+	staticData: IDataObject,
+): Promise<Place | undefined> {
 	// n8n closes the response once the execution ended (or failed), or when the bank hung up (maybe
 	// already, while the delivery was verified)
 	const response = this.getResponseObject();
@@ -241,27 +276,19 @@ export async function admittedDelivery(
 		closed = true;
 		if (held) running.free(held);
 	});
-	// the key stays claimed while the delivery waits, so a copy arriving meanwhile is asked to come back
 	const place = await running.take(
 		key,
 		staticData,
 		maxRunning.call(this),
 		PLACE_WAIT_SECONDS * 1000,
 	);
-	if (!place) {
-		ledger.release(key);
-		return deferDelivery.call(
-			this,
-			BUSY_RETRY_AFTER_SECONDS,
-			'too many executions running; send again later',
-		);
-	}
+	if (!place) return undefined;
 	// The bank hung up while this waited: the delivery still runs, since the bank's retry of it is then
 	// a duplicate (the event runs once) while not running it could lose the event, if that was the
 	// bank's last try. Nothing will tell when its execution ends, so its place is given back now.
 	if (closed) running.free(place);
 	else held = place;
-	return { key, ledger, running, place, staticData };
+	return place;
 }
 
 /**
