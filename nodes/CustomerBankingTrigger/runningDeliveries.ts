@@ -3,11 +3,11 @@ import { sleep } from 'n8n-workflow';
 
 /**
  * Back-pressure: the deliveries a trigger node accepted whose answer has not been sent yet, per trigger
- * node, in the memory of the n8n process that received them.
+ * node, in the memory of the n8n instance that received them.
  *
  * The trigger lets n8n answer an accepted delivery when its execution has ended (webhook response mode
  * 'lastNode': both lines' `webhook-helpers.js` wait for `getPostExecutePromise` and only then call the
- * response callback; in queue mode the process that received the webhook waits for the worker the same
+ * response callback; in queue mode the instance that received the webhook waits for the worker the same
  * way). So the end of a delivery's HTTP response (express' 'close', also when the sender hangs up)
  * marks the end of the execution it started, as far as anything a node can see tells. A delivery holds
  * its place from the moment it is accepted (before its transaction is fetched) until then; when all
@@ -113,7 +113,7 @@ export class RunningDeliveries {
 	}
 }
 
-// One per trigger node (workflow id + node id) for the life of this n8n process.
+// One per trigger node (workflow id + node id) for as long as this n8n instance runs.
 const running = new Map<string, RunningDeliveries>();
 
 export function runningFor(workflowId: string, nodeId: string): RunningDeliveries {
