@@ -44,6 +44,7 @@ import {
 	emptyWorkflow,
 	floorTriggerWorkflow,
 	httpRequestWorkflow,
+	notSavingSuccess,
 	returnAllWorkflow,
 	submitBatchWorkflow,
 	triggerWorkflow,
@@ -215,7 +216,16 @@ async function maybeProfiled<T>(
 	return result;
 }
 
-type ReturnAllCell = 'ours' | 'ahead' | 'oneByOne' | 'http500' | 'http100' | 'raw' | 'empty';
+type ReturnAllCell =
+	| 'ours'
+	| 'ahead'
+	| 'oneByOne'
+	| 'http500'
+	| 'http100'
+	| 'oursNotSaved'
+	| 'http500NotSaved'
+	| 'raw'
+	| 'empty';
 
 interface ReturnAllFigures {
 	time: Record<ReturnAllCell, Summary>;
@@ -282,6 +292,8 @@ const RETURN_ALL_LABELS: Record<ReturnAllCell, string> = {
 	oneByOne: "the same through a pass-through hiding the list's total (one page at a time)",
 	http500: 'HTTP Request + Split Out, limit 500',
 	http100: 'HTTP Request + Split Out, limit 100',
+	oursNotSaved: 'this package, Return All, in a workflow that does not save successful executions',
+	http500NotSaved: 'HTTP Request + Split Out, limit 500, in a workflow that does not save them',
 	raw: 'raw HTTP loop outside n8n (floor)',
 	empty: 'empty workflow (Webhook → No Operation)',
 };
@@ -304,11 +316,16 @@ function reportReturnAll(figures: ReturnAllFigures, cells: ReturnAllCell[], tota
 	}
 	say();
 	const t = (cell: ReturnAllCell) => time[cell].median;
+	const notSaved = cells.includes('oursNotSaved')
+		? `Without n8n saving the execution: ${ratio(t('oursNotSaved'), t('http500NotSaved'))} the limit-500 HTTP Request workflow's time and ` +
+			`${ratio(t('oursNotSaved'), t('raw'))} the raw loop's; memory ${ratio(extraMemory.oursNotSaved, extraMemory.http500NotSaved)}. `
+		: '';
 	say(
 		`Ratios: ${ratio(t('ours'), t('http500'))} the limit-500 HTTP Request workflow (target ≤ 0.35×), ` +
 			`${ratio(t('ours'), t('raw'))} the raw sequential loop (target ≤ 1.0×); ` +
 			`memory ${ratio(extraMemory.ours, extraMemory.http500)} the limit-500 HTTP Request workflow's (target ≤ 0.4×). ` +
 			`The raw loop alone, which only reads the pages, takes ${ratio(t('raw'), t('http500'))} the limit-500 HTTP Request workflow's time. ` +
+			notSaved +
 			`Read-ahead: ${ratio(t('ahead'), t('oneByOne'))} the time of one page at a time (same pass-through). ` +
 			`Token exchanges over the measured runs: ${figures.tokens}.`,
 	);
@@ -342,6 +359,8 @@ async function benchReturnAll(
 		oneByOne: 'bench-ours-one-by-one',
 		http500: 'bench-http-500',
 		http100: 'bench-http-100',
+		oursNotSaved: 'bench-ours-not-saved',
+		http500NotSaved: 'bench-http-500-not-saved',
 		empty: 'bench-empty',
 	};
 	await imported(n8n, returnAllWorkflow(paths.ours, credentialId));
@@ -362,6 +381,13 @@ async function benchReturnAll(
 	await imported(n8n, returnAllWorkflow(paths.oneByOne, await viaProxy(1)));
 	await imported(n8n, httpRequestWorkflow(paths.http500, credentialId, sandbox.baseUrl, 500));
 	await imported(n8n, httpRequestWorkflow(paths.http100, credentialId, sandbox.baseUrl, 100));
+	await imported(n8n, notSavingSuccess(returnAllWorkflow(paths.oursNotSaved, credentialId)));
+	await imported(
+		n8n,
+		notSavingSuccess(
+			httpRequestWorkflow(paths.http500NotSaved, credentialId, sandbox.baseUrl, 500),
+		),
+	);
 	await imported(n8n, emptyWorkflow(paths.empty));
 
 	for (const [index, count] of counts.entries()) {
@@ -376,6 +402,8 @@ async function benchReturnAll(
 			'oneByOne',
 			'http500',
 			'http100',
+			'oursNotSaved',
+			'http500NotSaved',
 			'raw',
 			'empty',
 		];

@@ -47,6 +47,18 @@ function webhookAnsweringAtEnd(path: string): Node {
 
 const XAID = "={{ $('Webhook').first().json.body.xaid }}";
 
+/**
+ * The workflow with n8n's "Save successful production executions" set to "Do not save": what n8n does
+ * to keep an execution's data is then left out of its time and memory.
+ */
+export function notSavingSuccess(workflow: BenchWorkflow): BenchWorkflow {
+	return {
+		...workflow,
+		name: `${workflow.name}, not saved`,
+		settings: { ...workflow.settings, saveDataSuccessExecution: 'none' },
+	};
+}
+
 export function emptyWorkflow(path: string): BenchWorkflow {
 	return chain(`bench: empty (${path})`, [
 		webhookAnsweringAtEnd(path),
