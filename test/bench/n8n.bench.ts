@@ -534,6 +534,18 @@ async function benchTrigger(
 			workflowId: floorId,
 		},
 		{
+			key: 'floor-done',
+			label: 'the floor, answering when the execution has ended',
+			url: `${n8n.url}/webhook/${String(floor.nodes[0].webhookId)}/when-done`,
+			workflowId: floorId,
+		},
+		{
+			key: 'floor-remembering',
+			label: 'the same, remembering the last 500 delivery ids in static data',
+			url: `${n8n.url}/webhook/${String(floor.nodes[0].webhookId)}/remembering`,
+			workflowId: floorId,
+		},
+		{
 			key: 'trigger-off',
 			label: 'this trigger, fetch off',
 			url: await urlOf(triggers[0].webhookId),
@@ -619,12 +631,17 @@ async function benchTrigger(
 				rate: s(perSecond[index]).median,
 				p99: s(p99[index]).median,
 			});
-			const [webhook, floorCell, off, on] = [0, 1, 2, 3].map(median);
+			const cell = (key: string) => median(cells.findIndex((c) => c.key === key));
+			const [webhook, floorCell, off, on] = ['webhook', 'floor', 'trigger-off', 'trigger-on'].map(
+				cell,
+			);
+			const [atEnd, remembering] = ['floor-done', 'floor-remembering'].map(cell);
 			const against = (ours: { rate: number; p99: number }, base: { rate: number; p99: number }) =>
 				`throughput ${ratio(ours.rate, base.rate)}, p99 ${ratio(ours.p99, base.p99)}`;
 			say(
 				`Against the floor (target throughput ≥ 0.95×, p99 ≤ 1.1×): fetch off ${against(off, floorCell)}; fetch on ${against(on, floorCell)}. ` +
-					`Against Webhook → No Operation: fetch off ${against(off, webhook)}; fetch on ${against(on, webhook)}; the floor itself ${against(floorCell, webhook)}.`,
+					`Against Webhook → No Operation: fetch off ${against(off, webhook)}; fetch on ${against(on, webhook)}; the floor itself ${against(floorCell, webhook)}. ` +
+					`Step by step from the floor: answering when the execution has ended ${against(atEnd, floorCell)}; then remembering delivery ids in static data ${against(remembering, atEnd)}; then this trigger, fetch off, ${against(off, remembering)}.`,
 			);
 			say();
 		}
@@ -633,7 +650,7 @@ async function benchTrigger(
 	await measure('(fresh trigger)');
 	if (AFTER > 0) {
 		console.log(`sending ${AFTER} deliveries to the fetch-off trigger …`);
-		await send(cells[2], AFTER, 8);
+		await send(cells.find((c) => c.key === 'trigger-off') as DeliveryCell, AFTER, 8);
 		await measure(`after ${AFTER.toLocaleString('en')} deliveries to the trigger`);
 	}
 }

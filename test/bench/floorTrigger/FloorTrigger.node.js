@@ -1,15 +1,24 @@
 'use strict';
 /**
- * Benchmark only (`npm run bench`, the floor cell): a community-package webhook trigger that does the
- * least any such trigger can do. It answers as soon as n8n has read the request and emits the body,
- * with no credential, no signature check and no expression, so n8n's own per-call cost for a
- * community trigger is all that is left. Plain JavaScript, so the bench packs it without a build.
+ * Benchmark only (`npm run bench`, the floor cells): a community-package webhook trigger that does the
+ * least any such trigger can do, with no credential, no signature check and no expression, so n8n's
+ * own per-call cost for a community trigger is all that is left. Three ways in, each adding one thing
+ * the Customer Banking Trigger does:
+ * - `webhook`: answers as soon as n8n has read the request, and emits the body (the floor);
+ * - `when-done`: answers when the execution has ended, as a trigger with back-pressure must;
+ * - `remembering`: the same, and keeps the last 500 delivery ids with their time in the node's static
+ *   data, which n8n then saves on every call, as the Customer Banking Trigger does to recognise a
+ *   delivery again after a restart.
+ * Plain JavaScript, so the bench packs it without a build.
  */
 Object.defineProperty(exports, '__esModule', { value: true });
 exports.FloorTrigger = void 0;
 
+const REMEMBERED = 500;
+
 class FloorTrigger {
 	constructor() {
+		const answeringAtEnd = { responseMode: 'lastNode', responseData: 'noData' };
 		this.description = {
 			displayName: 'Bench Floor Trigger',
 			name: 'floorTrigger',
@@ -21,13 +30,22 @@ class FloorTrigger {
 			outputs: ['main'],
 			webhooks: [
 				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+				{ name: 'default', httpMethod: 'POST', ...answeringAtEnd, path: 'when-done' },
+				{ name: 'default', httpMethod: 'POST', ...answeringAtEnd, path: 'remembering' },
 			],
 			properties: [],
 		};
 	}
 
 	async webhook() {
-		return { workflowData: [[{ json: this.getBodyData() }]] };
+		const body = this.getBodyData();
+		if (this.getRequestObject().path.endsWith('/remembering')) {
+			const staticData = this.getWorkflowStaticData('node');
+			const recent = Array.isArray(staticData.recent) ? staticData.recent : [];
+			recent.push([String(body.deliveryId), Math.floor(Date.now() / 1000)]);
+			staticData.recent = recent.slice(-REMEMBERED);
+		}
+		return { workflowData: [[{ json: body }]] };
 	}
 }
 exports.FloorTrigger = FloorTrigger;

@@ -145,8 +145,9 @@ export function webhookNoOpWorkflow(path: string): BenchWorkflow {
 }
 
 /**
- * The floor: a community-package trigger that answers at once and emits the body (test/bench/floorTrigger),
- * alone in its workflow like this package's trigger in triggerWorkflow.
+ * The floor: a community-package trigger that emits the body (test/bench/floorTrigger; its three paths
+ * answer at once, when the execution has ended, and the same while remembering delivery ids), alone in
+ * its workflow like this package's trigger in triggerWorkflow.
  */
 export function floorTriggerWorkflow(): BenchWorkflow {
 	return chain('bench: Bench Floor Trigger', [
