@@ -140,8 +140,25 @@ export function deliveryKey(signedDeliveryId: string | undefined, rawBody: Buffe
 
 const PERSISTED = 'recentDeliveries';
 
+/**
+ * The keys are saved in one string, "<key> <Unix seconds>" pairs joined by ",", oldest first: n8n wraps
+ * every object inside static data in a change-tracking proxy each time it builds the workflow (several
+ * times per call, n8n-workflow `observable-object.js`), so PERSISTED_KEYS pairs saved as arrays would
+ * cost that many proxies each time, while a string costs none. Keys are base64url, so neither
+ * separator occurs in them. Pairs saved as [key, seconds] arrays are read too, so keys saved in that
+ * form by an earlier version of this node are still recognised.
+ */
 function persistedKeys(staticData: IDataObject): TakenKey[] {
 	const stored = staticData[PERSISTED];
+	if (typeof stored === 'string') {
+		return stored
+			.split(',')
+			.map((pair): TakenKey => {
+				const [key, at, ...rest] = pair.split(' ');
+				return [key, rest.length === 0 && at !== '' ? Number(at) : NaN];
+			})
+			.filter(([key, at]) => key !== '' && Number.isFinite(at));
+	}
 	if (!Array.isArray(stored)) return [];
 	return stored.filter(
 		(entry): entry is TakenKey =>
@@ -179,7 +196,10 @@ export function persistRecentKeys(staticData: IDataObject, ledger: DeliveryLedge
 		seen.add(next[0]);
 		merged.push(next);
 	}
-	staticData[PERSISTED] = merged.slice(-PERSISTED_KEYS);
+	staticData[PERSISTED] = merged
+		.slice(-PERSISTED_KEYS)
+		.map(([key, at]) => `${key} ${at}`)
+		.join(',');
 }
 
 /**

@@ -592,6 +592,7 @@ async function benchTrigger(
 		return { perSecond: count / ((performance.now() - started) / 1000), latencies };
 	}
 
+	const FRESH = '(fresh trigger)';
 	async function measure(title: string): Promise<void> {
 		const indexes = cells.map((_, index) => index);
 		for (const concurrency of CONCURRENCIES) {
@@ -603,9 +604,10 @@ async function benchTrigger(
 					await settle();
 					const result = await maybeProfiled(
 						inspector,
-						concurrency === 1 ? cells[index].key : '',
+						cells[index].key,
 						run,
 						() => send(cells[index], run === 0 ? 20 : DELIVERIES, concurrency),
+						`-c${concurrency}${title === FRESH ? '' : '-later'}`,
 					);
 					if (!counted(run)) continue;
 					perSecond[index].push(result.perSecond);
@@ -647,7 +649,7 @@ async function benchTrigger(
 		}
 	}
 
-	await measure('(fresh trigger)');
+	await measure(FRESH);
 	if (AFTER > 0) {
 		console.log(`sending ${AFTER} deliveries to the fetch-off trigger …`);
 		await send(cells.find((c) => c.key === 'trigger-off') as DeliveryCell, AFTER, 8);

@@ -13,6 +13,16 @@ import {
 const NOW = 1_800_000_000;
 const RAW = Buffer.from('{"deliveryId":"d-1"}');
 
+/** The [key, seconds] pairs the static data holds, from the string the node writes. */
+function savedPairs(staticData: Record<string, unknown>): Array<[string, number]> {
+	const saved = staticData.recentDeliveries;
+	if (typeof saved !== 'string') throw new Error(`saved as ${typeof saved}, not as a string`);
+	return saved.split(',').map((pair) => {
+		const [key, at] = pair.split(' ');
+		return [key, Number(at)];
+	});
+}
+
 /** Claims a key and, when claimed, settles it at once (its execution handed to n8n). */
 function take(ledger: DeliveryLedger, key: string, nowSeconds: number, keepSeconds: number) {
 	const result = ledger.claim(key, nowSeconds, keepSeconds);
@@ -140,7 +150,7 @@ describe('delivery ledger', () => {
 			],
 		};
 		persistRecentKeys(staticData, mine);
-		const kept = staticData.recentDeliveries as Array<[string, number]>;
+		const kept = savedPairs(staticData);
 		expect(kept).toHaveLength(PERSISTED_KEYS);
 		// newest last, oldest dropped first
 		expect(kept.at(-1)).toEqual(['other-late', NOW + PERSISTED_KEYS + 100]);
@@ -175,6 +185,51 @@ describe('delivery ledger', () => {
 		const staticData = { recentDeliveries: [['ok', NOW], 'x', [1, 2], null, ['no-time']] };
 		expect(persistedAsTaken(staticData, 'ok', NOW, 900)).toBe(true);
 		expect(persistedAsTaken({ recentDeliveries: 'nope' }, 'ok', NOW, 900)).toBe(false);
+		const text = { recentDeliveries: `ok ${NOW},,no-time,bad x, ${NOW},ok2 ${NOW} extra` };
+		expect(persistedAsTaken(text, 'ok', NOW, 900)).toBe(true);
+		expect(persistedAsTaken(text, 'no-time', NOW, 900)).toBe(false);
+		expect(persistedAsTaken(text, 'bad', NOW, 900)).toBe(false);
+		expect(persistedAsTaken({ recentDeliveries: 42 }, 'ok', NOW, 900)).toBe(false);
+	});
+
+	// n8n wraps every object inside static data in a change-tracking proxy whenever it builds the
+	// workflow, several times per call: 500 saved pairs must not be 500 objects
+	it('saves the keys as one string, with no object inside for n8n to wrap', () => {
+		const ledger = new DeliveryLedger();
+		for (let i = 0; i < PERSISTED_KEYS + 5; i++) {
+			ledger.claim(deliveryKey(`d-${i}`, RAW), NOW + i, 900);
+			ledger.settle(deliveryKey(`d-${i}`, RAW), NOW + i);
+		}
+		const staticData: Record<string, unknown> = {};
+		persistRecentKeys(staticData, ledger);
+		expect(typeof staticData.recentDeliveries).toBe('string');
+		expect(savedPairs(staticData)).toHaveLength(PERSISTED_KEYS);
+		expect(
+			persistedAsTaken(staticData, deliveryKey(`d-${PERSISTED_KEYS + 4}`, RAW), NOW, 900),
+		).toBe(true);
+		// the oldest beyond PERSISTED_KEYS are dropped
+		expect(persistedAsTaken(staticData, deliveryKey('d-0', RAW), NOW, 900)).toBe(false);
+		expect(persistedAsTaken(staticData, deliveryKey('d-5', RAW), NOW, 900)).toBe(true);
+	});
+
+	it('still recognises keys saved as [key, seconds] pairs, and keeps them when it writes', () => {
+		const staticData: Record<string, unknown> = {
+			recentDeliveries: [
+				['saved-before', NOW - 5],
+				['saved-later', NOW - 1],
+			],
+		};
+		expect(persistedAsTaken(staticData, 'saved-before', NOW, 900)).toBe(true);
+		const ledger = new DeliveryLedger();
+		ledger.claim('new', NOW, 900);
+		ledger.settle('new', NOW);
+		persistRecentKeys(staticData, ledger);
+		expect(typeof staticData.recentDeliveries).toBe('string');
+		expect(savedPairs(staticData)).toEqual([
+			['saved-before', NOW - 5],
+			['saved-later', NOW - 1],
+			['new', NOW],
+		]);
 	});
 
 	it('keeps ids for twice the replay window, at least 15 minutes (the bank retries with a fresh timestamp)', () => {

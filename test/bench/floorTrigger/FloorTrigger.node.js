@@ -7,8 +7,8 @@
  * - `webhook`: answers as soon as n8n has read the request, and emits the body (the floor);
  * - `when-done`: answers when the execution has ended, as a trigger with back-pressure must;
  * - `remembering`: the same, and keeps the last 500 delivery ids with their time in the node's static
- *   data, which n8n then saves on every call, as the Customer Banking Trigger does to recognise a
- *   delivery again after a restart.
+ *   data (one string, as the Customer Banking Trigger keeps them to recognise a delivery again after a
+ *   restart), which n8n then saves on every call.
  * Plain JavaScript, so the bench packs it without a build.
  */
 Object.defineProperty(exports, '__esModule', { value: true });
@@ -41,9 +41,14 @@ class FloorTrigger {
 		const body = this.getBodyData();
 		if (this.getRequestObject().path.endsWith('/remembering')) {
 			const staticData = this.getWorkflowStaticData('node');
-			const recent = Array.isArray(staticData.recent) ? staticData.recent : [];
-			recent.push([String(body.deliveryId), Math.floor(Date.now() / 1000)]);
-			staticData.recent = recent.slice(-REMEMBERED);
+			const recent = typeof staticData.recent === 'string' ? staticData.recent.split(',') : [];
+			recent.push(`${String(body.deliveryId)} ${Math.floor(Date.now() / 1000)}`);
+			staticData.recent = recent.slice(-REMEMBERED).join(',');
+			// n8n 2.41.1 clears the changed mark when it starts the run: written again once it has
+			// started, so n8n saves it (as the Customer Banking Trigger does, deliverySteps.ts handedOver)
+			setTimeout(() => {
+				staticData.recent = `${staticData.recent}`;
+			}, 0);
 		}
 		return { workflowData: [[{ json: body }]] };
 	}
