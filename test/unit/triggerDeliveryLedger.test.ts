@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	DeliveryLedger,
 	deliveryKey,
@@ -200,7 +202,7 @@ describe('delivery ledger', () => {
 			ledger.claim(deliveryKey(`d-${i}`, RAW), NOW + i, 900);
 			ledger.settle(deliveryKey(`d-${i}`, RAW), NOW + i);
 		}
-		const staticData: Record<string, unknown> = {};
+		const staticData: IDataObject = {};
 		persistRecentKeys(staticData, ledger);
 		expect(typeof staticData.recentDeliveries).toBe('string');
 		expect(savedPairs(staticData)).toHaveLength(PERSISTED_KEYS);
@@ -213,7 +215,7 @@ describe('delivery ledger', () => {
 	});
 
 	it('still recognises keys saved as [key, seconds] pairs, and keeps them when it writes', () => {
-		const staticData: Record<string, unknown> = {
+		const staticData: IDataObject = {
 			recentDeliveries: [
 				['saved-before', NOW - 5],
 				['saved-later', NOW - 1],
