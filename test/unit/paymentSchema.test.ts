@@ -1,3 +1,4 @@
+import { AMOUNT_RULES } from '../../nodes/CustomerBanking/validation/amount';
 import {
 	formatIssues,
 	validatePayment,
@@ -48,29 +49,43 @@ describe('payment schema: body', () => {
 		expect(bodyOf({ ...valid, currency: '', description: '  ' })).toEqual(valid);
 	});
 
-	it('accepts a numeric string amount (what expressions can produce) and sends a number', () => {
+	it('accepts a numeric string amount (what the form and expressions give) and sends a number', () => {
 		expect(bodyOf({ ...valid, amount: '12.50' }).amount).toBe(12.5);
+		expect(bodyOf({ ...valid, amount: ' 1000 ' }).amount).toBe(1000);
+		expect(bodyOf({ ...valid, amount: '10.120' }).amount).toBe(10.12);
 	});
 
 	it('rounds float noise to the cent it means, and never rounds a third decimal', () => {
 		expect(bodyOf({ ...valid, amount: 0.1 + 0.2 }).amount).toBe(0.3);
 		expect(issuesOf({ ...valid, amount: 10.005 })).toEqual([
-			{ field: 'Amount', rule: 'must have at most 2 decimal places' },
+			{ field: 'Amount', rule: AMOUNT_RULES.decimals },
 		]);
 	});
 });
 
 describe('payment schema: rules', () => {
 	it.each([
-		[0, 'must be greater than 0'],
-		[-5, 'must be greater than 0'],
-		['-5', 'must be greater than 0'],
-		[0.001, 'must have at most 2 decimal places'],
-		['12,50', 'must be a number'],
-		[Number.NaN, 'must be a number'],
-		[Number.POSITIVE_INFINITY, 'must be a number'],
-		[undefined, 'is required'],
-		['', 'is required'],
+		[0, AMOUNT_RULES.positive],
+		['0', AMOUNT_RULES.positive],
+		['0.00', AMOUNT_RULES.positive],
+		[-5, AMOUNT_RULES.positive],
+		['-5', AMOUNT_RULES.positive],
+		['-50', AMOUNT_RULES.positive],
+		[0.001, AMOUNT_RULES.decimals],
+		['10.123', AMOUNT_RULES.decimals],
+		['12,50', AMOUNT_RULES.separators],
+		['1,000.50', AMOUNT_RULES.separators],
+		['1.000,50', AMOUNT_RULES.separators],
+		['1 000.50', AMOUNT_RULES.separators],
+		['abc', AMOUNT_RULES.notANumber],
+		['12.5 EUR', AMOUNT_RULES.notANumber],
+		['1e3', AMOUNT_RULES.notANumber],
+		[Number.NaN, AMOUNT_RULES.notANumber],
+		[Number.POSITIVE_INFINITY, AMOUNT_RULES.notANumber],
+		[true, AMOUNT_RULES.notANumber],
+		[undefined, AMOUNT_RULES.required],
+		['', AMOUNT_RULES.required],
+		['   ', AMOUNT_RULES.required],
 	])('amount %p: %s', (amount, rule) => {
 		expect(issuesOf({ ...valid, amount })).toEqual([{ field: 'Amount', rule }]);
 	});
@@ -138,7 +153,7 @@ describe('payment schema: rules', () => {
 			'Reference',
 		]);
 		expect(formatIssues(issues)).toBe(
-			'Source Account must be text; Payee is required; Amount must be a number; Reference must be 6-18 characters for GBP (has 3)',
+			`Source Account must be text; Payee is required; Amount ${AMOUNT_RULES.notANumber}; Reference must be 6-18 characters for GBP (has 3)`,
 		);
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
 import { type BankClock, ENDPOINTS, requestAllItems } from '../transport';
+import { toMinorUnits } from '../validation/amount';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
@@ -55,7 +56,7 @@ function text(value: unknown): string | undefined {
 
 function sameAmount(value: unknown, amount: number): boolean {
 	const number = typeof value === 'string' ? Number(value) : value;
-	return typeof number === 'number' && Math.round(number * 100) === Math.round(amount * 100);
+	return typeof number === 'number' && toMinorUnits(number) === toMinorUnits(amount);
 }
 
 /**

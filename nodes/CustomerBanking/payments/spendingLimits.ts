@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readAmount, toMinorUnits } from '../validation/amount';
+
 /** A safety rail the user sets on Submit and Submit Batch: what one node may pay, whatever its input says. */
 export interface SpendingLimits {
 	maxAmount?: number;
@@ -11,42 +13,40 @@ export const spendingLimitOptions: INodeProperties[] = [
 	{
 		displayName: 'Maximum Amount',
 		name: 'maxAmount',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 5000',
 		description:
-			'The largest amount one payment may have; a payment over it is never sent and goes to the Rejected output with the reason. 0 means no limit.',
+			'The largest amount one payment may have; a payment over it is never sent and goes to the Rejected output with the reason. Empty means no limit.',
 	},
 	{
 		displayName: 'Maximum Total per Execution',
 		name: 'maxTotal',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 20000',
 		description:
-			"The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n's Retry included), in that account's currency; payments that would go over it are never sent and go to the Rejected output with the reason. 0 means no limit.",
+			"The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n's Retry included), in that account's currency; payments that would go over it are never sent and go to the Rejected output with the reason. Empty means no limit.",
 	},
 ];
 
+// text fields, like Amount: the form never rounds or clamps a limit, and an unreadable one stops the node
 function limitOf(
 	this: IExecuteFunctions,
 	name: string,
 	label: string,
 	itemIndex: number,
 ): number | undefined {
-	const value: unknown = this.getNodeParameter(`options.${name}`, itemIndex, 0);
-	if (value === 0 || value === null || value === '') return undefined;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${label} must be a number of 0 or more (0: no limit)`,
-			{
-				itemIndex,
-				description: `Got ${JSON.stringify(value)}. Nothing was sent.`,
-			},
-		);
+	const value: unknown = this.getNodeParameter(`options.${name}`, itemIndex, '');
+	if (value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	const reading = readAmount(value);
+	if ('problem' in reading) {
+		throw new NodeOperationError(this.getNode(), `${label} ${reading.problem}`, {
+			itemIndex,
+			description: `Got ${JSON.stringify(value)}. Leave it empty for no limit. Nothing was sent.`,
+		});
 	}
-	return value;
+	return reading.amount;
 }
 
 export function readSpendingLimits(this: IExecuteFunctions, itemIndex: number): SpendingLimits {
@@ -57,7 +57,6 @@ export function readSpendingLimits(this: IExecuteFunctions, itemIndex: number): 
 }
 
 const SPENT = 'spentPerAccount';
-const cents = (amount: number) => Math.round(amount * 100);
 
 /** How the limits tell payments apart, and which of them this execution may already have paid. */
 export interface LimitLedger<P> {
@@ -89,7 +88,7 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 			const paid = Object.entries(spent[account] ?? {}).filter(([id]) => ledgerOf.alreadyPaid(id));
 			mayBePaid.set(
 				account,
-				paid.reduce((sum, [, amount]) => sum + cents(amount), 0),
+				paid.reduce((sum, [, amount]) => sum + toMinorUnits(amount), 0),
 			);
 		}
 		return mayBePaid.get(account) as number;
@@ -98,14 +97,14 @@ function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 }
 
 function overMaximumAmount(amount: number, limits: SpendingLimits): string | undefined {
-	if (limits.maxAmount !== undefined && cents(amount) > cents(limits.maxAmount)) {
+	if (limits.maxAmount !== undefined && toMinorUnits(amount) > toMinorUnits(limits.maxAmount)) {
 		return `Amount ${amount} is over the Maximum Amount of ${limits.maxAmount}: not sent`;
 	}
 	return undefined;
 }
 
 function overTotal(limits: SpendingLimits, account: string, total: number, amount: number): string {
-	return `Paying ${amount} would bring this execution's payments from account ${account} to ${total / 100}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
+	return `Paying ${amount} would bring this execution's payments from account ${account} to ${total / toMinorUnits(1)}, over the Maximum Total per Execution of ${limits.maxTotal}: not sent`;
 }
 
 /**
@@ -139,8 +138,8 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		const committed = committedOf(account);
 		const added = newTotals.get(account) ?? 0;
 		// a repeated key (the same payment twice in the input) counts once
-		const extra = counted.has(id) || ledgerOf.alreadyPaid(id) ? 0 : cents(amount);
-		if (limits.maxTotal !== undefined && committed + added + extra > cents(limits.maxTotal)) {
+		const extra = counted.has(id) || ledgerOf.alreadyPaid(id) ? 0 : toMinorUnits(amount);
+		if (limits.maxTotal !== undefined && committed + added + extra > toMinorUnits(limits.maxTotal)) {
 			refused.push({
 				payment,
 				reason: overTotal(limits, account, committed + added + (extra || 0), amount),

@@ -1,3 +1,4 @@
+import { AMOUNT_DECIMALS } from './amount';
 import type { IdFormat } from './ids';
 import { referenceLength } from './payee.fields';
 
@@ -6,12 +7,6 @@ import { referenceLength } from './payee.fields';
  * once with its label, the parameter that holds it, its rule and the form's words for it. The
  * schema (payment.schema.ts) and the form (actions/payment/paymentForm.ts) are generated from here.
  */
-
-/**
- * Amounts are major units with at most 2 decimals (test/sandbox/DECISIONS.md). Float noise such
- * as 0.1 + 0.2 is rounded to the cent it means; 10.005 is refused, never rounded.
- */
-export const AMOUNT_DECIMALS = 2;
 
 /** test/sandbox/DECISIONS.md §Payments: "description optional, at most 140 characters". */
 export const PAYMENT_DESCRIPTION_MAX = 140;
@@ -58,7 +53,8 @@ const PAYMENT_FIELDS = {
 		label: 'Amount',
 		parameter: 'amount',
 		rule: { kind: 'amount' },
-		description: `In the currency of the account, e.g. 125.50. More than ${AMOUNT_DECIMALS} decimals is refused, never rounded.`,
+		description: `In the currency of the account, written as digits with a dot for decimals, e.g. 125.50 or 1000. Taken exactly as typed: more than ${AMOUNT_DECIMALS} decimals, thousands separators, 0 or a negative amount are refused, never rounded or changed.`,
+		placeholder: 'e.g. 125.50',
 	},
 	currency: {
 		label: 'Currency',

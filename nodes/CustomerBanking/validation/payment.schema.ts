@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { readAmount } from './amount';
 import { checkId, ID_RULES, type IdFormat } from './ids';
 import { findForbiddenKey, isPlainObject, stringsIn } from './inputObjects';
 import { referenceLength } from './payee.fields';
 import {
-	AMOUNT_DECIMALS,
 	PAYMENT_FIELD_NAMES,
 	FIELDS_THE_NODE_SETS,
 	paymentField,
@@ -19,30 +19,13 @@ import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
  * body built from them (spec §Payments; fields per test/sandbox/DECISIONS.md §Payments).
  */
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-const CENTS = 10 ** AMOUNT_DECIMALS;
-
-// major units with at most AMOUNT_DECIMALS decimals: float noise is rounded to the cent it means, a
-// further decimal refused
 const amountSchema = z.unknown().transform((value, ctx) => {
-	const fail = (message: string) => {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	const reading = readAmount(value);
+	if ('problem' in reading) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: reading.problem });
 		return z.NEVER;
-	};
-	if (value === undefined || value === null || value === '') return fail('is required');
-	// expressions can hand over numeric strings
-	const amount =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && DECIMAL.test(value.trim())
-				? Number(value.trim())
-				: Number.NaN;
-	const cents = Math.round(amount * CENTS);
-	if (!Number.isFinite(amount) || !Number.isSafeInteger(cents)) return fail('must be a number');
-	if (Math.abs(amount * CENTS - cents) > 1e-6)
-		return fail(`must have at most ${AMOUNT_DECIMALS} decimal places`);
-	if (cents <= 0) return fail('must be greater than 0');
-	return cents / CENTS;
+	}
+	return reading.amount;
 });
 
 const text = { required_error: 'is required', invalid_type_error: 'must be text' };

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
-	AMOUNT_DECIMALS,
 	INPUT_FIELD_NAMES,
 	MAPPING,
 	PAYMENT_FIELD_NAMES,
@@ -26,13 +25,8 @@ function property(field: PaymentField): INodeProperties {
 		case 'id':
 			return { ...LOCATORS[parameter], ...shown };
 		case 'amount':
-			return {
-				...shown,
-				type: 'number',
-				required: true,
-				default: 0,
-				typeOptions: { minValue: 10 ** -AMOUNT_DECIMALS, numberPrecision: AMOUNT_DECIMALS },
-			};
+			// text, not a number field: n8n's editor rounds and clamps number fields before the node sees them
+			return { ...shown, type: 'string', required: true, default: '' };
 		case 'reference':
 			return { ...shown, type: 'string', required: true, default: '' };
 		case 'bodyFields':
