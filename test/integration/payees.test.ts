@@ -199,10 +199,10 @@ describe('Payee: Create', () => {
 	});
 
 	it('an invalid item sends no request at all (not even a token request)', async () => {
-		const result = await run(gbpForm({ sortCode: '04-00-04' }));
+		const result = await run(gbpForm({ sortCode: '04-00-4' }));
 		expect(result.error).toBeInstanceOf(NodeOperationError);
 		expect(result.error?.message).toBe(
-			'Invalid payee in item 0: Sort Code (sortCode) must be exactly 6 digits',
+			'Invalid payee in item 0: Sort Code (sortCode) "04-00-4": a sort code has 6 digits, this one has 5 without dashes and spaces',
 		);
 		expect(result.requests).toEqual([]);
 		expect(sandbox.control.requests()).toEqual([]);
@@ -319,6 +319,158 @@ describe('Payee: Create', () => {
 			'Elm One Ltd',
 			'Elm Three Ltd',
 			'Elm Four Ltd',
+		]);
+	});
+});
+
+describe('Payee: bank details checked as banks check them, and sent as banks write them', () => {
+	/** A Create form for the EUR account with the IBAN and BIC as typed. */
+	const eurForm = (name: string, iban: string, bic = 'COBADEFFXXX', more = {}) =>
+		gbpForm({
+			account: byId(sandbox.seeded.accounts.eur),
+			name,
+			bankDetailsFormat: 'iban',
+			iban,
+			bic,
+			...more,
+		});
+
+	/** The bank's payees of that name, read from the bank itself (not through the node). */
+	const storedNamed = async (name: string) => {
+		const listed = await run({
+			operation: 'getMany',
+			scope: 'all',
+			returnAll: true,
+			simplify: false,
+		});
+		return mainJson(listed).filter((payee) => payee.name === name);
+	};
+
+	/** What the bank received: the bodies of its payee writes. */
+	const writesReceived = () =>
+		sandbox.control
+			.requests()
+			.filter((entry) => entry.area === 'api' && entry.method !== 'GET')
+			.map((entry) => entry.body as IDataObject);
+
+	it('an IBAN with wrong check digits is refused before any request; the bank gets no payee', async () => {
+		const result = await run(eurForm('Wrong Digits GmbH', 'DE00 3704 0044 0532 0130 00'));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe(
+			'Invalid payee in item 0: IBAN (iban) "DE00 3704 0044 0532 0130 00": the check digits are wrong (ISO 13616 mod-97); check for a typing mistake',
+		);
+		expect(result.error?.context?.itemIndex).toBe(0);
+		expect(result.requests).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+		expect(await storedNamed('Wrong Digits GmbH')).toEqual([]);
+	});
+
+	it.each([
+		[
+			'a wrong length for its country',
+			{ iban: 'DE89 3704 0044 0532 0130 0' },
+			'IBAN (iban) "DE89 3704 0044 0532 0130 0": an IBAN from Germany (DE) has 22 characters, this one has 21 without spaces',
+		],
+		[
+			'characters no IBAN has',
+			{ iban: 'DE89-3704-0044-0532-0130-00' },
+			'IBAN (iban) "DE89-3704-0044-0532-0130-00": an IBAN has only letters and digits (spaces are fine and are removed)',
+		],
+		[
+			'a BIC of 9 characters',
+			{ bic: 'COBA DEFF X' },
+			'BIC (bic) "COBA DEFF X": a BIC has 8 or 11 characters, this one has 9 without spaces',
+		],
+		[
+			'a BIC with a digit in its bank code',
+			{ bic: 'C0BADEFF' },
+			'BIC (bic) "C0BADEFF": a BIC starts with a 4-letter bank code',
+		],
+		[
+			'an intermediary BIC without a country code',
+			{ intermediaryBank: { intermediaryBic: 'CHAS1233' } },
+			'Intermediary BIC (intermediaryBic) "CHAS1233": characters 5 and 6 of a BIC are its 2-letter country code',
+		],
+	])('%s is refused before any request', async (_case, change, message) => {
+		const {
+			iban = 'DE89370400440532013000',
+			bic = 'COBADEFFXXX',
+			...more
+		} = change as Record<string, string>;
+		const result = await run(eurForm('Refused Bank Details GmbH', iban, bic, more));
+		expect(result.error).toBeInstanceOf(NodeOperationError);
+		expect(result.error?.message).toBe(`Invalid payee in item 0: ${message}`);
+		expect(result.requests).toEqual([]);
+		expect(sandbox.control.requests()).toEqual([]);
+	});
+
+	it('an IBAN and BICs typed as printed (spaces, lower case) are accepted and sent without spaces, in upper case', async () => {
+		const result = await run(
+			eurForm('Printed Iban GmbH', 'de89 3704 0044 0532 0130 00', 'coba de ff xxx', {
+				intermediaryBank: { intermediaryBic: 'chas us 33' },
+			}),
+		);
+		const [payee] = mainJson(result);
+		expect(writesReceived()).toEqual([
+			expect.objectContaining({
+				iban: 'DE89370400440532013000',
+				bic: 'COBADEFFXXX',
+				intermediaryBic: 'CHASUS33',
+			}),
+		]);
+		// the bank stored them so
+		expect(payee).toEqual(
+			expect.objectContaining({
+				iban: 'DE89370400440532013000',
+				bic: 'COBADEFFXXX',
+				intermediaryBic: 'CHASUS33',
+			}),
+		);
+		const [stored] = await storedNamed('Printed Iban GmbH');
+		expect(stored).toEqual(expect.objectContaining({ iban: 'DE89370400440532013000' }));
+	});
+
+	it('a sort code typed 04-00-04 or 04 00 04 is sent as 040004', async () => {
+		const result = await run(gbpForm({ name: 'Dashed Sort Code Ltd', sortCode: '04-00-04' }), {
+			itemParameters: [{}, { name: 'Spaced Sort Code Ltd', sortCode: '04 00 04' }],
+		});
+		expect(mainJson(result).map((payee) => [payee.name, payee.sortCode])).toEqual([
+			['Dashed Sort Code Ltd', '040004'],
+			['Spaced Sort Code Ltd', '040004'],
+		]);
+		expect(writesReceived().map((body) => body.sortCode)).toEqual(['040004', '040004']);
+	});
+
+	it('Update and Create or Update send them normalised too; the look-up finds the payee by its IBAN as printed', async () => {
+		const { eur: xaid } = sandbox.seeded.accounts;
+		const [created] = mainJson(
+			await run(eurForm('Lookup Iban GmbH', 'FR1420041010050500013M02606', 'PSSTFRPPPAR')),
+		);
+		sandbox.control.clearRequests();
+
+		const updated = await run({
+			operation: 'update',
+			account: byId(xaid),
+			payee: byId(created.xpid as string),
+			bankDetails: { iban: 'nl91 abna 0417 1643 00', bic: 'abna nl 2a' },
+		});
+		expect(mainJson(updated)).toEqual([
+			expect.objectContaining({ iban: 'NL91ABNA0417164300', bic: 'ABNANL2A' }),
+		]);
+		expect(writesReceived()).toEqual([{ iban: 'NL91ABNA0417164300', bic: 'ABNANL2A' }]);
+		sandbox.control.clearRequests();
+
+		const upserted = await run(
+			eurForm('Lookup Iban GmbH', 'NL91 ABNA 0417 1643 00', 'ABNANL2A', {
+				operation: 'upsert',
+				reference: 'LOOKUP-0002',
+			}),
+		);
+		expect(mainJson(upserted)).toEqual([
+			expect.objectContaining({ xpid: created.xpid, reference: 'LOOKUP-0002' }),
+		]);
+		expect(writesReceived()).toEqual([
+			expect.objectContaining({ xpid: created.xpid, iban: 'NL91ABNA0417164300' }),
 		]);
 	});
 });

@@ -94,15 +94,17 @@ describe('sandbox payees (spec §Payee, §Payee validation rules, §Bank details
 		'rule for $field ($currency account): $rule',
 		({ field, currency, valid, invalid }) => {
 			const account = currency.toLowerCase() as Currency;
-			it.each(valid.map((value) => [describeValue(value), value]))(
-				'accepts %s',
-				async (_name, value) => {
-					const reply = await create(account, { [field]: value });
-					expect(reply.body.message).toBeUndefined();
-					expect(reply.status).toBe(201);
-					expect(reply.body[field as keyof PayeeRecord]).toBe(value);
-				},
-			);
+			// an example may list only values that break its rule (jest refuses an empty table)
+			if (valid.length > 0)
+				it.each(valid.map((value) => [describeValue(value), value]))(
+					'accepts %s',
+					async (_name, value) => {
+						const reply = await create(account, { [field]: value });
+						expect(reply.body.message).toBeUndefined();
+						expect(reply.status).toBe(201);
+						expect(reply.body[field as keyof PayeeRecord]).toBe(value);
+					},
+				);
 			it.each(invalid.map((value) => [describeValue(value), value]))(
 				'rejects %s with 400 naming the field',
 				async (_name, value) => {
@@ -120,6 +122,19 @@ describe('sandbox payees (spec §Payee, §Payee validation rules, §Bank details
 		expect(reply.status).toBe(400);
 		expect(reply.body.message).toMatch(/^postCode /);
 	});
+
+	it.each([
+		['eur', 'iban', 'DE89 3704 0044 0532 0130 00'],
+		['eur', 'bic', 'COBA DE FF XXX'],
+		['gbp', 'sortCode', '04-00-04'],
+	] as Array<[Currency, string, string]>)(
+		'judges bank details as they arrive: %s %s %j as printed is refused (the node sends them without spaces and dashes)',
+		async (currency, field, value) => {
+			const reply = await create(currency, { [field]: value });
+			expect(reply.status).toBe(400);
+			expect(reply.body.message).toMatch(new RegExp(`^${field} `));
+		},
+	);
 
 	it.each([
 		'name',
@@ -150,7 +165,7 @@ describe('sandbox payees (spec §Payee, §Payee validation rules, §Bank details
 		['usd', { aba: undefined }, 'aba is required for USD payees'],
 		[
 			'usd',
-			{ accountNumber: undefined, iban: 'US00BOFA12345678901234', bic: 'BOFAUS3NXXX' },
+			{ accountNumber: undefined, iban: 'GB29NWBK60161331926819', bic: 'NWBKGB2L' },
 			'accountNumber is required for USD payees',
 		],
 		['cad', { institutionNumber: undefined }, 'institutionNumber is required for CAD payees'],

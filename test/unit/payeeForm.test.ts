@@ -66,6 +66,24 @@ describe('payee forms', () => {
 		).toEqual(required.map((name) => [name, false]));
 	});
 
+	it.each(['iban', 'bic', 'intermediaryBic', 'sortCode'])(
+		'%s: the form says it may be typed with spaces, which are removed',
+		(name) => {
+			for (const description of [create.description, update.description, upsert.description]) {
+				for (const field of formFields(description).filter((field) => field.name === name)) {
+					expect(field.description).toMatch(/spaces are fine and are removed|spaces are removed/);
+				}
+			}
+		},
+	);
+
+	it('iban: the form says it is checked as banks check it', () => {
+		const [iban] = formFields(create.description).filter((field) => field.name === 'iban');
+		expect(iban.description).toContain(
+			'checked as banks check them: the length for its country and the check digits',
+		);
+	});
+
 	it('create: the bank fields a currency needs are shown top level for the chosen format', () => {
 		const shownFor = (format: string) =>
 			create.description

@@ -37,7 +37,7 @@ const chars = (count: number, char = 'a') => char.repeat(count);
 
 describe('payee schema: one rule per field (spec §Payee validation rules)', () => {
 	// the examples the sandbox's own rules are judged by too
-	for (const { field, valid, invalid, rule, currency } of PAYEE_RULE_EXAMPLES) {
+	for (const { field, valid, invalid, rule, currency, quotesValue } of PAYEE_RULE_EXAMPLES) {
 		for (const value of valid) {
 			it(`${field} accepts ${describeValue(value)} (${currency})`, () => {
 				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toEqual([]);
@@ -45,16 +45,18 @@ describe('payee schema: one rule per field (spec §Payee validation rules)', () 
 		}
 		for (const value of invalid) {
 			it(`${field} refuses ${describeValue(value)} (${currency}): ${rule}`, () => {
+				const shown = quotesValue ? `${JSON.stringify(value)}: ` : '';
 				expect(issuesOf(payeeUpdateSchema({ currency }), { [field]: value })).toContain(
-					`${field} ${rule}`,
+					`${field} ${shown}${rule}`,
 				);
 			});
 		}
 	}
 
 	it('applies the same field rules on create and upsert (one definition)', () => {
-		const body = { ...GBP_PAYEE, sortCode: '04-00-04' };
-		const expected = 'sortCode must be exactly 6 digits';
+		const body = { ...GBP_PAYEE, sortCode: '04-00-4' };
+		const expected =
+			'sortCode "04-00-4": a sort code has 6 digits, this one has 5 without dashes and spaces';
 		expect(issuesOf(payeeCreateSchema({ currency: 'GBP' }), body)).toEqual([expected]);
 		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), body)).toEqual([expected]);
 		expect(issuesOf(payeeUpsertSchema({ currency: 'GBP' }), { ...body, xpid: 'p-1' })).toEqual([
@@ -80,6 +82,50 @@ describe('payee schema: one rule per field (spec §Payee validation rules)', () 
 			name: '  Acme Ltd ',
 		});
 		expect(result.success && result.data).toEqual({ sortCode: '040004', name: 'Acme Ltd' });
+	});
+
+	it('bank details typed as printed are sent as banks write them: no spaces or dashes, upper case', () => {
+		const typed = {
+			iban: ' de89 3704\u00A00044\t0532 0130 00 ',
+			bic: 'coba de ff xxx',
+			intermediaryBic: 'chas us 33',
+		};
+		const sent = {
+			iban: 'DE89370400440532013000',
+			bic: 'COBADEFFXXX',
+			intermediaryBic: 'CHASUS33',
+		};
+		const updated = payeeUpdateSchema({ currency: 'EUR' }).safeParse(typed);
+		expect(updated.success && updated.data).toEqual(sent);
+		const upserted = payeeUpsertSchema({ currency: 'EUR' }).safeParse({ ...typed, xpid: 'p-1' });
+		expect(upserted.success && upserted.data).toEqual({ ...sent, xpid: 'p-1' });
+		const created = payeeCreateSchema({ currency: 'GBP' }).safeParse({
+			...GBP_PAYEE,
+			sortCode: '04-00-04',
+		});
+		expect(created.success && created.data.sortCode).toBe('040004');
+		const spaced = payeeUpdateSchema({ currency: 'GBP' }).safeParse({ sortCode: '04 00 04' });
+		expect(spaced.success && spaced.data).toEqual({ sortCode: '040004' });
+	});
+
+	it('bank details: wrong check digits, a wrong length for the country, blank, not text', () => {
+		expect(issuesOf(payeeUpdateSchema(), { iban: 'DE00 3704 0044 0532 0130 00' })).toEqual([
+			'iban "DE00 3704 0044 0532 0130 00": the check digits are wrong (ISO 13616 mod-97); check for a typing mistake',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { iban: 'DE8937040044053201300' })).toEqual([
+			'iban "DE8937040044053201300": an IBAN from Germany (DE) has 22 characters, this one has 21',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { bic: 'C0BADEFF' })).toEqual([
+			'bic "C0BADEFF": a BIC starts with a 4-letter bank code',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { iban: ' \t\u00A0 ', sortCode: '   ' })).toEqual([
+			'sortCode must not be blank',
+			'iban must not be blank',
+		]);
+		expect(issuesOf(payeeUpdateSchema(), { iban: 12, bic: 'COBA\uD800DEFF' })).toEqual([
+			'iban must be text',
+			'bic contains characters that are not valid text',
+		]);
 	});
 
 	it('reference length: 6-18 for GBP, 6-140 otherwise (also exported for payments)', () => {
@@ -253,7 +299,11 @@ describe('payee schema: update and upsert (spec §Update, §Upsert)', () => {
 		expect(result.success).toBe(false);
 		if (!result.success) {
 			expect(describeIssues(result.error)).toEqual([
-				{ field: 'sortCode', label: 'Sort Code', rule: 'must be exactly 6 digits' },
+				{
+					field: 'sortCode',
+					label: 'Sort Code',
+					rule: '"1": a sort code has 6 digits, this one has 1',
+				},
 			]);
 		}
 	});

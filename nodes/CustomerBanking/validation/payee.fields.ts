@@ -1,3 +1,5 @@
+import { type BankCodeCheck, checkBic, checkSortCode, ibanCheck } from './bankDetails';
+
 /**
  * The payee fields: each defined once, with its label, group, rule and the conditions on it (spec
  * §Payee validation rules, §Bank details required by currency, §Create). The schema
@@ -26,6 +28,8 @@ export type PayeeRule =
 	| { kind: 'name'; min: number; max: number }
 	| { kind: 'length'; min?: number; max: number }
 	| { kind: 'format'; format: Format }
+	/** Bank details checked as banks check them (bankDetails.ts) and sent as the check returns them. */
+	| { kind: 'bankCode'; check: BankCodeCheck; hint: string }
 	| { kind: 'reference' }
 	| { kind: 'email' }
 	| { kind: 'website' }
@@ -45,7 +49,7 @@ export interface PayeeFieldDefinition {
 	describesBank?: true;
 	/** What the field is, ahead of its rule in the form's description. */
 	about?: string;
-	/** How to write the value, after its rule in the form's description. */
+	/** How the value may be written, a sentence after its rule in the form's description. */
 	valueNote?: string;
 	placeholder?: string;
 }
@@ -58,8 +62,6 @@ const format = (pattern: RegExp, rule: string) => ({
 });
 const digits = (min: number, max = min) =>
 	format(new RegExp(`^\\d{${count(min, max)}}$`), `${amount(min, max)} digits`);
-const lettersOrDigits = (min: number, max: number) =>
-	format(new RegExp(`^[A-Za-z0-9]{${count(min, max)}}$`), `${amount(min, max)} letters or digits`);
 const letters = (length: number) =>
 	format(new RegExp(`^[A-Za-z]{${length}}$`), `${length} letters`);
 const phone = (min: number, max: number) =>
@@ -74,6 +76,25 @@ const postCode = (min: number, max: number) =>
 		`${min}-${max} letters or digits`,
 	);
 const length = (min: number | undefined, max: number) => ({ kind: 'length' as const, min, max });
+const bankCode = (check: BankCodeCheck, hint: string) => ({
+	kind: 'bankCode' as const,
+	check,
+	hint,
+});
+const iban = (min: number, max: number) =>
+	bankCode(
+		ibanCheck({ min, max }),
+		`${min}-${max} letters and digits, checked as banks check them: the length for its country and the check digits`,
+	);
+// ISO 9362: a BIC has 8 characters, or 11 with a branch; the spec's 8-11 also lets through 9 or 10,
+// which is always a typing mistake
+const bic = () =>
+	bankCode(
+		checkBic,
+		'8 or 11 letters and digits: a 4-letter bank code, a 2-letter country code, 2 for the location and optionally 3 for the branch',
+	);
+const WRITTEN_AS_PRINTED =
+	'Spaces and lower case are fine: spaces are removed and letters sent in upper case';
 const name = (min: number, max: number) => ({ kind: 'name' as const, min, max });
 
 /**
@@ -187,9 +208,9 @@ export const PAYEE_FIELDS = {
 	sortCode: {
 		label: 'Sort Code',
 		group: 'bankDetails',
-		rule: digits(6),
+		rule: bankCode(checkSortCode, 'exactly 6 digits'),
 		onlyFor: 'GBP',
-		valueNote: 'without dashes',
+		valueNote: 'Dashes and spaces are fine and are removed: 04-00-04 is sent as 040004',
 		placeholder: 'e.g. 040004',
 	},
 	accountNumber: {
@@ -202,14 +223,15 @@ export const PAYEE_FIELDS = {
 	iban: {
 		label: 'IBAN',
 		group: 'bankDetails',
-		rule: lettersOrDigits(15, 34),
-		valueNote: 'without spaces',
+		rule: iban(15, 34),
+		valueNote: WRITTEN_AS_PRINTED,
 		placeholder: 'e.g. DE89370400440532013000',
 	},
 	bic: {
 		label: 'BIC',
 		group: 'bankDetails',
-		rule: lettersOrDigits(8, 11),
+		rule: bic(),
+		valueNote: WRITTEN_AS_PRINTED,
 		requiredWhenIban: 'given',
 		describesBank: true,
 		placeholder: 'e.g. COBADEFFXXX',
@@ -242,7 +264,12 @@ export const PAYEE_FIELDS = {
 		rule: length(2, 140),
 		about: 'Name of the intermediary bank',
 	},
-	intermediaryBic: { label: 'Intermediary BIC', group: 'intermediaryBank', rule: length(8, 11) },
+	intermediaryBic: {
+		label: 'Intermediary BIC',
+		group: 'intermediaryBank',
+		rule: bic(),
+		valueNote: WRITTEN_AS_PRINTED,
+	},
 	intermediaryAba: {
 		label: 'Intermediary ABA Routing Number',
 		group: 'intermediaryBank',
@@ -402,6 +429,8 @@ export function payeeFieldHint(field: PayeeField): string {
 			return lengthRule(rule);
 		case 'format':
 			return rule.format.rule;
+		case 'bankCode':
+			return rule.hint;
 		case 'reference': {
 			const gbp = referenceLength('GBP');
 			const other = referenceLength(undefined);

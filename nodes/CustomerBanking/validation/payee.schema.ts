@@ -19,7 +19,8 @@ import {
 	REQUIRED_ON_CREATE,
 	WEBSITE_RULE,
 } from './payee.fields';
-import { isBlank, TEXT_RULES, textProblem } from './text';
+import type { BankCodeCheck } from './bankDetails';
+import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
 
 /**
  * The payee schemas, generated from the field table (payee.fields.ts): spec §Payee validation
@@ -44,6 +45,24 @@ const text = <Rule extends z.ZodTypeAny>(rule: Rule) =>
 			return z.NEVER;
 		})
 		.pipe(rule);
+
+/**
+ * Bank details: given as text, not blank, valid text, then checked and sent as `check` returns them.
+ * The check removes the spaces (tabs included) people copy from invoices, and refuses any other
+ * character that is no letter or digit, so the control-character rule of `text` is not needed.
+ */
+const bankCode = (check: BankCodeCheck) =>
+	z.string(TEXT).transform((raw, ctx) => {
+		const problem = isBlank(raw)
+			? TEXT_RULES.blank
+			: hasLoneSurrogate(raw)
+				? TEXT_RULES.notValidText
+				: undefined;
+		const result = problem === undefined ? check(raw) : { ok: false as const, message: problem };
+		if (result.ok) return result.value;
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.message });
+		return z.NEVER;
+	});
 
 const lengthBetween = (bounds: { min?: number; max: number }) => {
 	const message = `must be ${lengthRule(bounds)}`;
@@ -78,6 +97,8 @@ function fieldRule(rule: PayeeRule, currency: string | undefined): z.ZodTypeAny 
 			return text(lengthBetween(rule));
 		case 'format':
 			return text(z.string().regex(rule.format.pattern, `must be ${rule.format.rule}`));
+		case 'bankCode':
+			return bankCode(rule.check);
 		case 'reference':
 			return referenceRule(currency);
 		case 'email':

@@ -42,10 +42,13 @@ function requiredWhen(field: PayeeField): string | undefined {
 	return byIban ? `${byCurrency}, and ${byIban}` : byCurrency;
 }
 
-/** The field's description: what it is, its rule (the schema's words) and when it is required. */
+/**
+ * The field's description: what it is, its rule (the schema's words), how it may be written and when
+ * it is required.
+ */
 function describe(field: PayeeField): string {
 	const { about, onlyFor, valueNote } = payeeField(field);
-	const value = [payeeFieldHint(field), valueNote].filter(Boolean).join(', ');
+	const value = payeeFieldHint(field);
 	const lead = onlyFor
 		? `${onlyFor} accounts only${bankDetailsRequiredFor(onlyFor).includes(field) ? ' (required there)' : ''}`
 		: about;
@@ -59,7 +62,11 @@ function describe(field: PayeeField): string {
 					? `${lead}. ${sentence(value)}.`
 					: `${lead}: ${value}`;
 	const when = onlyFor ? undefined : requiredWhen(field);
-	return when ? `${text}. ${when}.` : text;
+	const sentences = [text, valueNote, when].filter((part) => part !== undefined);
+	// a single phrase stays without a full stop, as n8n's own descriptions do
+	return sentences.length === 1
+		? text
+		: sentences.map((part) => (part.endsWith('.') ? part : `${part}.`)).join(' ');
 }
 
 function property(field: PayeeField): INodeProperties {
