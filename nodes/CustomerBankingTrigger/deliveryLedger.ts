@@ -10,19 +10,22 @@ import type { SignatureScheme } from './signature';
  * In memory, per n8n instance: every webhook call gets its own copy of the static data, read from the
  * database (n8n 2.41.1 `live-webhooks.js`), so concurrent copies of a delivery cannot see each other
  * there. A key is claimed synchronously, before any `await`, so two copies cannot both see it as new.
- * A claimed key is "in flight" until its delivery either hands its execution to n8n (`settle`) or
+ * A claimed key is "in flight" until its delivery either hands its execution to n8n (`handOver`) or
  * fails (`release`): a copy arriving meanwhile is asked to come back later, since nobody knows yet
  * whether the event will run. Keys are kept in the order they were claimed, which is also the order
  * they expire in: pruning looks at the oldest entries only, so a delivery costs the same whatever the
  * ledger holds.
  *
- * In static data, the most recent settled keys (`PERSISTED_KEYS`), for what memory cannot cover: an n8n
- * restart, another webhook instance. Only settled keys: a key written there while its delivery is still
- * in flight would be saved by any other delivery answered meanwhile, and a failure after that would
- * leave the bank's retry recognised as a duplicate of an event that never ran. n8n saves static data
- * written in `webhook()` when it answers the call (`live-webhooks.js` response callback): at once for a
- * delivery the node answers itself, after the execution for one it emits (deliverySteps.ts
- * `handedOver`).
+ * In static data, the most recent keys handed over (`PERSISTED_KEYS`), each saying whether its execution
+ * had ended when it was written, for what memory cannot cover: an n8n restart, another webhook instance.
+ * Only a key whose execution had ended makes a later copy a duplicate there. A key is written while its
+ * execution still runs too (into the static data of every delivery answered meanwhile), and n8n may be
+ * killed before that execution ends: after the restart, the bank's next attempt of it runs again, since
+ * nothing saved says it ran to its end. n8n saves the static data of a webhook call just before it
+ * answers the call (both lines' `live-webhooks.js` response callback): at once for a delivery the node
+ * answers itself, after the execution for one it emits (deliverySteps.ts `handedOver`). So a call's
+ * own static data is only ever saved once its own execution has ended, and its own key is written there
+ * as ended; other keys are written as ended once n8n has answered their delivery.
  */
 export type ClaimResult = 'claimed' | 'inFlight' | 'duplicate' | 'full';
 
@@ -35,20 +38,28 @@ export const PERSISTED_KEYS = 500;
 /** How long a copy of a delivery still being processed is asked to wait before the bank sends it again. */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
-/** [key, Unix seconds its execution was handed to n8n], oldest first. */
-export type TakenKey = [string, number];
+/** A delivery whose execution was handed to n8n, and whether that execution has ended. */
+export interface HandedOver {
+	readonly key: string;
+	/** Unix seconds its execution was handed to n8n. */
+	readonly at: number;
+	ended: boolean;
+}
+
+/** [key, Unix seconds its execution was handed to n8n, whether that execution had ended], as saved. */
+export type SavedKey = [string, number, boolean];
 
 interface Entry {
 	/** Unix seconds it was claimed. */
 	at: number;
-	settled: boolean;
+	handedOver?: HandedOver;
 }
 
 export class DeliveryLedger {
 	/** key → when it was claimed and whether it ran; Map iteration order is insertion order. */
 	private readonly entries = new Map<string, Entry>();
-	/** The last keys settled, oldest first, between PERSISTED_KEYS and twice that many. */
-	private recentKeys: TakenKey[] = [];
+	/** The last deliveries handed over, oldest first, between PERSISTED_KEYS and twice that many. */
+	private recentlyHandedOver: HandedOver[] = [];
 
 	constructor(private readonly capacity = LEDGER_CAPACITY) {}
 
@@ -56,9 +67,11 @@ export class DeliveryLedger {
 		return this.entries.size;
 	}
 
-	/** The most recent keys settled, oldest first, at most PERSISTED_KEYS. */
-	recent(): TakenKey[] {
-		return this.recentKeys.slice(-PERSISTED_KEYS);
+	/** The most recent keys handed over, oldest first, at most PERSISTED_KEYS. */
+	recent(): SavedKey[] {
+		return this.recentlyHandedOver
+			.slice(-PERSISTED_KEYS)
+			.map(({ key, at, ended }): SavedKey => [key, at, ended]);
 	}
 
 	/**
@@ -75,25 +88,36 @@ export class DeliveryLedger {
 	): ClaimResult {
 		this.prune(nowSeconds - keepSeconds);
 		const entry = this.entries.get(key);
-		if (entry) return entry.settled ? 'duplicate' : 'inFlight';
+		if (entry) return entry.handedOver ? 'duplicate' : 'inFlight';
 		if (this.entries.size >= this.capacity && !this.forgetOldest(nowSeconds - mustKeepSeconds))
 			return 'full';
-		this.entries.set(key, { at: nowSeconds, settled: false });
+		this.entries.set(key, { at: nowSeconds });
 		return 'claimed';
 	}
 
-	/** The key's execution was handed to n8n: copies are duplicates from now on, and it may be persisted. */
-	settle(key: string, nowSeconds: number): void {
+	/**
+	 * The key's execution was handed to n8n: copies are duplicates from now on in this instance, and it
+	 * is written into static data, as running until `ended` is called.
+	 */
+	handOver(key: string, nowSeconds: number): HandedOver {
+		const handedOver: HandedOver = { key, at: nowSeconds, ended: false };
 		const entry = this.entries.get(key);
-		if (entry) entry.settled = true;
-		this.recentKeys.push([key, nowSeconds]);
-		if (this.recentKeys.length >= 2 * PERSISTED_KEYS) this.recentKeys = this.recent();
+		if (entry) entry.handedOver = handedOver;
+		this.recentlyHandedOver.push(handedOver);
+		if (this.recentlyHandedOver.length >= 2 * PERSISTED_KEYS)
+			this.recentlyHandedOver = this.recentlyHandedOver.slice(-PERSISTED_KEYS);
+		return handedOver;
+	}
+
+	/** n8n answered the delivery, which it does once its execution has ended. */
+	ended(handedOver: HandedOver): void {
+		handedOver.ended = true;
 	}
 
 	/** Gives a key back after its delivery failed, so a retry of it is processed. */
 	release(key: string): void {
 		const entry = this.entries.get(key);
-		if (entry && !entry.settled) this.entries.delete(key);
+		if (entry && !entry.handedOver) this.entries.delete(key);
 	}
 
 	private prune(oldestKept: number): void {
@@ -107,7 +131,7 @@ export class DeliveryLedger {
 		const oldest = this.entries.entries().next();
 		if (oldest.done) return true;
 		const [key, entry] = oldest.value;
-		if (!entry.settled || entry.at >= oldestThatMustStay) return false;
+		if (!entry.handedOver || entry.at >= oldestThatMustStay) return false;
 		this.entries.delete(key);
 		return true;
 	}
@@ -126,80 +150,150 @@ export function ledgerFor(workflowId: string, nodeId: string): DeliveryLedger {
 	return ledger;
 }
 
+/** What a delivery is about, read from its verified body. */
+export interface DeliveryIdentity {
+	deliveryId?: string;
+	event: string;
+	xaid: string;
+	xtid: string;
+}
+
 /**
- * The key a delivery is deduplicated on, from signed content only: the delivery id inside the
- * verified body, else the verified body itself (an unsigned header could be changed freely). Hashed,
- * so every key has the same small size whatever the sender puts in its ids.
+ * The key a delivery is deduplicated on, from signed content only (an unsigned header could be changed
+ * freely): the delivery id inside the verified body together with what the delivery is about (event,
+ * account, transaction), else the verified body itself. The payload is not documented, and a bank may
+ * number deliveries per subscription rather than globally: the same id for another account, event or
+ * transaction is another delivery. A retry of a delivery (same id, same facts, signed again) has the
+ * same key. Hashed, so every key has the same small size whatever the sender puts in its ids.
  */
-export function deliveryKey(signedDeliveryId: string | undefined, rawBody: Buffer): string {
+export function deliveryKey(identity: DeliveryIdentity, rawBody: Buffer): string {
 	const hash = createHash('sha256');
-	if (signedDeliveryId) hash.update('id\0').update(signedDeliveryId, 'utf8');
+	const { deliveryId, event, xaid, xtid } = identity;
+	if (deliveryId)
+		hash.update('id\0').update(JSON.stringify([deliveryId, event, xaid, xtid]), 'utf8');
 	else hash.update('body\0').update(rawBody);
 	return hash.digest('base64url').slice(0, 22);
 }
 
 const PERSISTED = 'recentDeliveries';
+const ENDED = 'ended';
+const RUNNING = 'running';
 
 /**
- * The keys are saved in one string, "<key> <Unix seconds>" pairs joined by ",", oldest first: n8n wraps
- * every object inside static data in a change-tracking proxy each time it builds the workflow (several
- * times per call, n8n-workflow `observable-object.js`), so PERSISTED_KEYS pairs saved as arrays would
- * cost that many proxies each time, while a string costs none. Keys are base64url, so neither
- * separator occurs in them. Pairs saved as [key, seconds] arrays are read too, so keys saved in that
- * form by an earlier version of this node are still recognised.
+ * The keys are saved in one string, "<key> <Unix seconds> <ended|running>" triples joined by ",",
+ * oldest first: n8n wraps every object inside static data in a change-tracking proxy each time it
+ * builds the workflow (several times per call, n8n-workflow `observable-object.js`), so PERSISTED_KEYS
+ * entries saved as arrays would cost that many proxies each time, while a string costs none. Keys are
+ * base64url, so neither separator occurs in them.
  */
-function persistedKeys(staticData: IDataObject): TakenKey[] {
-	const stored = staticData[PERSISTED];
-	if (typeof stored === 'string') {
-		return stored
-			.split(',')
-			.map((pair): TakenKey => {
-				const [key, at, ...rest] = pair.split(' ');
-				return [key, rest.length === 0 && at !== '' ? Number(at) : NaN];
-			})
-			.filter(([key, at]) => key !== '' && Number.isFinite(at));
+function parseSavedKeys(stored: string): SavedKey[] {
+	const saved: SavedKey[] = [];
+	for (const entry of stored.split(',')) {
+		const [key, at, state, ...rest] = entry.split(' ');
+		const seconds = at === undefined || at === '' ? NaN : Number(at);
+		if (key === '' || !Number.isFinite(seconds) || rest.length > 0) continue;
+		if (state === ENDED || state === RUNNING) saved.push([key, seconds, state === ENDED]);
 	}
-	if (!Array.isArray(stored)) return [];
-	return stored.filter(
-		(entry): entry is TakenKey =>
-			Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number',
-	);
+	return saved;
 }
 
-/** Whether the static data (as saved by this or another n8n instance) remembers the key as still retained. */
-export function persistedAsTaken(
+/**
+ * The last texts read or written, parsed: the calls of a busy trigger read and write the same few, and
+ * each delivery reads and writes the static data of every running one.
+ */
+const PARSED_TEXTS = 32;
+const parsedTexts = new Map<string, readonly SavedKey[]>();
+
+function savedKeys(staticData: IDataObject): readonly SavedKey[] {
+	const stored = staticData[PERSISTED];
+	if (typeof stored !== 'string') return [];
+	return parsedTexts.get(stored) ?? remembered(stored, parseSavedKeys(stored));
+}
+
+function remembered(text: string, keys: readonly SavedKey[]): readonly SavedKey[] {
+	if (parsedTexts.size >= PARSED_TEXTS)
+		parsedTexts.delete(parsedTexts.keys().next().value as string);
+	parsedTexts.set(text, keys);
+	return keys;
+}
+
+/**
+ * Whether the static data (as saved by this or another n8n instance) says the key's execution ended
+ * within the retention. A key saved while its execution was still running does not count: that
+ * execution may have been stopped with n8n (killed), and the bank's next attempt must run it.
+ */
+export function persistedAsEnded(
 	staticData: IDataObject,
 	key: string,
 	nowSeconds: number,
 	retentionSeconds: number,
 ): boolean {
-	return persistedKeys(staticData).some(
-		([taken, at]) => taken === key && at >= nowSeconds - retentionSeconds,
+	return savedKeys(staticData).some(
+		([saved, at, ended]) => ended && saved === key && at >= nowSeconds - retentionSeconds,
 	);
 }
 
 /**
- * Writes the most recent keys into the static data: those saved there (by this or another instance)
- * merged with those this instance took, newest PERSISTED_KEYS kept, both lists being oldest first.
+ * One entry per key: ended when any of its executions ended (the event ran; "ended" is only ever
+ * written once true), kept from its latest hand-over.
  */
-export function persistRecentKeys(staticData: IDataObject, ledger: DeliveryLedger): void {
-	const saved = persistedKeys(staticData);
-	const mine = ledger.recent();
-	const merged: TakenKey[] = [];
-	const seen = new Set<string>();
-	let i = 0;
-	let j = 0;
-	while (i < saved.length || j < mine.length) {
-		const next =
-			j >= mine.length || (i < saved.length && saved[i][1] <= mine[j][1]) ? saved[i++] : mine[j++];
-		if (seen.has(next[0])) continue;
-		seen.add(next[0]);
-		merged.push(next);
+function combined(a: SavedKey, b: SavedKey): SavedKey {
+	return [a[0], Math.max(a[1], b[1]), a[2] || b[2]];
+}
+
+/**
+ * Writes the most recent keys into the static data: those saved there (by this or another instance)
+ * merged with those this instance handed over, newest PERSISTED_KEYS kept, oldest first. `endedHere`
+ * is the key of the call whose static data this is: n8n saves it only once that call's execution has
+ * ended, so it is written as ended.
+ */
+export function persistRecentKeys(
+	staticData: IDataObject,
+	ledger: DeliveryLedger,
+	endedHere?: string,
+): void {
+	const byKey = new Map<string, SavedKey>();
+	for (const entries of [savedKeys(staticData), ledger.recent()]) {
+		for (const entry of entries) {
+			const key = entry[0];
+			const mine: SavedKey = key === endedHere && !entry[2] ? [key, entry[1], true] : entry;
+			const known = byKey.get(key);
+			byKey.set(key, known ? combined(known, mine) : mine);
+		}
 	}
-	staticData[PERSISTED] = merged
-		.slice(-PERSISTED_KEYS)
-		.map(([key, at]) => `${key} ${at}`)
-		.join(',');
+	const kept = [...byKey.values()].sort((a, b) => a[1] - b[1]).slice(-PERSISTED_KEYS);
+	const text = kept.map(([key, at, ended]) => `${key} ${at} ${ended ? ENDED : RUNNING}`).join(',');
+	remembered(text, kept);
+	staticData[PERSISTED] = text;
+}
+
+/**
+ * Writes that the delivery's execution ended into static data that has it as running: in place, since
+ * this is done for every running delivery each time one ends; merged in full otherwise.
+ */
+export function persistEnded(
+	staticData: IDataObject,
+	ledger: DeliveryLedger,
+	handedOver: HandedOver,
+): void {
+	const stored = staticData[PERSISTED];
+	const running = `${handedOver.key} ${handedOver.at} ${RUNNING}`;
+	const at = typeof stored === 'string' ? entryIndex(stored, running) : -1;
+	if (typeof stored !== 'string' || at < 0) {
+		persistRecentKeys(staticData, ledger);
+		return;
+	}
+	staticData[PERSISTED] =
+		`${stored.slice(0, at)}${handedOver.key} ${handedOver.at} ${ENDED}${stored.slice(at + running.length)}`;
+}
+
+/** Where `entry` is in the text as a whole entry (between separators), or -1. */
+function entryIndex(text: string, entry: string): number {
+	for (let at = text.indexOf(entry); at >= 0; at = text.indexOf(entry, at + 1)) {
+		const end = at + entry.length;
+		if ((at === 0 || text[at - 1] === ',') && (end === text.length || text[end] === ',')) return at;
+	}
+	return -1;
 }
 
 /**

@@ -7,11 +7,12 @@ import {
 	deliveryKey,
 	IN_FLIGHT_RETRY_AFTER_SECONDS,
 	ledgerFor,
-	persistedAsTaken,
+	persistedAsEnded,
+	persistEnded,
 	persistRecentKeys,
 	retentionFor,
 } from './deliveryLedger';
-import type { DeliveryLedger } from './deliveryLedger';
+import type { DeliveryLedger, HandedOver } from './deliveryLedger';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
@@ -185,7 +186,11 @@ export interface Admission {
 	running: RunningDeliveries;
 	place: Place;
 	staticData: IDataObject;
+	/** Set once its execution is handed to n8n. */
+	handedOver?: HandedOver;
 }
+
+type Claimed = Omit<Admission, 'place'>;
 
 function booksOf(this: IWebhookFunctions): { ledger: DeliveryLedger; running: RunningDeliveries } {
 	const workflowId = this.getWorkflow().id ?? '';
@@ -212,12 +217,13 @@ export async function admittedDelivery(
 	facts: DeliveryFacts,
 	delivery: VerifiedDelivery,
 ): Promise<Answer | Admission> {
-	const key = deliveryKey(facts.deliveryId, delivery.rawBody);
+	const key = deliveryKey(facts, delivery.rawBody);
 	const staticData = this.getWorkflowStaticData('node');
 	const { ledger, running } = booksOf.call(this);
-	const refusal = claimDelivery.call(this, { key, ledger, running, staticData }, delivery);
+	const claimed: Claimed = { key, ledger, running, staticData };
+	const refusal = claimDelivery.call(this, claimed, delivery);
 	if (refusal) return refusal;
-	const place = await placeFor.call(this, key, running, staticData);
+	const place = await placeFor.call(this, claimed);
 	if (!place) {
 		ledger.release(key);
 		return deferDelivery.call(
@@ -226,13 +232,14 @@ export async function admittedDelivery(
 			'too many executions running; send again later',
 		);
 	}
-	return { key, ledger, running, place, staticData };
+	// the same object the answer's listener holds, so it sees the hand-over
+	return Object.assign(claimed, { place });
 }
 
 /** Claims the delivery's key in the ledger, or answers why this copy does not run. */
 function claimDelivery(
 	this: IWebhookFunctions,
-	books: Omit<Admission, 'place'>,
+	books: Claimed,
 	delivery: VerifiedDelivery,
 ): Answer | undefined {
 	const { key, ledger, running, staticData } = books;
@@ -241,8 +248,8 @@ function claimDelivery(
 	const beingProcessed = () =>
 		deferDelivery.call(this, IN_FLIGHT_RETRY_AFTER_SECONDS, 'the same delivery is being processed');
 	if (running.has(key)) return beingProcessed();
-	// emitted before an n8n restart, or by another n8n webhook instance (queue mode)
-	if (persistedAsTaken(staticData, key, nowSeconds, retention.keepSeconds))
+	// its execution ended before an n8n restart, or on another n8n webhook instance (queue mode)
+	if (persistedAsEnded(staticData, key, nowSeconds, retention.keepSeconds))
 		return acknowledge('duplicate delivery');
 	const claim = ledger.claim(key, nowSeconds, retention.keepSeconds, retention.mustKeepSeconds);
 	if (claim === 'duplicate') return acknowledge('duplicate delivery');
@@ -261,20 +268,17 @@ function claimDelivery(
  * came. The key stays claimed while the delivery waits, so a copy arriving meanwhile is asked to come
  * back.
  */
-async function placeFor(
-	this: IWebhookFunctions,
-	key: string,
-	running: RunningDeliveries,
-	staticData: IDataObject,
-): Promise<Place | undefined> {
+async function placeFor(this: IWebhookFunctions, claimed: Claimed): Promise<Place | undefined> {
+	const { key, running, staticData } = claimed;
 	// n8n closes the response once the execution ended (or failed), or when the bank hung up (maybe
-	// already, while the delivery was verified)
+	// already, while the delivery was verified); only an answer n8n finished sending says it ended
 	const response = this.getResponseObject();
 	let closed = response.closed;
 	let held: Place | undefined;
 	response.once('close', () => {
 		closed = true;
 		if (held) running.free(held);
+		if (response.writableFinished) answered(claimed);
 	});
 	const place = await running.take(
 		key,
@@ -289,6 +293,19 @@ async function placeFor(
 	if (closed) running.free(place);
 	else held = place;
 	return place;
+}
+
+/**
+ * n8n answered the delivery, which it does once the execution has ended: from now on it is written as
+ * ended into the static data of every call still waiting for its answer, so whichever n8n saves last
+ * holds it. Its own call's static data was saved just before the answer, already saying so.
+ */
+function answered(claimed: Claimed): void {
+	const { handedOver, ledger, running } = claimed;
+	if (!handedOver) return;
+	ledger.ended(handedOver);
+	for (const staticData of running.staticDataOfRunning())
+		persistEnded(staticData, ledger, handedOver);
 }
 
 /**
@@ -323,8 +340,10 @@ export async function deliveryOutput(
  * Hands the execution to n8n. Nothing of the node's can fail after this point: n8n starts the execution
  * with the data returned and answers the bank when it has ended (response mode 'lastNode', both lines'
  * `webhook-helpers.js`), saving the static data first if it is marked changed (`live-webhooks.js`).
- * Only now is the key settled, so recognised as a duplicate once answered, and written into the static
- * data of every call still waiting for its answer, so whichever n8n saves last holds it.
+ * Only now is the key handed over, so recognised as a duplicate in this instance, and written into the
+ * static data of every call still waiting for its answer, so whichever n8n saves last holds it: as
+ * ended into this call's own (n8n saves that only once this execution has ended), as running into the
+ * others' until n8n has answered this one (`answered`).
  *
  * n8n 2.41.1 starts the run in the same tick as this call returns, and that clears the "changed" mark
  * of the static data written here (`workflow-runner.js` `establishContextForPersistence` builds a
@@ -335,11 +354,11 @@ export function handedOver(
 	output: IDataObject,
 	admission: Admission,
 ): IWebhookResponseData {
-	const { ledger, running } = admission;
-	ledger.settle(admission.key, Math.floor(Date.now() / 1000));
+	const { key, ledger, running } = admission;
+	admission.handedOver = ledger.handOver(key, Math.floor(Date.now() / 1000));
 	for (const staticData of new Set([admission.staticData, ...running.staticDataOfRunning()])) {
-		persistRecentKeys(staticData, ledger);
+		persistRecentKeys(staticData, ledger, staticData === admission.staticData ? key : undefined);
 	}
-	void sleep(0).then(() => persistRecentKeys(admission.staticData, ledger));
+	void sleep(0).then(() => persistRecentKeys(admission.staticData, ledger, key));
 	return { workflowData: [[{ json: output }]] };
 }

@@ -870,6 +870,8 @@ export interface RecordedResponse {
 	headers: Record<string, string>;
 	body?: unknown;
 	ended: boolean;
+	/** Whether the answer was sent in full (express' `writableFinished`): not when the sender hung up. */
+	finished: boolean;
 	/** What express does when the answer has been sent (by n8n, or the node) or the sender hung up. */
 	close(): void;
 }
@@ -919,6 +921,7 @@ function webhookResponse(recorded: RecordedResponse) {
 	};
 	const end = (body?: unknown) => {
 		if (body !== undefined) recorded.body = body;
+		recorded.finished = true;
 		recorded.close();
 		return response;
 	};
@@ -950,6 +953,9 @@ function webhookResponse(recorded: RecordedResponse) {
 		get closed() {
 			return recorded.ended;
 		},
+		get writableFinished() {
+			return recorded.finished;
+		},
 	};
 	return response;
 }
@@ -967,6 +973,7 @@ export function createWebhookContext(options: WebhookContextOptions): ContextPar
 		statusCode: 200,
 		headers: {},
 		ended: false,
+		finished: false,
 		close: () => undefined,
 	};
 	additionalData.httpRequest = webhookRequest(options) as never;

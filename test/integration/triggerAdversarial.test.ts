@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
+import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { IN_FLIGHT_RETRY_AFTER_SECONDS } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
@@ -66,12 +67,12 @@ function sign(rawBody: Buffer, secret = sandbox.signingSecret, timestamp = now()
 	};
 }
 
-/** A trigger node of its own (its own ledger), watching the GBP account, fetch on or off. */
-function triggerNode(fetchTransaction: boolean) {
+/** A trigger node of its own (its own ledger), watching the GBP account (unless told), fetch on or off. */
+function triggerNode(fetchTransaction: boolean, accounts = [gbp]) {
 	const node = { name: 'Customer Banking Trigger', id: `adversarial-node-${++nodeCounter}` };
 	const credentials = credentialsFor(sandbox);
 	const parameters = withPayloadFields(sandbox.variants, {
-		accounts: [gbp],
+		accounts,
 		events: ['TransactionReceived', 'TransactionConfirmed'],
 		fetchTransaction,
 	});
@@ -457,4 +458,153 @@ describe('adversarial deliveries', () => {
 		expect(missed).toBe(0);
 		expect(emittedIds.size).toBe(validIds.length);
 	});
+});
+
+/**
+ * n8n as it runs one trigger node across restarts: the static data in its database; each webhook call
+ * reads it, and it is saved when n8n answers the call (for an emitted delivery once its execution has
+ * ended: `answer()`, which saves and then answers, as both lines' live-webhooks.js do; never for a call
+ * that threw). A killed n8n answers nothing and saves nothing; `restarted()` is the process started
+ * again: fresh modules (nothing in memory), the same database.
+ */
+function n8nWithDatabase(parameters: IDataObject) {
+	const node = { name: 'Customer Banking Trigger', id: `crash-node-${++nodeCounter}` };
+	let database: IDataObject = {};
+	const running = (nodeType: CustomerBankingTrigger) => async (delivery: Delivery) => {
+		const staticData = { node: structuredClone(database), global: {} };
+		const { context, response } = webhookContext(
+			credentialsFor(sandbox),
+			parameters,
+			{ ...delivery, path: '/webhook' },
+			{ node, staticData },
+		);
+		const result = await nodeType.webhook.call(context);
+		const save = () => (database = structuredClone(staticData.node));
+		const hangUp = () => response.close();
+		if (result.workflowData === undefined) {
+			save();
+			return { emitted: false, body: result.webhookResponse as unknown, answer: save, hangUp };
+		}
+		return {
+			emitted: true,
+			body: undefined,
+			answer: () => {
+				save();
+				if (!response.ended) context.getResponseObject().end();
+			},
+			hangUp,
+		};
+	};
+	return {
+		receive: running(new CustomerBankingTrigger()),
+		database: () => database,
+		async restarted() {
+			let nodeType: CustomerBankingTrigger | undefined;
+			// a fresh copy of the node's modules: what a restarted n8n process loads
+			await jest.isolateModulesAsync(async () => {
+				const fresh = await import(
+					'../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node'
+				);
+				nodeType = new fresh.CustomerBankingTrigger();
+			});
+			return running(nodeType as CustomerBankingTrigger);
+		},
+	};
+}
+
+describe('across a crash of n8n', () => {
+	const parameters = () =>
+		withPayloadFields(sandbox.variants, {
+			accounts: [gbp],
+			events: ['TransactionReceived'],
+			fetchTransaction: false,
+		});
+
+	it("a delivery whose execution was still running when n8n was killed, saved meanwhile by another delivery's answer, runs again when the bank sends it again", async () => {
+		const n8n = n8nWithDatabase(parameters());
+		const d1 = sign(body({ deliveryId: randomUUID() }));
+		const running = await n8n.receive(d1);
+		expect(running.emitted).toBe(true);
+		const other = await n8n.receive(
+			sign(body({ deliveryId: randomUUID(), transaction: otherXtid })),
+		);
+		expect(other.emitted).toBe(true);
+		other.answer();
+		// the database holds d1, written while its execution ran; then n8n is killed: d1 is never answered
+		expect(String(n8n.database().recentDeliveries).split(',')).toHaveLength(2);
+
+		const receive = await n8n.restarted();
+		const again = await receive(sign(d1.rawBody));
+		expect(again.emitted).toBe(true);
+		again.answer();
+		// and once that run has ended, it is one execution: a further attempt is a duplicate
+		expect(await receive(sign(d1.rawBody))).toMatchObject({
+			emitted: false,
+			body: { reason: 'duplicate delivery' },
+		});
+		const afterAnotherRestart = await n8n.restarted();
+		expect((await afterAnotherRestart(sign(d1.rawBody))).emitted).toBe(false);
+	});
+
+	it.each([
+		['the other delivery is answered first', ['other', 'd1']],
+		['the delivery is answered first', ['d1', 'other']],
+	])(
+		'both executions ended before a restart (%s): the bank sending either again starts nothing',
+		async (_order, order) => {
+			const n8n = n8nWithDatabase(parameters());
+			const deliveries = {
+				d1: sign(body({ deliveryId: randomUUID() })),
+				other: sign(body({ deliveryId: randomUUID(), transaction: otherXtid })),
+			};
+			const calls = {
+				d1: await n8n.receive(deliveries.d1),
+				other: await n8n.receive(deliveries.other),
+			};
+			for (const name of order as Array<keyof typeof calls>) calls[name].answer();
+			const receive = await n8n.restarted();
+			expect((await receive(sign(deliveries.d1.rawBody))).emitted).toBe(false);
+			expect((await receive(sign(deliveries.other.rawBody))).emitted).toBe(false);
+		},
+	);
+
+	it('a delivery whose sender hung up while its execution ran is saved as ended by its own call once that execution ended', async () => {
+		const n8n = n8nWithDatabase(parameters());
+		const d1 = sign(body({ deliveryId: randomUUID() }));
+		const first = await n8n.receive(d1);
+		first.hangUp();
+		const other = await n8n.receive(
+			sign(body({ deliveryId: randomUUID(), transaction: otherXtid })),
+		);
+		other.answer();
+		// n8n saves the call's static data when the execution ends, though nobody waits for the answer
+		first.answer();
+		const receive = await n8n.restarted();
+		expect((await receive(sign(d1.rawBody))).emitted).toBe(false);
+	});
+});
+
+describe('deliveries that share a delivery id', () => {
+	it.each([
+		['another account', { account: 'eur' }],
+		['another event', { event: 'TransactionConfirmed' }],
+		['another transaction', { transaction: 'other' }],
+	])(
+		'the same delivery id for %s is another delivery: both run, and a retry of each is a duplicate',
+		async (_about, change) => {
+			const receive = triggerNode(false, [gbp, sandbox.seeded.accounts.eur]);
+			const id = randomUUID();
+			const first = body({ deliveryId: id });
+			const second = body({
+				deliveryId: id,
+				...('account' in change && { account: sandbox.seeded.accounts.eur }),
+				...('event' in change && { event: change.event }),
+				...('transaction' in change && { transaction: otherXtid }),
+			});
+			expect(emitted(await receive(sign(first)))).toBe(true);
+			expect(emitted(await receive(sign(second)))).toBe(true);
+			expect(emitted(await receive(sign(first)))).toBe(false);
+			expect(emitted(await receive(sign(second)))).toBe(false);
+		},
+	);
 });

@@ -16,7 +16,7 @@ import { ObservableObject } from 'n8n-workflow';
 import {
 	deliveryKey,
 	IN_FLIGHT_RETRY_AFTER_SECONDS,
-	persistedAsTaken,
+	persistedAsEnded,
 } from '../../nodes/CustomerBankingTrigger/deliveryLedger';
 import {
 	BUSY_RETRY_AFTER_SECONDS,
@@ -93,6 +93,8 @@ interface Outcome {
 	staticData: StaticData;
 	/** n8n answering the call (its execution ended), or the sender hanging up. */
 	close(): void;
+	/** n8n answering the call once its execution ended (the answer sent in full). */
+	answer(): void;
 }
 
 /** A trigger node of its own (its own ledger and places), watching the GBP account. */
@@ -114,7 +116,11 @@ function triggerNode(parameters: IDataObject = {}) {
 			{ node, staticData },
 		);
 		const close = () => response.close();
-		return { outcome: outcomeOf(context, response, staticData, close), hangUp: close };
+		const answer = () => void context.getResponseObject().end();
+		return {
+			outcome: outcomeOf(context, response, staticData, close).then((o) => ({ ...o, answer })),
+			hangUp: close,
+		};
 	};
 	const receive = async (one: Delivery): Promise<Outcome> => await start(one).outcome;
 	return Object.assign(receive, { start });
@@ -131,7 +137,7 @@ async function outcomeOf(
 	response: RecordedResponse,
 	staticData: StaticData,
 	close: () => void,
-): Promise<Outcome> {
+): Promise<Omit<Outcome, 'answer'>> {
 	try {
 		const result: IWebhookResponseData = await trigger.webhook.call(context);
 		const emitted = result.workflowData !== undefined;
@@ -343,20 +349,28 @@ describe('back-pressure', () => {
 		next.close();
 	});
 
-	it("a delivery handed over while another still runs is written into that one's static data too, so whichever n8n saves last holds both", async () => {
+	it("a delivery handed over while another still runs is written into that one's static data too (as running until n8n answered it), so whichever n8n saves last holds both", async () => {
 		const receive = triggerNode({ options: { maxRunningExecutions: 5 } });
 		const a = delivery();
 		const b = delivery();
 		const first = await receive(a);
 		const second = await receive(b);
 		const now = Math.floor(Date.now() / 1000);
-		const keyOfB = deliveryKey(b.id, b.rawBody);
-		expect(persistedAsTaken(first.staticData.node, keyOfB, now, 900)).toBe(true);
-		expect(persistedAsTaken(second.staticData.node, deliveryKey(a.id, a.rawBody), now, 900)).toBe(
-			true,
-		);
-		first.close();
-		second.close();
+		const keyOf = (one: Delivery) =>
+			deliveryKey(
+				{ deliveryId: one.id, event: 'TransactionReceived', xaid: gbp, xtid },
+				one.rawBody,
+			);
+		const saved = (outcome: Outcome) => String(outcome.staticData.node.recentDeliveries);
+		// each call's own key as ended (n8n saves it only once that execution ended), the other's as running
+		expect(persistedAsEnded(first.staticData.node, keyOf(a), now, 900)).toBe(true);
+		expect(saved(first)).toMatch(new RegExp(`(^|,)${keyOf(b)} \\d+ running(,|$)`));
+		expect(persistedAsEnded(second.staticData.node, keyOf(b), now, 900)).toBe(true);
+		expect(saved(second)).toMatch(new RegExp(`(^|,)${keyOf(a)} \\d+ running(,|$)`));
+		// n8n answers b: its execution ended, and a's static data, saved later, says so
+		second.answer();
+		expect(persistedAsEnded(first.staticData.node, keyOf(b), now, 900)).toBe(true);
+		first.answer();
 	});
 
 	it('the keys are written again once n8n has started the run, whose workflow clears the static data\'s "changed" mark (n8n 2.41.1), so n8n saves them when it answers', async () => {

@@ -5,7 +5,7 @@ import {
 	deliveryKey,
 	ledgerFor,
 	PERSISTED_KEYS,
-	persistedAsTaken,
+	persistedAsEnded,
 	persistRecentKeys,
 	REPLAYABLE_KEEP_SECONDS,
 	retentionFor,
@@ -14,21 +14,24 @@ import {
 
 const NOW = 1_800_000_000;
 const RAW = Buffer.from('{"deliveryId":"d-1"}');
+const ABOUT = { event: 'TransactionReceived', xaid: 'acc-1', xtid: 'tx-1' };
+const idKey = (deliveryId: string | undefined, raw = RAW) =>
+	deliveryKey({ ...ABOUT, deliveryId }, raw);
 
-/** The [key, seconds] pairs the static data holds, from the string the node writes. */
-function savedPairs(staticData: Record<string, unknown>): Array<[string, number]> {
+/** The [key, seconds, state] triples the static data holds, from the string the node writes. */
+function savedTriples(staticData: Record<string, unknown>): Array<[string, number, string]> {
 	const saved = staticData.recentDeliveries;
 	if (typeof saved !== 'string') throw new Error(`saved as ${typeof saved}, not as a string`);
-	return saved.split(',').map((pair) => {
-		const [key, at] = pair.split(' ');
-		return [key, Number(at)];
+	return saved.split(',').map((triple) => {
+		const [key, at, state] = triple.split(' ');
+		return [key, Number(at), state];
 	});
 }
 
-/** Claims a key and, when claimed, settles it at once (its execution handed to n8n). */
+/** Claims a key and, when claimed, hands it over and ends it at once (its execution ran). */
 function take(ledger: DeliveryLedger, key: string, nowSeconds: number, keepSeconds: number) {
 	const result = ledger.claim(key, nowSeconds, keepSeconds);
-	if (result === 'claimed') ledger.settle(key, nowSeconds);
+	if (result === 'claimed') ledger.ended(ledger.handOver(key, nowSeconds));
 	return result;
 }
 
@@ -50,7 +53,7 @@ describe('delivery ledger', () => {
 		const ledger = new DeliveryLedger();
 		expect(ledger.claim('id:d-1', NOW, 900)).toBe('claimed');
 		expect(ledger.claim('id:d-1', NOW + 1, 900)).toBe('inFlight');
-		ledger.settle('id:d-1', NOW + 2);
+		ledger.handOver('id:d-1', NOW + 2);
 		expect(ledger.claim('id:d-1', NOW + 3, 900)).toBe('duplicate');
 	});
 
@@ -66,22 +69,23 @@ describe('delivery ledger', () => {
 		const ledger = new DeliveryLedger();
 		ledger.claim('in-flight', NOW, 900);
 		ledger.claim('other', NOW, 900);
-		ledger.settle('other', NOW + 1);
+		ledger.ended(ledger.handOver('other', NOW + 1));
 		const staticData = {};
 		persistRecentKeys(staticData, ledger);
-		expect(persistedAsTaken(staticData, 'other', NOW + 1, 900)).toBe(true);
-		expect(persistedAsTaken(staticData, 'in-flight', NOW + 1, 900)).toBe(false);
+		expect(persistedAsEnded(staticData, 'other', NOW + 1, 900)).toBe(true);
+		expect(persistedAsEnded(staticData, 'in-flight', NOW + 1, 900)).toBe(false);
+		expect(savedTriples(staticData).map(([key]) => key)).toEqual(['other']);
 		// the first one fails and is given back: the bank's retry finds nothing in static data either
 		ledger.release('in-flight');
 		persistRecentKeys(staticData, ledger);
-		expect(persistedAsTaken(staticData, 'in-flight', NOW + 2, 900)).toBe(false);
+		expect(persistedAsEnded(staticData, 'in-flight', NOW + 2, 900)).toBe(false);
 	});
 
 	it('when full, makes room by forgetting the oldest key kept beyond what must be kept, never one that must be', () => {
 		const ledger = new DeliveryLedger(2);
 		for (const id of ['a', 'b']) {
 			ledger.claim(id, NOW, 86_400, 900);
-			ledger.settle(id, NOW);
+			ledger.handOver(id, NOW);
 		}
 		// both ran less than 900 s ago: neither may go
 		expect(ledger.claim('c', NOW + 10, 86_400, 900)).toBe('full');
@@ -131,38 +135,57 @@ describe('delivery ledger', () => {
 	});
 
 	it('keys on the signed delivery id, or on the signed body when it has none, hashed to a fixed size', () => {
-		expect(deliveryKey('d-1', RAW)).toBe(deliveryKey('d-1', Buffer.from('other body')));
-		expect(deliveryKey('d-1', RAW)).not.toBe(deliveryKey('d-2', RAW));
-		expect(deliveryKey(undefined, Buffer.from('{}'))).not.toBe(deliveryKey(undefined, RAW));
+		expect(idKey('d-1')).toBe(idKey('d-1', Buffer.from('other body')));
+		expect(idKey('d-1')).not.toBe(idKey('d-2'));
+		expect(idKey(undefined, Buffer.from('{}'))).not.toBe(idKey(undefined, RAW));
 		// an id equal to the body cannot collide with the body's key
-		expect(deliveryKey(RAW.toString(), RAW)).not.toBe(deliveryKey(undefined, RAW));
-		expect(deliveryKey('x'.repeat(10_000), RAW)).toHaveLength(22);
+		expect(idKey(RAW.toString())).not.toBe(idKey(undefined, RAW));
+		expect(idKey('x'.repeat(10_000))).toHaveLength(22);
+	});
+
+	// the payload is not documented: a bank may number its deliveries per subscription, not globally
+	it.each([
+		{ about: 'another account', changed: { xaid: 'acc-2' }, is: 'another delivery' },
+		{ about: 'another event', changed: { event: 'TransactionConfirmed' }, is: 'another delivery' },
+		{ about: 'another transaction', changed: { xtid: 'tx-2' }, is: 'another delivery' },
+		{ about: 'the same account, event and transaction', changed: {}, is: 'a retry of it' },
+	])('the same delivery id about $about, signed again: $is', ({ changed, is }) => {
+		const first = deliveryKey({ ...ABOUT, deliveryId: 'd-1' }, RAW);
+		const second = deliveryKey({ ...ABOUT, ...changed, deliveryId: 'd-1' }, Buffer.from('re-sent'));
+		expect(first === second ? 'a retry of it' : 'another delivery').toBe(is);
+	});
+
+	it('ids and facts cannot be shifted into each other to make two deliveries one', () => {
+		expect(deliveryKey({ deliveryId: 'a b', event: 'c', xaid: 'd', xtid: 'e' }, RAW)).not.toBe(
+			deliveryKey({ deliveryId: 'a', event: 'b c', xaid: 'd', xtid: 'e' }, RAW),
+		);
 	});
 
 	it('persists the most recent keys in static data, merged with what another process saved there', () => {
 		const mine = new DeliveryLedger();
 		for (let i = 0; i < PERSISTED_KEYS + 50; i++) {
 			mine.claim(`mine-${i}`, NOW + i, 900);
-			mine.settle(`mine-${i}`, NOW + i);
+			mine.ended(mine.handOver(`mine-${i}`, NOW + i));
 		}
 		const staticData = {
-			recentDeliveries: [
-				['other-early', NOW - 10],
-				['other-late', NOW + PERSISTED_KEYS + 100],
-			],
+			recentDeliveries: `other-early ${NOW - 10} ended,other-late ${NOW + PERSISTED_KEYS + 100} ended`,
 		};
 		persistRecentKeys(staticData, mine);
-		const kept = savedPairs(staticData);
+		const kept = savedTriples(staticData);
 		expect(kept).toHaveLength(PERSISTED_KEYS);
 		// newest last, oldest dropped first
-		expect(kept.at(-1)).toEqual(['other-late', NOW + PERSISTED_KEYS + 100]);
-		expect(kept.at(-2)).toEqual([`mine-${PERSISTED_KEYS + 49}`, NOW + PERSISTED_KEYS + 49]);
+		expect(kept.at(-1)).toEqual(['other-late', NOW + PERSISTED_KEYS + 100, 'ended']);
+		expect(kept.at(-2)).toEqual([
+			`mine-${PERSISTED_KEYS + 49}`,
+			NOW + PERSISTED_KEYS + 49,
+			'ended',
+		]);
 		expect(kept.map(([key]) => key)).not.toContain('other-early');
-		expect(persistedAsTaken(staticData, 'other-late', NOW + PERSISTED_KEYS + 100, 900)).toBe(true);
-		expect(persistedAsTaken(staticData, 'mine-0', NOW, 900)).toBe(false);
+		expect(persistedAsEnded(staticData, 'other-late', NOW + PERSISTED_KEYS + 100, 900)).toBe(true);
+		expect(persistedAsEnded(staticData, 'mine-0', NOW, 900)).toBe(false);
 		// retention applies to saved keys too
 		expect(
-			persistedAsTaken(
+			persistedAsEnded(
 				staticData,
 				`mine-${PERSISTED_KEYS + 49}`,
 				NOW + PERSISTED_KEYS + 49 + 901,
@@ -174,24 +197,25 @@ describe('delivery ledger', () => {
 	it('a released key is not persisted, so a retry after an n8n restart is processed', () => {
 		const ledger = new DeliveryLedger();
 		ledger.claim('kept', NOW, 900);
-		ledger.settle('kept', NOW);
+		ledger.ended(ledger.handOver('kept', NOW));
 		ledger.claim('failed', NOW, 900);
 		ledger.release('failed');
 		const staticData = {};
 		persistRecentKeys(staticData, ledger);
-		expect(persistedAsTaken(staticData, 'kept', NOW, 900)).toBe(true);
-		expect(persistedAsTaken(staticData, 'failed', NOW, 900)).toBe(false);
+		expect(persistedAsEnded(staticData, 'kept', NOW, 900)).toBe(true);
+		expect(persistedAsEnded(staticData, 'failed', NOW, 900)).toBe(false);
 	});
 
 	it('ignores malformed saved entries', () => {
-		const staticData = { recentDeliveries: [['ok', NOW], 'x', [1, 2], null, ['no-time']] };
-		expect(persistedAsTaken(staticData, 'ok', NOW, 900)).toBe(true);
-		expect(persistedAsTaken({ recentDeliveries: 'nope' }, 'ok', NOW, 900)).toBe(false);
-		const text = { recentDeliveries: `ok ${NOW},,no-time,bad x, ${NOW},ok2 ${NOW} extra` };
-		expect(persistedAsTaken(text, 'ok', NOW, 900)).toBe(true);
-		expect(persistedAsTaken(text, 'no-time', NOW, 900)).toBe(false);
-		expect(persistedAsTaken(text, 'bad', NOW, 900)).toBe(false);
-		expect(persistedAsTaken({ recentDeliveries: 42 }, 'ok', NOW, 900)).toBe(false);
+		const text = {
+			recentDeliveries: `ok ${NOW} ended,,no-time,bad x ended, ${NOW} ended,ok2 ${NOW} ended extra,no-state ${NOW},odd ${NOW} done`,
+		};
+		expect(persistedAsEnded(text, 'ok', NOW, 900)).toBe(true);
+		for (const key of ['no-time', 'bad', 'ok2', 'no-state', 'odd'])
+			expect(persistedAsEnded(text, key, NOW, 900)).toBe(false);
+		expect(persistedAsEnded({ recentDeliveries: 'nope' }, 'ok', NOW, 900)).toBe(false);
+		expect(persistedAsEnded({ recentDeliveries: [['ok', NOW]] }, 'ok', NOW, 900)).toBe(false);
+		expect(persistedAsEnded({ recentDeliveries: 42 }, 'ok', NOW, 900)).toBe(false);
 	});
 
 	// n8n wraps every object inside static data in a change-tracking proxy whenever it builds the
@@ -199,39 +223,17 @@ describe('delivery ledger', () => {
 	it('saves the keys as one string, with no object inside for n8n to wrap', () => {
 		const ledger = new DeliveryLedger();
 		for (let i = 0; i < PERSISTED_KEYS + 5; i++) {
-			ledger.claim(deliveryKey(`d-${i}`, RAW), NOW + i, 900);
-			ledger.settle(deliveryKey(`d-${i}`, RAW), NOW + i);
+			ledger.claim(idKey(`d-${i}`), NOW + i, 900);
+			ledger.ended(ledger.handOver(idKey(`d-${i}`), NOW + i));
 		}
 		const staticData: IDataObject = {};
 		persistRecentKeys(staticData, ledger);
 		expect(typeof staticData.recentDeliveries).toBe('string');
-		expect(savedPairs(staticData)).toHaveLength(PERSISTED_KEYS);
-		expect(
-			persistedAsTaken(staticData, deliveryKey(`d-${PERSISTED_KEYS + 4}`, RAW), NOW, 900),
-		).toBe(true);
+		expect(savedTriples(staticData)).toHaveLength(PERSISTED_KEYS);
+		expect(persistedAsEnded(staticData, idKey(`d-${PERSISTED_KEYS + 4}`), NOW, 900)).toBe(true);
 		// the oldest beyond PERSISTED_KEYS are dropped
-		expect(persistedAsTaken(staticData, deliveryKey('d-0', RAW), NOW, 900)).toBe(false);
-		expect(persistedAsTaken(staticData, deliveryKey('d-5', RAW), NOW, 900)).toBe(true);
-	});
-
-	it('still recognises keys saved as [key, seconds] pairs, and keeps them when it writes', () => {
-		const staticData: IDataObject = {
-			recentDeliveries: [
-				['saved-before', NOW - 5],
-				['saved-later', NOW - 1],
-			],
-		};
-		expect(persistedAsTaken(staticData, 'saved-before', NOW, 900)).toBe(true);
-		const ledger = new DeliveryLedger();
-		ledger.claim('new', NOW, 900);
-		ledger.settle('new', NOW);
-		persistRecentKeys(staticData, ledger);
-		expect(typeof staticData.recentDeliveries).toBe('string');
-		expect(savedPairs(staticData)).toEqual([
-			['saved-before', NOW - 5],
-			['saved-later', NOW - 1],
-			['new', NOW],
-		]);
+		expect(persistedAsEnded(staticData, idKey('d-0'), NOW, 900)).toBe(false);
+		expect(persistedAsEnded(staticData, idKey('d-5'), NOW, 900)).toBe(true);
 	});
 
 	it('keeps ids for twice the replay window, at least 15 minutes (the bank retries with a fresh timestamp)', () => {
@@ -250,5 +252,84 @@ describe('delivery ledger', () => {
 			mustKeepSeconds: 900,
 		});
 		expect(REPLAYABLE_KEEP_SECONDS).toBe(86_400);
+	});
+});
+
+describe('whether a delivery’s execution has ended, as static data keeps it', () => {
+	/** What an n8n restart leaves: only the static data, and a ledger with nothing in it. */
+	const afterRestart = (staticData: IDataObject, key: string) =>
+		persistedAsEnded(staticData, key, NOW + 10, 900) ? 'is a duplicate' : 'runs again';
+
+	it.each([
+		{
+			d1: 'handed over, its execution still running, saved by another delivery answered meanwhile',
+			step: (ledger: DeliveryLedger) => void ledger.handOver('d1', NOW),
+			expected: 'runs again',
+		},
+		{
+			d1: 'handed over, and n8n answered it (its execution ended)',
+			step: (ledger: DeliveryLedger) => ledger.ended(ledger.handOver('d1', NOW)),
+			expected: 'is a duplicate',
+		},
+		{
+			d1: 'claimed, its transaction still being fetched',
+			step: () => undefined,
+			expected: 'runs again',
+		},
+	])('a delivery $d1: after a restart the bank’s next attempt $expected', ({ step, expected }) => {
+		const ledger = new DeliveryLedger();
+		ledger.claim('d1', NOW, 900);
+		step(ledger);
+		ledger.claim('d2', NOW, 900);
+		ledger.handOver('d2', NOW + 1);
+		// the static data of d2's call, as n8n saves it once d2's execution has ended
+		const savedByD2: IDataObject = {};
+		persistRecentKeys(savedByD2, ledger, 'd2');
+		expect(afterRestart(savedByD2, 'd1')).toBe(expected);
+		expect(afterRestart(savedByD2, 'd2')).toBe('is a duplicate');
+	});
+
+	it('a call’s own key is written as ended in its own static data (n8n saves it only after that execution)', () => {
+		const ledger = new DeliveryLedger();
+		ledger.claim('own', NOW, 900);
+		ledger.handOver('own', NOW);
+		const own: IDataObject = {};
+		const another: IDataObject = {};
+		persistRecentKeys(own, ledger, 'own');
+		persistRecentKeys(another, ledger);
+		expect(savedTriples(own)).toEqual([['own', NOW, 'ended']]);
+		expect(savedTriples(another)).toEqual([['own', NOW, 'running']]);
+	});
+
+	it.each([
+		['ended', 'running', 'ended'],
+		['running', 'ended', 'ended'],
+		['running', 'running', 'running'],
+	])(
+		'saved as %s, and %s in this instance: written as %s (once any execution of it ended, the event ran)',
+		(saved, here, written) => {
+			const ledger = new DeliveryLedger();
+			ledger.claim('k', NOW, 900);
+			const handedOver = ledger.handOver('k', NOW + 5);
+			if (here === 'ended') ledger.ended(handedOver);
+			const staticData: IDataObject = { recentDeliveries: `k ${NOW} ${saved}` };
+			persistRecentKeys(staticData, ledger);
+			expect(savedTriples(staticData)).toEqual([['k', NOW + 5, written]]);
+		},
+	);
+
+	it('a key run again after a crash is kept as running until that run ends', () => {
+		// saved as running by another delivery before n8n was killed
+		const staticData: IDataObject = { recentDeliveries: `k ${NOW} running` };
+		const restarted = new DeliveryLedger();
+		expect(persistedAsEnded(staticData, 'k', NOW + 20, 900)).toBe(false);
+		expect(restarted.claim('k', NOW + 20, 900)).toBe('claimed');
+		const again = restarted.handOver('k', NOW + 21);
+		persistRecentKeys(staticData, restarted);
+		expect(persistedAsEnded(staticData, 'k', NOW + 22, 900)).toBe(false);
+		restarted.ended(again);
+		persistRecentKeys(staticData, restarted);
+		expect(persistedAsEnded(staticData, 'k', NOW + 22, 900)).toBe(true);
+		expect(restarted.claim('k', NOW + 22, 900)).toBe('duplicate');
 	});
 });
