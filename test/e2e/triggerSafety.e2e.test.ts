@@ -362,3 +362,156 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 		expect(await executionsOf(restored.deliveryId)).toBe(1);
 	});
 });
+
+describe.each(selectedVersions())(
+	'n8n %s: trigger across a crash (n8n killed mid-execution)',
+	(version) => {
+		const SLOW_PREFIX = 'e2e-crash-slow-';
+		/** Long enough for another delivery to be answered and n8n to be killed while it runs. */
+		const SLOW_SECONDS = 20;
+		let stack: Stack;
+		let workflowId: string;
+
+		beforeAll(async () => {
+			stack = await startStack(version);
+			const { n8n, sandbox } = stack;
+			const { id } = await createCredential(
+				n8n,
+				'Customer Banking sandbox',
+				credentialData(sandbox),
+			);
+			workflowId = (
+				await importWorkflow(n8n, 'trigger-crash.json', {
+					CREDENTIAL_ID: id,
+					ACCOUNT_GBP: sandbox.seeded.accounts.gbp,
+					SLOW_PREFIX,
+					SLOW_SECONDS: String(SLOW_SECONDS),
+				})
+			).id;
+			await activate(n8n, workflowId);
+			await waitFor('the subscription', () =>
+				stack.sandbox.control.subscriptions('workspace-1').length === 1 ? true : undefined,
+			);
+			await registered();
+		});
+
+		afterAll(async () => {
+			await stack?.stop();
+		});
+
+		const url = () => stack.sandbox.control.subscriptions('workspace-1')[0]?.url as string;
+
+		/** n8n answers 404 on a production webhook for a moment after activation (and after a restart). */
+		async function registered(): Promise<void> {
+			await waitFor(
+				'the webhook to be registered',
+				async () => ((await post('{}')).status === 404 ? undefined : true),
+				60_000,
+				250,
+			);
+		}
+
+		/** The status and body n8n answers, signed afresh; status 0 when the connection was cut without one. */
+		async function post(body: string): Promise<{ status: number; text: string }> {
+			const timestamp = Math.floor(Date.now() / 1000);
+			const signature = createHmac('sha256', stack.sandbox.signingSecret)
+				.update(`${timestamp}.${body}`)
+				.digest('hex');
+			try {
+				const answer = await fetch(url(), {
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						'x-cb-timestamp': String(timestamp),
+						'x-cb-signature': `v1=${signature}`,
+					},
+					body,
+				});
+				return { status: answer.status, text: await answer.text() };
+			} catch {
+				return { status: 0, text: '' };
+			}
+		}
+
+		/** Successful executions that emitted this delivery id. */
+		async function succeeded(deliveryId: string): Promise<number> {
+			let count = 0;
+			for (const id of await executionIds(stack.n8n, workflowId)) {
+				const execution = await getExecution(stack.n8n, id);
+				if (execution.status !== 'success') continue;
+				if (nodeOutput(execution, TRIGGER).some((item) => item.deliveryId === deliveryId)) count++;
+			}
+			return count;
+		}
+
+		/** The ids of deliveries the trigger's static data holds, as n8n saved it in its database. */
+		async function savedDeliveries(): Promise<string[]> {
+			const workflow = await stack.n8n.restOk<{ data: { staticData?: unknown } }>(
+				'GET',
+				`/workflows/${workflowId}`,
+			);
+			const raw = workflow.data.staticData;
+			const staticData = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? {})) as Record<
+				string,
+				Record<string, unknown> | undefined
+			>;
+			const saved = staticData[`node:${TRIGGER}`]?.recentDeliveries;
+			return typeof saved === 'string' && saved !== '' ? saved.split(',') : [];
+		}
+
+		it("a delivery whose execution runs while another delivery is answered, n8n killed (kill -9) before it ends: the bank's next attempt runs it, once", async () => {
+			const { sandbox } = stack;
+			// a delivery the sandbox makes, as the body the bank would send
+			const before = sandbox.control.deliveries().length;
+			const transaction = await sandbox.control.receive(
+				sandbox.seeded.accounts.gbp,
+				42,
+				'E2E-CRASH',
+			);
+			await sandbox.control.waitForDeliveries();
+			const template = sandbox.control
+				.deliveries()
+				.slice(before)
+				.find((d) => d.xtid === transaction.xtid);
+			if (!template) throw new Error('the sandbox made no delivery');
+			const withId = (deliveryId: string) =>
+				template.body.replace(/"deliveryId":"[^"]+"/, `"deliveryId":"${deliveryId}"`);
+			const slow = { id: `${SLOW_PREFIX}${Date.now()}`, body: '' };
+			slow.body = withId(slow.id);
+			const quick = { id: `e2e-crash-quick-${Date.now()}`, body: '' };
+			quick.body = withId(quick.id);
+			expect(slow.body).toContain(slow.id);
+			await waitFor('the sandbox delivery to be saved', async () =>
+				(await savedDeliveries()).length >= 1 ? true : undefined,
+			);
+			const savedBefore = (await savedDeliveries()).length;
+
+			let slowAnswered = false;
+			const slowAnswer = post(slow.body).finally(() => (slowAnswered = true));
+			await sleep(1500);
+			// another delivery answered while the slow one's execution runs: n8n saves the static data it
+			// wrote, which names the slow one too
+			expect(await post(quick.body)).toEqual({ status: 200, text: '' });
+			expect((await savedDeliveries()).length).toBe(savedBefore + 2);
+			expect(slowAnswered).toBe(false);
+
+			await stack.n8n.killAndRestart();
+			// n8n never answered it: the bank sends it again
+			expect((await slowAnswer).status).toBe(0);
+			await registered();
+
+			const again = await post(slow.body);
+			// run, and answered once its execution ended (not "duplicate delivery")
+			expect(again).toEqual({ status: 200, text: '' });
+			expect(await succeeded(slow.id)).toBe(1);
+			// from now on both are duplicates: each ran once
+			for (const delivery of [slow, quick]) {
+				const copy = await post(delivery.body);
+				expect(copy.status).toBe(200);
+				expect(JSON.parse(copy.text)).toMatchObject({ reason: 'duplicate delivery' });
+			}
+			expect(await succeeded(quick.id)).toBe(1);
+			expect(await succeeded(slow.id)).toBe(1);
+		});
+	},
+);

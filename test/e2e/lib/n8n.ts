@@ -75,6 +75,17 @@ export class N8n {
 		await this.signIn();
 	}
 
+	/**
+	 * Kills n8n at once (SIGKILL to its process group, as `kill -9`: no shutdown, nothing saved, running
+	 * executions cut off) and starts it again on the same port, user folder and database.
+	 */
+	async killAndRestart(): Promise<void> {
+		await this.process.kill();
+		this.process = this.launch();
+		await waitUntilReady(this.url, this.process, 120_000);
+		await this.signIn();
+	}
+
 	get major(): number {
 		return Number(this.version.split('.')[0]);
 	}

@@ -41,6 +41,8 @@ export interface ManagedProcess {
 	exited: Promise<number | null>;
 	/** SIGTERM to the whole process group, SIGKILL after the grace period; resolves once it is gone */
 	stop(graceMs?: number): Promise<void>;
+	/** SIGKILL to the whole process group at once (a crash: no shutdown); resolves once it is gone */
+	kill(): Promise<void>;
 }
 
 const running = new Set<ManagedProcess>();
@@ -93,19 +95,27 @@ export function startProcess(
 		child.on('error', () => resolve(null));
 	});
 	let stopping: Promise<void> | undefined;
+	const signal = (name: NodeJS.Signals) => {
+		try {
+			if (child.pid) process.kill(-child.pid, name);
+		} catch {
+			// the group is already gone
+		}
+	};
 	const managed: ManagedProcess = {
 		child,
 		output: () => output,
 		exited,
+		kill() {
+			stopping ??= (async () => {
+				signal('SIGKILL');
+				await exited;
+				running.delete(managed);
+			})();
+			return stopping;
+		},
 		stop(graceMs = 10_000) {
 			stopping ??= (async () => {
-				const signal = (name: NodeJS.Signals) => {
-					try {
-						if (child.pid) process.kill(-child.pid, name);
-					} catch {
-						// the group is already gone
-					}
-				};
 				if (child.exitCode === null && child.signalCode === null) {
 					signal('SIGTERM');
 					const timer = new Promise<'timeout'>((resolve) =>
