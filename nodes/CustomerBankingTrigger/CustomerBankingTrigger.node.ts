@@ -37,6 +37,7 @@ import {
 	subscribeAllOrNothing,
 } from './subscriptions';
 import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
+import { webhookAddressCheck } from './webhookAddress';
 
 import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
 
@@ -51,6 +52,23 @@ function subscriptionOwner(this: IHookFunctions): SubscriptionOwner | undefined 
 		// n8n registers test webhooks (the editor's "listen for test event") in manual mode.
 		isTest: this.getMode() === 'manual',
 	};
+}
+
+/**
+ * Production refuses a webhook address that is not https; the sandbox subscribes it with a warning in
+ * n8n's log (a webhook's `create` has no other way to warn: n8n shows only a thrown error).
+ */
+async function checkWebhookAddress(this: IHookFunctions, webhookUrl: string): Promise<void> {
+	const { environment } = await this.getCredentials(CREDENTIAL);
+	const check = webhookAddressCheck(webhookUrl, environment);
+	if (check.verdict === 'refuse') {
+		throw new NodeOperationError(this.getNode(), check.message, {
+			description: check.description,
+		});
+	}
+	if (check.verdict === 'warn') {
+		this.logger.warn(`Customer Banking Trigger: ${check.message}. ${check.description}`);
+	}
 }
 
 function plannedSubscriptions(this: IHookFunctions): SubscriptionTarget[] {
@@ -128,6 +146,7 @@ export class CustomerBankingTrigger implements INodeType {
 				if (!owner) {
 					throw new NodeOperationError(this.getNode(), 'n8n has no webhook URL for this trigger');
 				}
+				await checkWebhookAddress.call(this, owner.webhookUrl);
 				const planned = planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
 				const staticData = this.getWorkflowStaticData('node');
 				await subscribeAllOrNothing.call(this, planned, owner.webhookUrl, staticData);

@@ -194,6 +194,53 @@ describe('activation', () => {
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
 
+	it("with a production credential, refuses a webhook address that is not https, naming n8n's WEBHOOK_URL, before any request", async () => {
+		// never reached: activation stops before anything is sent
+		const credentials = {
+			...credentialsFor(sandbox),
+			environment: 'production',
+			baseUrl: 'https://api.bank.example.com',
+			tokenUrl: 'https://auth.bank.example.com',
+		};
+		const { context } = hookContext(
+			credentials,
+			{ accounts: [sandbox.seeded.accounts.gbp], events: BOTH },
+			{ webhookUrl: PRODUCTION_URL },
+		);
+		sandbox.control.clearRequests();
+		const failure = hooks.create.call(context);
+		await expect(failure).rejects.toBeInstanceOf(NodeOperationError);
+		await expect(failure).rejects.toThrow(/not https \(http:\/\/127\.0\.0\.1:5678\)/);
+		await expect(failure).rejects.toMatchObject({
+			description: expect.stringContaining('WEBHOOK_URL'),
+		});
+		expect(sandbox.control.requests()).toEqual([]);
+	});
+
+	it("with a sandbox credential, subscribes a webhook address that is not https and logs a warning naming n8n's WEBHOOK_URL", async () => {
+		const parameters = { accounts: [sandbox.seeded.accounts.gbp], events: BOTH };
+		const { context, logs } = hookContext(credentialsFor(sandbox), parameters, {
+			webhookUrl: PRODUCTION_URL,
+		});
+		expect(await hooks.create.call(context)).toBe(true);
+		expect(sandbox.control.subscriptions().map((s) => s.url)).toEqual([
+			PRODUCTION_URL,
+			PRODUCTION_URL,
+		]);
+		const warnings = logs.filter((entry) => entry.level === 'warn').map((entry) => entry.message);
+		expect(warnings).toEqual([
+			expect.stringMatching(/not https \(http:\/\/127\.0\.0\.1:5678\).*WEBHOOK_URL/),
+		]);
+		await hooks.delete.call(context);
+		// an https address: no warning
+		const https = hookContext(credentialsFor(sandbox), parameters, {
+			webhookUrl: 'https://n8n.example.com/webhook/webhook-1/webhook',
+		});
+		expect(await hooks.create.call(https.context)).toBe(true);
+		expect(https.logs.filter((entry) => entry.level === 'warn')).toEqual([]);
+		await hooks.delete.call(https.context);
+	});
+
 	it('names the field when no account or no event is chosen, before any request', async () => {
 		const { context } = hookContext(credentialsFor(sandbox), { accounts: [], events: [] });
 		sandbox.control.clearRequests();
