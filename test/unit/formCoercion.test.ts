@@ -23,10 +23,7 @@ function parametersOf(list: INodeProperties[], node: string): Array<[string, INo
 const all = [
 	...parametersOf(new CustomerBanking().description.properties, 'Customer Banking'),
 	...parametersOf(new CustomerBankingTrigger().description.properties, 'Trigger'),
-	...parametersOf(
-		new CustomerBankingApprovalTrigger().description.properties,
-		'Approval Trigger',
-	),
+	...parametersOf(new CustomerBankingApprovalTrigger().description.properties, 'Approval Trigger'),
 ];
 
 const MONEY = ['amount', 'maxAmount', 'maxTotal'];

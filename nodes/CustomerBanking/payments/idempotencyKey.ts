@@ -82,8 +82,11 @@ function runParts(scope: KeyScope): string[] {
 	return scope.runIndex > 0 ? ['run', String(scope.runIndex)] : [];
 }
 
-/** Where a key comes from: this execution and node, the user's Custom Idempotency Key, or a resubmission of rejected items. */
-export type KeySource = 'derived' | 'custom' | 'resubmission';
+/**
+ * Where a key comes from: this execution and node (`derived`), the payment's details (`details`: Skip
+ * Payments Already Made), the user's Custom Idempotency Key, or a resubmission of rejected items.
+ */
+export type KeySource = 'derived' | 'details' | 'custom' | 'resubmission';
 
 export interface IdempotencyKey {
 	key: string;
@@ -155,4 +158,18 @@ export function resubmissionKey(
 	positionsInRequest: readonly number[],
 ): string {
 	return uuidV4FromParts(['resubmit', originalKey, String(attempt), positionsInRequest.join(',')]);
+}
+
+/**
+ * Skip Payments Already Made: the key is the request body itself (paymentIdentity.ts bodyDigest), with no
+ * execution, workflow or position in it, so the same payment sent again (Execute pressed twice, another
+ * execution at the same time, another grouping of the same batch) goes under the same key with the same
+ * body, which the bank never pays twice (spec §Payments rule 1). Changing any detail, the description
+ * included, makes another key: the look-up before sending (paymentLookUp.ts) covers those.
+ */
+export function detailsKey(bodyDigest: string, asBatch: boolean): IdempotencyKey {
+	return {
+		key: uuidV4FromParts([asBatch ? 'batch-details' : 'details', bodyDigest]),
+		source: 'details',
+	};
 }

@@ -268,3 +268,39 @@ export async function findCandidates(
 	}
 	return results;
 }
+
+/**
+ * Skip Payments Already Made: the account's payments that match each payment's details (reference,
+ * amount, payee, currency), made at any time, with what their records say (approval and transaction
+ * status); and every xtid the lists show (`listed`), so that an answer naming one of them later is known
+ * to be a payment made before. One read of the approvals and the transactions per account.
+ */
+export async function paymentsAlreadyAtBank(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	bankClock: BankClock,
+): Promise<{ matches: Map<number, FoundPayment[]>; listed: Set<string> }> {
+	const byAccount = await readAccounts.call(this, payments, bankClock);
+	const listed = new Set<string>();
+	for (const { approvals, transactions } of byAccount.values()) {
+		for (const approval of approvals) {
+			const xtid = text(approvalPayment(approval).xtid);
+			if (xtid !== undefined) listed.add(xtid);
+		}
+		for (const transaction of transactions) {
+			const xtid = text(transaction.xtid);
+			if (xtid !== undefined) listed.add(xtid);
+		}
+	}
+	const nothingClaimed: XtidClaims = { has: () => false, add: () => undefined };
+	const matches = new Map<number, FoundPayment[]>();
+	for (const payment of payments) {
+		const sought = soughtFor(payment);
+		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
+			claimed: nothingClaimed,
+			firstAttempt: {},
+		});
+		matches.set(payment.itemIndex, [...found.values()]);
+	}
+	return { matches, listed };
+}

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { apiFailureOf, apiRequest, BankClock } from '../transport';
 import {
 	batchKey,
+	detailsKey,
 	type IdempotencyKey,
 	itemKey,
 	type KeyScope,
@@ -19,7 +20,13 @@ import {
 } from './outcomes';
 import { type Payment, paymentRequest } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
-import { findCandidates, type LookupResult, lookUpPayments } from './paymentLookUp';
+import {
+	findCandidates,
+	type FoundPayment,
+	type LookupResult,
+	lookUpPayments,
+	paymentsAlreadyAtBank,
+} from './paymentLookUp';
 import { PaymentMemory, type SentRequest } from './paymentMemory';
 import { readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
@@ -42,7 +49,9 @@ export type PaymentStep =
 	| { kind: 'send'; request: PlannedRequest }
 	| { kind: 'known'; outcomes: PaymentOutcome[] }
 	| { kind: 'overLimit'; payment: Payment; reason: string }
-	| { kind: 'holdBack'; payments: Payment[]; why: string };
+	| { kind: 'holdBack'; payments: Payment[]; why: string }
+	/** Skip Payments Already Made: the bank shows a payment with these details already; not sent. */
+	| { kind: 'alreadyMade'; payment: Payment; earlier: FoundPayment[] };
 
 const HELD_WITH_OTHERS =
 	'It was sent earlier in this execution in one request with other payments that are not all in this run of the node, so that request cannot be repeated as it was, and the payment is not sent under another key.';
@@ -55,7 +64,7 @@ const firstItemOf = (step: PaymentStep): number => {
 			? step.request.members
 			: step.kind === 'known'
 				? step.outcomes.map((o) => o.payment)
-				: step.kind === 'overLimit'
+				: step.kind === 'overLimit' || step.kind === 'alreadyMade'
 					? [step.payment]
 					: step.payments;
 	return Math.min(...payments.map((payment) => payment.itemIndex));
@@ -80,7 +89,17 @@ export class PaymentRun {
 	/** The bank's clock as the answers of this run show it, for telling when a request first left. */
 	private readonly bankClock = new BankClock();
 
-	constructor(readonly context: IExecuteFunctions) {
+	/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
+	private readonly heldBeforeSending = new Set<string>();
+
+	/**
+	 * `skipAlreadyMade` (Skip Payments Already Made): payments the bank already holds are not sent, and
+	 * keys come from the payments' details instead of this execution.
+	 */
+	constructor(
+		readonly context: IExecuteFunctions,
+		readonly skipAlreadyMade: boolean,
+	) {
 		this.scope = keyScopeOf.call(context);
 	}
 
@@ -210,7 +229,7 @@ export class PaymentRun {
 				members.forEach((member) => planned.add(member));
 				requests.push({
 					members,
-					key: { key: first.key, source: 'derived' },
+					key: { key: first.key, source: this.ownKeySource },
 					asBatch: first.request.asBatch,
 				});
 			} else {
@@ -271,26 +290,60 @@ export class PaymentRun {
 	}
 
 	/**
-	 * The steps of this run for these valid payments, in input order: keys checked against their bodies
-	 * (screen), the spending limits applied (a payment sent before that is over a limit now is looked up,
-	 * not reported "not sent"), then the requests planned (plan).
+	 * Skip Payments Already Made: the payments not sent before in this execution whose details (account,
+	 * payee, amount, currency, reference) match a payment the bank shows (spec §Errors rule 3: approvals
+	 * and transactions, matching on reference): made, on its way or waiting for approval, or refused
+	 * earlier, which is not sent again automatically either (spec §Errors rule 5). Every xtid the lists
+	 * show is kept: the bank answering one of them later is a payment made before.
 	 */
-	steps(
+	private async alreadyAtBank(payments: Payment[]): Promise<Map<Payment, FoundPayment[]>> {
+		const fresh = payments.filter((payment) => !this.mayHaveBeenMade(payment));
+		const found = new Map<Payment, FoundPayment[]>();
+		if (!this.skipAlreadyMade || fresh.length === 0) return found;
+		const { matches, listed } = await paymentsAlreadyAtBank.call(
+			this.context,
+			fresh,
+			this.bankClock,
+		);
+		listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
+		for (const payment of fresh) {
+			const earlier = matches.get(payment.itemIndex) ?? [];
+			if (earlier.length > 0) found.set(payment, earlier);
+		}
+		return found;
+	}
+
+	/**
+	 * The steps of this run for these valid payments, in input order: keys checked against their bodies
+	 * (screen), payments the bank already holds left out (alreadyAtBank), the spending limits applied (a
+	 * payment sent before that is over a limit now is looked up, not reported "not sent"), then the
+	 * requests planned (plan).
+	 */
+	async steps(
 		payments: Payment[],
 		limits: SpendingLimits,
 		planNew: (fresh: Payment[]) => PlannedRequest[],
-	): PaymentStep[] {
+	): Promise<PaymentStep[]> {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
-		const { allowed, refused } = withinLimits.call(this.context, usable, limits, {
-			idOf: (payment) => this.limitIdOf(payment),
-			alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
-		});
+		const atBank = await this.alreadyAtBank(usable);
+		const { allowed, refused } = withinLimits.call(
+			this.context,
+			usable.filter((payment) => !atBank.has(payment)),
+			limits,
+			{
+				idOf: (payment) => this.limitIdOf(payment),
+				alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
+			},
+		);
 		const plan = this.plan(allowed, planNew);
 		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
 		const steps: PaymentStep[] = [
 			...[...conflicts, ...plan.conflicts].map(
 				(outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] }),
+			),
+			...[...atBank].map(
+				([payment, earlier]): PaymentStep => ({ kind: 'alreadyMade', payment, earlier }),
 			),
 			...refused
 				.filter((entry) => !heldOverLimit.includes(entry))
@@ -327,7 +380,9 @@ export class PaymentRun {
 			byKey.set(key, [...(byKey.get(key) ?? []), payment]);
 		}
 		for (const [key, members] of byKey) {
-			outcomes.push(...(await this.resolveUnknown(members, { key, source: 'derived' }, why)));
+			outcomes.push(
+				...(await this.resolveUnknown(members, { key, source: this.ownKeySource }, why)),
+			);
 		}
 		return outcomes;
 	}
@@ -340,12 +395,25 @@ export class PaymentRun {
 
 	/** The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key). */
 	keyOf(payment: Payment): IdempotencyKey {
+		if (payment.customKey === undefined && this.skipAlreadyMade)
+			return detailsKey(bodyDigest(payment.body), false);
 		return itemKey(this.scope, payment.itemIndex, payment.customKey);
 	}
 
-	/** The key of the `batchIndex`th batch request of Submit Batch, holding these items. */
-	batchKeyOf(batchIndex: number, itemIndexes: readonly number[]): IdempotencyKey {
-		return batchKey(this.scope, batchIndex, itemIndexes);
+	/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
+	batchKeyOf(batchIndex: number, members: readonly Payment[]): IdempotencyKey {
+		if (this.skipAlreadyMade)
+			return detailsKey(bodyDigest(requestBodyOf([...members], true)), true);
+		return batchKey(
+			this.scope,
+			batchIndex,
+			members.map((member) => member.itemIndex),
+		);
+	}
+
+	/** The source of the keys this run derives itself. */
+	private get ownKeySource(): IdempotencyKey['source'] {
+		return this.skipAlreadyMade ? 'details' : 'derived';
 	}
 
 	/**
@@ -408,10 +476,15 @@ export class PaymentRun {
 		};
 	}
 
-	/** Notes that the bank answered `key` with `xtid`, which is then reported; true when it had answered so before. */
+	/**
+	 * Notes that the bank answered `key` with `xtid`, which is then reported; true when the payment was
+	 * made before: the bank had answered this key with it, or the account's lists showed it before this
+	 * run sent anything.
+	 */
 	noteAnswer(key: string, xtid: string): boolean {
 		this.memory.claimedXtids.add(xtid);
-		return this.memory.answered(key, xtid);
+		const answeredBefore = this.memory.answered(key, xtid);
+		return answeredBefore || this.heldBeforeSending.has(xtid);
 	}
 
 	/**

@@ -139,7 +139,10 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		const added = newTotals.get(account) ?? 0;
 		// a repeated key (the same payment twice in the input) counts once
 		const extra = counted.has(id) || ledgerOf.alreadyPaid(id) ? 0 : toMinorUnits(amount);
-		if (limits.maxTotal !== undefined && committed + added + extra > toMinorUnits(limits.maxTotal)) {
+		if (
+			limits.maxTotal !== undefined &&
+			committed + added + extra > toMinorUnits(limits.maxTotal)
+		) {
 			refused.push({
 				payment,
 				reason: overTotal(limits, account, committed + added + (extra || 0), amount),

@@ -3,6 +3,7 @@
  * reference (and optionally currency, description), as a spreadsheet of invoices names them; missing
  * and extra fields are errors naming the item and the field, before anything is sent.
  */
+import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { credentialsFor } from '../../helpers/sandboxCredentials';
@@ -87,7 +88,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		const run = await pay(operation, [invoice({ amount: 'twelve' }), good], {}, true);
 		const outputs = (run.output?.[0] ?? []).map((item) => item.json);
 		expect(outputs.find((output) => output.error !== undefined)?.error).toBe(
-			"Invalid payment in item 0: Input field 'amount' must be a number",
+			`Invalid payment in item 0: Input field 'amount' ${AMOUNT_RULES.notANumber}`,
 		);
 		expect(outputs.find((output) => output.status === 'submitted')).toMatchObject({
 			reference: good.reference,

@@ -64,7 +64,10 @@ export async function runPayments(
 			: undefined);
 	const { context, requests } = createExecuteContext({
 		...options,
-		parameters: { resource: 'payment', ...options.parameters },
+		// These suites prove the key machinery (Retry On Fail, n8n's Retry, lost answers) where the keys
+		// alone decide, so Skip Payments Already Made is off unless a test turns it on;
+		// duplicateProtection.test.ts runs the same failure paths with it on.
+		parameters: { resource: 'payment', skipAlreadyMade: false, ...options.parameters },
 		items,
 		credentials,
 		nodeType,

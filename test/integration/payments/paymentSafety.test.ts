@@ -2,6 +2,7 @@
  * Issue 11: custom keys protect each payment on its own in Submit Batch, whatever the order or
  * grouping; a look-up never claims another payment; a repeated key says it was a replay.
  */
+import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { credentialsFor } from '../../helpers/sandboxCredentials';
@@ -232,13 +233,31 @@ describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => 
 		},
 	);
 
-	it('a negative limit is bad input, named, and nothing is sent', async () => {
+	it.each([
+		[-1, AMOUNT_RULES.positive],
+		['-50', AMOUNT_RULES.positive],
+		['0', AMOUNT_RULES.positive],
+		['10.123', AMOUNT_RULES.decimals],
+		['1,000.50', AMOUNT_RULES.separators],
+		['abc', AMOUNT_RULES.notANumber],
+	])(
+		'a limit of %p is bad input, named with its rule, and nothing is sent',
+		async (limit, rule) => {
+			const result = await run('submit', [
+				{ amount: 5, reference: `NEG-LIMIT-${++counter}`, options: { maxAmount: limit } },
+			]);
+			expect(result.error?.message).toBe(`Maximum Amount ${rule}`);
+			expect(result.error?.description).toContain('Leave it empty for no limit. Nothing was sent.');
+			expect(result.posts).toEqual([]);
+		},
+	);
+
+	it('an empty limit is no limit', async () => {
+		const reference = `NO-LIMIT-${++counter}`;
 		const result = await run('submit', [
-			{ amount: 5, reference: `NEG-LIMIT-${++counter}`, options: { maxAmount: -1 } },
+			{ amount: 500, reference, options: { maxAmount: '', maxTotal: '  ' } },
 		]);
-		expect(result.error?.message).toBe(
-			'Maximum Amount must be a number of 0 or more (0: no limit)',
-		);
-		expect(result.posts).toEqual([]);
+		expect(jsonOf(result).map((output) => output.status)).toEqual(['submitted']);
+		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 	});
 });

@@ -1,3 +1,4 @@
+import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -392,7 +393,7 @@ describe('Payment → Submit', () => {
 		);
 		expect(run.error).toBeInstanceOf(NodeOperationError);
 		expect(run.error?.message).toBe(
-			'Invalid payment in item 1: Amount must have at most 2 decimal places; Reference must be 6-140 characters (has 3)',
+			`Invalid payment in item 1: Amount ${AMOUNT_RULES.decimals}; Reference must be 6-140 characters (has 3)`,
 		);
 		expect(run.error?.context?.itemIndex).toBe(1);
 		expect(run.requests).toEqual([]);

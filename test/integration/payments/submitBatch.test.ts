@@ -1,3 +1,4 @@
+import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -479,7 +480,7 @@ describe('Payment → Submit Batch', () => {
 		expect(sandbox.control.requests()).toEqual([]);
 		const results = jsonOf(run);
 		expect(results.map((result) => result.status)).toEqual(['valid', 'invalid', 'valid']);
-		expect(results[1].issues).toEqual(['Amount must have at most 2 decimal places']);
+		expect(results[1].issues).toEqual([`Amount ${AMOUNT_RULES.decimals}`]);
 		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([
 			{ item: 0 },
 			{ item: 1 },

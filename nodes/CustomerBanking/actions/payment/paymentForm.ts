@@ -104,7 +104,7 @@ export const customKeyOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.invoiceId }}',
 	description:
-		"Without it, the key is derived from the workflow, the execution, this node and the item: Retry On Fail and n8n's Retry of a failed execution never pay twice, but running the workflow again (a new execution) pays again. With it (e.g. an invoice ID) the key stays the same across executions; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs.",
+		"With it (e.g. an invoice ID) the payment's key stays the same across executions, so the bank pays that key once, also with Skip Payments Already Made off; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs. Without it, the key comes from the payment's details (Skip Payments Already Made on) or from this execution, node and item (off: running the workflow again pays again).",
 };
 
 export const validateOnlyOption: INodeProperties = {
@@ -115,3 +115,30 @@ export const validateOnlyOption: INodeProperties = {
 	description:
 		'Whether to only check every item and show what would be sent (body and idempotency key), sending nothing',
 };
+
+export const SKIP_ALREADY_MADE = 'skipAlreadyMade';
+
+/**
+ * Duplicate protection, on by default: the user's first re-run of a workflow must not pay again
+ * (payments/duplicateProtection.ts, paymentLookUp.ts paymentsAlreadyAtBank). A notice stays in the form
+ * while it is off.
+ */
+export const skipAlreadyMadeFields: INodeProperties[] = [
+	{
+		displayName: 'Skip Payments Already Made',
+		name: SKIP_ALREADY_MADE,
+		type: 'boolean',
+		default: true,
+		noDataExpression: true,
+		description:
+			"Whether to leave out every payment the bank already holds with the same account, payee, amount, currency and reference (sent, on its way or waiting for approval), so running the workflow again never pays again. Such items say 'already_made' with the earlier payment. Turn it off only for payments that really repeat with the same reference, such as rent.",
+	},
+	{
+		displayName:
+			'Running this workflow again pays every payment again: payments are not checked against the ones the bank already holds. Keep this off only for payments that really repeat (rent, payroll). A Custom Idempotency Key (e.g. the invoice number) still pays each key only once.',
+		name: 'skipAlreadyMadeOffNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { [SKIP_ALREADY_MADE]: [false] } },
+	},
+];

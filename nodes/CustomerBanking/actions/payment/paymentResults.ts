@@ -1,8 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { holdsMoney, stateOf } from '../../payments/duplicateProtection';
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
 import { type Payment, paymentRequest } from '../../payments/payment';
+import type { FoundPayment } from '../../payments/paymentLookUp';
+import type { PaymentStep } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
@@ -134,7 +137,7 @@ export function outcomeResult(
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
-export function overLimitResult(payment: Payment, reason: string): BatchItemResult {
+function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 	return {
 		itemIndex: payment.itemIndex,
 		results: [
@@ -144,6 +147,60 @@ export function overLimitResult(payment: Payment, reason: string): BatchItemResu
 			},
 		],
 	};
+}
+
+/** What an output item shows of an earlier payment the bank holds. */
+function earlierPaymentFields(found: FoundPayment): IDataObject {
+	return {
+		xtid: found.xtid,
+		state: stateOf(found),
+		...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+		...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
+		...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
+		foundIn: found.foundIn,
+	};
+}
+
+/**
+ * Skip Payments Already Made: the bank shows a payment with these details already, so this one was not
+ * sent. `already_made` when one of them may hold money (sent, on its way, waiting for approval, or a
+ * status we cannot read); `not_sent` when every one shows a refusal (declined, expired, failed), which is
+ * not sent again automatically (spec §Errors rule 5). The earlier payments are all listed, with their state.
+ */
+function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItemResult {
+	const holding = earlier.filter(holdsMoney);
+	const [first] = holding.length > 0 ? holding : earlier;
+	const listed =
+		earlier.length === 1
+			? `payment ${first.xtid}, ${stateOf(first)}`
+			: `${earlier.length} payments: ${earlier.map((found) => `${found.xtid} (${stateOf(found)})`).join(', ')}`;
+	const message =
+		holding.length > 0
+			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). To pay it again, turn off Skip Payments Already Made.`
+			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send it anyway, turn off Skip Payments Already Made.`;
+	return {
+		itemIndex: payment.itemIndex,
+		results: [
+			{
+				json: {
+					status: holding.length > 0 ? 'already_made' : 'not_sent',
+					xtid: first.xtid,
+					message,
+					notSent: true,
+					...payment.body,
+					earlierPayments: earlier.map(earlierPaymentFields),
+				},
+				output: REJECTED,
+			},
+		],
+	};
+}
+
+/** A payment the run did not send: over a spending limit, or already made. */
+export function unsentResult(step: PaymentStep): BatchItemResult {
+	if (step.kind === 'overLimit') return overLimitResult(step.payment, step.reason);
+	if (step.kind === 'alreadyMade') return alreadyMadeResult(step.payment, step.earlier);
+	throw new Error(`a ${step.kind} step is sent, not left out`);
 }
 
 /** Validate Only: what would be sent for a valid item. */

@@ -1,7 +1,7 @@
 import type { PaymentOutcome } from '../../payments/outcomes';
 import type { PaymentRun, PaymentStep } from '../../payments/paymentRun';
 
-/** The outcomes of one step of a payment run; undefined for a payment over a limit (never sent). */
+/** The outcomes of one step of a payment run; undefined for a payment not sent (over a limit, or already made). */
 export async function stepOutcomes(
 	run: PaymentRun,
 	step: PaymentStep,
@@ -14,6 +14,7 @@ export async function stepOutcomes(
 		case 'holdBack':
 			return await run.holdBack(step.payments, step.why);
 		case 'overLimit':
+		case 'alreadyMade':
 			return undefined;
 	}
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
+import { repeatsInInput } from '../../payments/duplicateProtection';
 import type { Payment } from '../../payments/payment';
 import { ownValue, readGroup } from '../../validation/inputObjects';
 import {
@@ -18,7 +19,7 @@ import {
 	validatePayment,
 } from '../../validation/payment.schema';
 import { textProblem } from '../../validation/text';
-import { AUTO_MAPPED_FIELDS, validateOnlyOption } from './paymentForm';
+import { AUTO_MAPPED_FIELDS, SKIP_ALREADY_MADE, validateOnlyOption } from './paymentForm';
 
 export type ReadResult =
 	| { valid: true; payment: Payment }
@@ -194,4 +195,34 @@ export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadRes
 			...(typeof customKey === 'string' && { customKey: customKey.trim() }),
 		},
 	};
+}
+
+/** Skip Payments Already Made, as set for the whole run (the parameter takes no expression). */
+export function skipsAlreadyMade(this: IExecuteFunctions, itemIndex: number): boolean {
+	return this.getNodeParameter(SKIP_ALREADY_MADE, itemIndex, true) !== false;
+}
+
+/**
+ * Reads and checks every item's payment. With Skip Payments Already Made a payment is paid once, so an
+ * item that repeats an earlier item of this input (same account, payee, amount, currency and reference)
+ * is refused before anything is sent.
+ */
+export function readPayments(
+	this: IExecuteFunctions,
+	itemIndexes: number[],
+	skipAlreadyMade: boolean,
+): ReadResult[] {
+	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
+	if (!skipAlreadyMade) return read;
+	const repeats = repeatsInInput(read.flatMap((entry) => (entry.valid ? [entry.payment] : [])));
+	return read.map((entry) => {
+		const first = entry.valid ? repeats.get(entry.payment) : undefined;
+		if (!entry.valid || first === undefined) return entry;
+		return invalid.call(this, entry.payment.itemIndex, [
+			{
+				field: 'Payment',
+				rule: `repeats item ${first.itemIndex} (same account, payee, amount, currency and reference): with Skip Payments Already Made on, each payment is paid once; turn it off to pay both`,
+			},
+		]);
+	});
 }

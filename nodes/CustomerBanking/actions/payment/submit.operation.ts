@@ -4,19 +4,25 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { PaymentRun } from '../../payments/paymentRun';
 import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
+import {
+	customKeyOption,
+	paymentFields,
+	skipAlreadyMadeFields,
+	validateOnlyOption,
+} from './paymentForm';
 import {
 	invalidItemResults,
 	invalidResult,
 	outcomeResult,
-	overLimitResult,
+	unsentResult,
 	validatedResult,
 } from './paymentResults';
 import { stepOutcomes } from './paymentSteps';
-import { readPayment } from './readPayment';
+import { readPayments, skipsAlreadyMade } from './readPayment';
 
 const properties: INodeProperties[] = [
 	...paymentFields,
+	...skipAlreadyMadeFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -42,9 +48,10 @@ export async function executeBatch(
 	itemIndexes: number[],
 ): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
-	const run = new PaymentRun(this);
+	const skipAlreadyMade = skipsAlreadyMade.call(this, itemIndexes[0]);
+	const run = new PaymentRun(this, skipAlreadyMade);
 	const limits = readSpendingLimits.call(this, itemIndexes[0]);
-	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
+	const read = readPayments.call(this, itemIndexes, skipAlreadyMade);
 
 	if (this.getNodeParameter('options.validateOnly', itemIndexes[0], false) === true) {
 		return read.map((entry) =>
@@ -58,13 +65,13 @@ export async function executeBatch(
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
 	const valid = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
-	const steps = run.steps(valid, limits, (fresh) =>
+	const steps = await run.steps(valid, limits, (fresh) =>
 		fresh.map((payment) => ({ members: [payment], key: run.keyOf(payment), asBatch: false })),
 	);
 	for (const step of steps) {
 		const outcomes = await stepOutcomes(run, step);
 		if (outcomes === undefined) {
-			if (step.kind === 'overLimit') results.push(overLimitResult(step.payment, step.reason));
+			results.push(unsentResult(step));
 			continue;
 		}
 		results.push(...outcomes.map((outcome) => outcomeResult(outcome)));

@@ -11,23 +11,29 @@ import {
 	spendingLimitOptions,
 } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
-import { customKeyOption, paymentFields, validateOnlyOption } from './paymentForm';
+import {
+	customKeyOption,
+	paymentFields,
+	skipAlreadyMadeFields,
+	validateOnlyOption,
+} from './paymentForm';
 import {
 	type BatchPlacement,
 	invalidItemResults,
 	invalidResult,
 	outcomeResult,
-	overLimitResult,
+	unsentResult,
 	validatedResult,
 } from './paymentResults';
 import { stepOutcomes } from './paymentSteps';
-import { type ReadResult, readPayment } from './readPayment';
+import { type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	...paymentFields,
+	...skipAlreadyMadeFields,
 	{
 		displayName: 'Batch Size',
 		name: 'batchSize',
@@ -46,7 +52,7 @@ const properties: INodeProperties[] = [
 			{
 				...customKeyOption,
 				description:
-					"Evaluated per item (e.g. an invoice ID). An item with a custom key is sent in a request of its own with that key (the same key Submit would use), so it is never paid twice, whatever the order or grouping of the items around it, in this or any later execution. Without it, items are batched and the key is derived from the execution, this node and the items of the request: Retry On Fail and n8n's Retry of a failed execution never pay twice, running the workflow again pays again.",
+					"Evaluated per item (e.g. an invoice ID). An item with a custom key is sent in a request of its own with that key (the same key Submit would use), so that key is paid once, whatever the order or grouping of the items around it, in this or any later execution. Without it, items are batched and the request's key comes from its payments' details (Skip Payments Already Made on) or from the execution, this node and the items of the request (off: Retry On Fail and n8n's Retry of a failed execution never pay twice, running the workflow again pays again).",
 			},
 			{
 				displayName: 'Resubmit Rejected Items',
@@ -136,12 +142,7 @@ function planRequests(run: PaymentRun, payments: Payment[], size: number): Plann
 	return requests.map(({ members, asBatch }, index) => ({
 		members,
 		asBatch,
-		key: asBatch
-			? run.batchKeyOf(
-					index,
-					members.map((member) => member.itemIndex),
-				)
-			: run.keyOf(members[0]),
+		key: asBatch ? run.batchKeyOf(index, members) : run.keyOf(members[0]),
 	}));
 }
 
@@ -161,11 +162,12 @@ export async function executeBatch(
 ): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
-	const run = new PaymentRun(this);
+	const skipAlreadyMade = skipsAlreadyMade.call(this, first);
+	const run = new PaymentRun(this, skipAlreadyMade);
 	const size = batchSizeOf.call(this, first);
 	const resubmitWhen = resubmitPatternOf.call(this, first);
 	const limits = readSpendingLimits.call(this, first);
-	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
+	const read = readPayments.call(this, itemIndexes, skipAlreadyMade);
 	const payments: Payment[] = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
@@ -206,10 +208,11 @@ async function sendInTurn(
 	results: BatchItemResult[],
 ): Promise<void> {
 	let sent = 0;
-	for (const step of run.steps(payments, limits, (fresh) => planRequests(run, fresh, size))) {
+	const steps = await run.steps(payments, limits, (fresh) => planRequests(run, fresh, size));
+	for (const step of steps) {
 		let outcomes = await stepOutcomes(run, step);
 		if (outcomes === undefined) {
-			if (step.kind === 'overLimit') results.push(overLimitResult(step.payment, step.reason));
+			results.push(unsentResult(step));
 			continue;
 		}
 		let notes = new Map<number, ResubmissionNote>();
