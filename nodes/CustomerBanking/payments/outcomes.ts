@@ -197,3 +197,29 @@ export function unknownOutcomes(
 		};
 	});
 }
+
+/**
+ * Skip Payments Already Made could not read the account (the bank or the token service failed): these
+ * payments, none of them sent before in this execution, are not sent now, since whether the bank already
+ * holds them is not known.
+ */
+export function uncheckedOutcomes(
+	this: IExecuteFunctions,
+	payments: Payment[],
+	keyOf: (payment: Payment) => IdempotencyKey,
+	error: unknown,
+): PaymentOutcome[] {
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(this.getNode(), describeError(error));
+	failure.description =
+		`${failure.description ?? ''} Nothing was sent: the account could not be checked for payments already made (Skip Payments Already Made).`.trim();
+	return payments.map((payment) => ({
+		kind: 'failed',
+		status: 'not_sent',
+		payment,
+		key: keyOf(payment),
+		error: failure,
+	}));
+}

@@ -16,6 +16,7 @@ import {
 	keyConflictOutcomes,
 	notProcessedOutcomes,
 	type PaymentOutcome,
+	uncheckedOutcomes,
 	unknownOutcomes,
 } from './outcomes';
 import { type Payment, paymentRequest } from './payment';
@@ -296,21 +297,25 @@ export class PaymentRun {
 	 * earlier, which is not sent again automatically either (spec §Errors rule 5). Every xtid the lists
 	 * show is kept: the bank answering one of them later is a payment made before.
 	 */
-	private async alreadyAtBank(payments: Payment[]): Promise<Map<Payment, FoundPayment[]>> {
+	private async alreadyAtBank(
+		payments: Payment[],
+	): Promise<{ found: Map<Payment, FoundPayment[]>; unchecked: PaymentOutcome[] }> {
 		const fresh = payments.filter((payment) => !this.mayHaveBeenMade(payment));
 		const found = new Map<Payment, FoundPayment[]>();
-		if (!this.skipAlreadyMade || fresh.length === 0) return found;
-		const { matches, listed } = await paymentsAlreadyAtBank.call(
-			this.context,
-			fresh,
-			this.bankClock,
-		);
-		listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
+		if (!this.skipAlreadyMade || fresh.length === 0) return { found, unchecked: [] };
+		let read: Awaited<ReturnType<typeof paymentsAlreadyAtBank>>;
+		try {
+			read = await paymentsAlreadyAtBank.call(this.context, fresh, this.bankClock);
+		} catch (error) {
+			const keyOf = (payment: Payment) => this.keyOf(payment);
+			return { found, unchecked: uncheckedOutcomes.call(this.context, fresh, keyOf, error) };
+		}
+		read.listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
 		for (const payment of fresh) {
-			const earlier = matches.get(payment.itemIndex) ?? [];
+			const earlier = read.matches.get(payment.itemIndex) ?? [];
 			if (earlier.length > 0) found.set(payment, earlier);
 		}
-		return found;
+		return { found, unchecked: [] };
 	}
 
 	/**
@@ -326,10 +331,11 @@ export class PaymentRun {
 	): Promise<PaymentStep[]> {
 		this.identify(payments);
 		const { usable, conflicts } = this.screen(payments);
-		const atBank = await this.alreadyAtBank(usable);
+		const { found: atBank, unchecked } = await this.alreadyAtBank(usable);
+		const notSent = new Set(unchecked.map((outcome) => outcome.payment));
 		const { allowed, refused } = withinLimits.call(
 			this.context,
-			usable.filter((payment) => !atBank.has(payment)),
+			usable.filter((payment) => !atBank.has(payment) && !notSent.has(payment)),
 			limits,
 			{
 				idOf: (payment) => this.limitIdOf(payment),
@@ -339,7 +345,7 @@ export class PaymentRun {
 		const plan = this.plan(allowed, planNew);
 		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
 		const steps: PaymentStep[] = [
-			...[...conflicts, ...plan.conflicts].map(
+			...[...conflicts, ...plan.conflicts, ...unchecked].map(
 				(outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] }),
 			),
 			...[...atBank].map(

@@ -237,6 +237,23 @@ describe('Skip Payments Already Made across operations and groupings', () => {
 		expect(heldAtBank(rows)).toEqual([1, 1, 1]);
 	});
 
+	it('the account cannot be read before sending: nothing is sent, and each item says not_sent with why', async () => {
+		const rows = invoices().slice(0, 2);
+		sandbox.control.setFaults([
+			{ method: 'GET', path: '/account/{xaid}/transactions', kind: 'status', status: 403 },
+		]);
+		const run = await execute('submitBatch', rows, {}, { continueOnFail: true });
+		expect(run.posts).toEqual([]);
+		const items = jsonOf(run);
+		expect(items.map((item) => item.status)).toEqual(['not_sent', 'not_sent']);
+		expect(heldAtBank(rows)).toEqual([0, 0]);
+		const stopped = await execute('submit', rows);
+		expect(stopped.posts).toEqual([]);
+		expect(stopped.error?.description).toContain(
+			'Nothing was sent: the account could not be checked for payments already made',
+		);
+	});
+
 	it('the key comes from the payment’s details, so the same payment gets the same key in every execution', async () => {
 		const [row] = invoices();
 		const validate = (executionId: string) =>
