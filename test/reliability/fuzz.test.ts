@@ -367,8 +367,9 @@ function mustBeRefused(target: Target, value: unknown): boolean | undefined {
 				? true
 				: undefined;
 		case 'limit':
-			if (isNullish(value) || value === '' || value === 0) return undefined;
-			return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? undefined : true;
+			// a text field like Amount: empty is no limit, anything else is read as an amount
+			if (isNullish(value) || trimmed === '') return undefined;
+			return mustBeRefused({ ...target, kind: 'amount' }, value);
 		case 'batchSize':
 			if (value === undefined) return undefined;
 			return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100
