@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -8,8 +9,28 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { outputsExpression, resources } from './actions/resources';
 import { router } from './actions/router';
+import { subtitleExpression } from './actions/subtitle';
+import { ACTIONS_DESCRIPTION } from './appDescription';
 import { listSearch, loadOptions } from './methods';
 import { CREDENTIAL_TYPE } from './transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Account', value: 'account' },
+			{ name: 'Approval', value: 'approval' },
+			{ name: 'Payee', value: 'payee' },
+			{ name: 'Payment', value: 'payment' },
+			{ name: 'Transaction', value: 'transaction' },
+		],
+		default: 'account',
+	},
+	...Object.values(resources).flatMap((resource) => resource.description),
+];
 
 export class CustomerBanking implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,9 +42,8 @@ export class CustomerBanking implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description:
-			'Read accounts, balances, transactions and approvals, manage payees and send payments',
+		subtitle: subtitleExpression(properties),
+		description: ACTIONS_DESCRIPTION,
 		defaults: {
 			name: 'Customer Banking',
 		},
@@ -36,23 +56,7 @@ export class CustomerBanking implements INodeType {
 				required: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'Approval', value: 'approval' },
-					{ name: 'Payee', value: 'payee' },
-					{ name: 'Payment', value: 'payment' },
-					{ name: 'Transaction', value: 'transaction' },
-				],
-				default: 'account',
-			},
-			...Object.values(resources).flatMap((resource) => resource.description),
-		],
+		properties,
 	};
 
 	methods = { listSearch, loadOptions };

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { APP_DESCRIPTION } from '../CustomerBanking/appDescription';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
 import {
 	admittedDelivery,
@@ -92,8 +93,8 @@ export class CustomerBankingTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{ [].concat($parameter["events"]).join(", ") }}',
-		description:
-			'Starts the workflow when money arrives on a Customer Banking account or an outgoing payment settles',
+		// the nodes panel shows this for the app's one entry, actions included (appDescription.ts)
+		description: APP_DESCRIPTION,
 		defaults: { name: 'Customer Banking Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
