@@ -101,14 +101,16 @@ describe('Account', () => {
 		);
 	});
 
-	it('an account ID that is not a UUID fails before any request', async () => {
+	it('an account name where its ID belongs fails before any request, saying where the IDs are', async () => {
 		const result = await run({
 			resource: 'account',
 			operation: 'getBalance',
-			account: byId('not-a-uuid'),
+			account: byId('Main account'),
 		});
 		expect(result.error).toBeInstanceOf(NodeOperationError);
-		expect(result.error?.message).toBe('Account: must be a UUID (item 0)');
+		expect(result.error?.message).toBe(
+			"Account: must be an account ID (a UUID), not a name: Account → Get Many lists each account's ID, and the form's account list picks one by name (item 0)",
+		);
 		expect(result.requests).toEqual([]);
 	});
 });

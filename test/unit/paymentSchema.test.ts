@@ -115,9 +115,12 @@ describe('payment schema: rules', () => {
 		]);
 	});
 
-	it('account must be a UUID, payee is required', () => {
+	it('account must be a UUID (where to find one is said), payee is required', () => {
 		expect(issuesOf({ ...valid, xaid: 'acc-1', xpid: ' ' })).toEqual([
-			{ field: 'Source Account', rule: 'must be an account ID (a UUID)' },
+			{
+				field: 'Source Account',
+				rule: "must be an account ID (a UUID), not a name: Account → Get Many lists each account's ID, and the form's account list picks one by name",
+			},
 			{ field: 'Payee', rule: 'is required' },
 		]);
 	});

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { AccountScope } from '../transport';
-import { requireId } from '../validation/ids';
+import { ACCOUNT_ID_RULE, requireId } from '../validation/ids';
 import { describeType } from '../validation/text';
 import { listScope } from './common.descriptions';
 
@@ -18,7 +18,7 @@ export function requireUuid(
 
 export function getAccountId(this: IExecuteFunctions, itemIndex: number): string {
 	const xaid = this.getNodeParameter('account', itemIndex, '', { extractValue: true });
-	return requireId(this, xaid, 'Account', itemIndex, 'uuid');
+	return requireId(this, xaid, 'Account', itemIndex, 'uuid', ACCOUNT_ID_RULE);
 }
 
 // spec §Identifiers: xpid is a string (no UUID in the spec)

@@ -18,6 +18,13 @@ export const ID_RULES = {
 	dotSegment: 'must not be "." or ".."',
 } as const;
 
+/**
+ * An account field given something other than an account ID, often the account's name: says where
+ * the IDs are (what a newcomer types first is the name they see in the bank's app).
+ */
+export const ACCOUNT_ID_RULE =
+	"must be an account ID (a UUID), not a name: Account → Get Many lists each account's ID, and the form's account list picks one by name";
+
 export type IdCheck =
 	| { valid: true; id: string }
 	| { valid: false; rule: string; description: string };
@@ -57,8 +64,9 @@ export function checkId(value: unknown, format: IdFormat): IdCheck {
 }
 
 /**
- * The checked ID, or a NodeOperationError naming the field and the rule: "Account (xaid): must be a
- * UUID (item 0)". Every operation that puts an ID into a request reads it through here first.
+ * The checked ID, or a NodeOperationError naming the field and the rule: "Transaction ID: must be a
+ * UUID (item 0)". `uuidRule` replaces the UUID rule's words where the field can say more (an
+ * account). Every operation that puts an ID into a request reads it through here first.
  */
 export function requireId(
 	context: { getNode(): INode },
@@ -66,10 +74,12 @@ export function requireId(
 	field: string,
 	itemIndex: number,
 	format: IdFormat,
+	uuidRule?: string,
 ): string {
 	const checked = checkId(value, format);
 	if (checked.valid) return checked.id;
-	throw new NodeOperationError(context.getNode(), `${field}: ${checked.rule} (item ${itemIndex})`, {
+	const rule = checked.rule === ID_RULES.uuid && uuidRule ? uuidRule : checked.rule;
+	throw new NodeOperationError(context.getNode(), `${field}: ${rule} (item ${itemIndex})`, {
 		itemIndex,
 		description: `${checked.description}. Nothing was sent.`,
 	});

@@ -1,5 +1,5 @@
 import { AMOUNT_DECIMALS } from './amount';
-import type { IdFormat } from './ids';
+import { ACCOUNT_ID_RULE, type IdFormat } from './ids';
 import { referenceLength } from './payee.fields';
 
 /**
@@ -40,7 +40,7 @@ const PAYMENT_FIELDS = {
 	xaid: {
 		label: 'Source Account',
 		parameter: 'account',
-		rule: { kind: 'id', format: 'uuid', uuidRule: 'must be an account ID (a UUID)' },
+		rule: { kind: 'id', format: 'uuid', uuidRule: ACCOUNT_ID_RULE },
 		description: 'The account the payment is paid from',
 	},
 	xpid: {

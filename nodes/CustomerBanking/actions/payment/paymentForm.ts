@@ -64,7 +64,7 @@ export const paymentFields: INodeProperties[] = [
 			{
 				name: 'Map Automatically',
 				value: MAPPING.automatic,
-				description: `Take each payment from the input item's fields ${AUTO_MAPPED_FIELDS}`,
+				description: `Take each payment from the input item's fields ${AUTO_MAPPED_FIELDS}; '${INPUT_FIELD_NAMES.xaid}' and '${INPUT_FIELD_NAMES.xpid}' hold IDs, not names (Account → Get Many and Payee → Get Many list them)`,
 			},
 			{
 				name: 'Map Each Field Below',
@@ -74,7 +74,7 @@ export const paymentFields: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: `Each input item must have the fields ${AUTO_MAPPED_FIELDS}, and no others`,
+		displayName: `Each input item must have the fields ${AUTO_MAPPED_FIELDS}, and no others. '${INPUT_FIELD_NAMES.xaid}' and '${INPUT_FIELD_NAMES.xpid}' take IDs, not names: Account → Get Many and Payee → Get Many list them, or pick one in the ${paymentField('xaid').label} or ${paymentField('xpid').label} list of Map Each Field Below and switch it to By ID to see its ID.`,
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
