@@ -237,6 +237,39 @@ describe('Skip Payments Already Made across operations and groupings', () => {
 		expect(heldAtBank(rows)).toEqual([1, 1, 1]);
 	});
 
+	it('a bank whose lists do not show the details: the same key gets the first payment back, reported as made before', async () => {
+		const [row] = invoices();
+		const [paid] = byItem(await execute('submit', [row]));
+		// the lists name each payment (xtid) and nothing else: the look-up cannot match on details
+		const strip = (record: IDataObject) => ({ xtid: record.xtid });
+		const page = (body: unknown): unknown =>
+			Array.isArray(body)
+				? body.map(strip)
+				: Array.isArray((body as IDataObject)?.results)
+					? {
+							...(body as IDataObject),
+							results: ((body as IDataObject).results as IDataObject[]).map(strip),
+						}
+					: body;
+		// the transport asks for the full response (status, headers, body)
+		const bare = (_request: unknown, answer: unknown) =>
+			typeof answer === 'object' && answer !== null && 'body' in answer
+				? { ...answer, body: page((answer as { body: unknown }).body) }
+				: page(answer);
+		const again = await execute(
+			'submit',
+			[row],
+			{},
+			{
+				answerAs: (request, answer) => (request.method === 'GET' ? bare(request, answer) : answer),
+			},
+		);
+		expect(again.posts).toHaveLength(1);
+		const [item] = byItem(again);
+		expect(item).toMatchObject({ status: 'replayed', xtid: paid.xtid });
+		expect(heldAtBank([row])).toEqual([1]);
+	});
+
 	it('the account cannot be read before sending: nothing is sent, and each item says not_sent with why', async () => {
 		const rows = invoices().slice(0, 2);
 		sandbox.control.setFaults([

@@ -44,6 +44,8 @@ export interface RunOptions {
 	node?: Partial<INode>;
 	/** Called after each API answer (or failure), before the node continues: what the world does meanwhile. */
 	afterRequest?: (request: IHttpRequestOptions) => Promise<void>;
+	/** Rewrites what the bank answered before the node reads it: a bank that shows less than the sandbox. */
+	answerAs?: (request: IHttpRequestOptions, answer: unknown) => unknown;
 	/** Run as n8n hands the node to an AI agent: its type named with "Tool" at the end (convertNodeToAiTool). */
 	asAiTool?: boolean;
 }
@@ -86,6 +88,18 @@ export async function runPayments(
 			} finally {
 				await afterRequest(request);
 			}
+		} as typeof send;
+	}
+	if (options.answerAs) {
+		const send = context.helpers.httpRequestWithAuthentication;
+		const answerAs = options.answerAs;
+		context.helpers.httpRequestWithAuthentication = async function (
+			this: unknown,
+			type,
+			request,
+			...rest
+		) {
+			return answerAs(request, await send.call(this as never, type, request, ...rest));
 		} as typeof send;
 	}
 	const run: PaymentRun = { requests, posts: [] };
