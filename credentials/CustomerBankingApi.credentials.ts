@@ -371,7 +371,7 @@ interface ExchangeFailure {
 	response?: { status?: unknown; data?: unknown; headers?: Record<string, unknown> };
 }
 
-/** The refusal as the token service worded it, its message free of the client secret. */
+/** The refusal as the token service worded it, every part shown free of the client secret. */
 function tokenRefusalOf(
 	failure: ExchangeFailure,
 	status: number,
@@ -380,13 +380,15 @@ function tokenRefusalOf(
 ): TokenRefusal {
 	const answer = failure.response?.data;
 	const data = (typeof answer === 'object' && answer !== null ? answer : {}) as IDataObject;
-	const errorCode = typeof data.error === 'string' ? data.error : '';
+	const errorCode = typeof data.error === 'string' ? redact(data.error, [clientSecret]) : '';
 	const message = [data.message, data.error_description].find(
 		(text) => typeof text === 'string',
 	) as string | undefined;
 	const serviceMessage = redact(message ?? '', [clientSecret]);
 	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
-	const retryAfter = failure.response?.headers?.['retry-after'];
+	const retryHeader = failure.response?.headers?.['retry-after'];
+	const retryAfter =
+		retryHeader === undefined ? undefined : redact(String(retryHeader), [clientSecret]);
 	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint };
 }
 

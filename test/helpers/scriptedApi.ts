@@ -22,7 +22,8 @@ export interface ServedRequest {
 }
 
 export type Reply =
-	| { status: number; body?: unknown; headers?: Record<string, string> }
+	/** `text`: sent as it is (text/plain unless the headers say otherwise), instead of `body` as JSON */
+	| { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
 	/** Close the connection without an answer (the client sees ECONNRESET "socket hang up"). */
 	| 'reset';
 
@@ -94,9 +95,10 @@ export async function startScriptedApi(
 					req.socket.destroy();
 					return;
 				}
-				const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
+				const body = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+				const contentType = reply.text === undefined ? 'application/json' : 'text/plain';
 				res.writeHead(reply.status, {
-					...(body ? { 'content-type': 'application/json' } : {}),
+					...(body ? { 'content-type': contentType } : {}),
 					...reply.headers,
 				});
 				res.end(body);

@@ -140,3 +140,23 @@ it.each([400, 409])(
 		for (const text of everythingExposed(error)) expect(text).not.toContain(CANARY_TOKEN);
 	},
 );
+
+it.each([480, 490, 500, 510])(
+	'a text answer longer than 500 characters with the token at character %i: no part of it reaches the error',
+	async (at) => {
+		api.setApi(() => ({
+			status: 400,
+			text: `${'x'.repeat(at)}${CANARY_TOKEN} ${'y'.repeat(600)}`,
+		}));
+		const error = await thrownBy('/accounts');
+		// any 8 characters of the token, as a cut across it would leave
+		const pieces = Array.from({ length: CANARY_TOKEN.length - 7 }, (_, i) =>
+			CANARY_TOKEN.slice(i, i + 8),
+		);
+		for (const text of everythingExposed(error))
+			expect(pieces.filter((piece) => text.includes(piece))).toEqual([]);
+		// the text is shown, shortened
+		expect(error.message).toContain('x'.repeat(400));
+		expect(error.message).not.toContain('y'.repeat(100));
+	},
+);

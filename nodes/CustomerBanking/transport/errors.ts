@@ -104,7 +104,8 @@ function apiMessageOf(data: unknown): string | undefined {
 		try {
 			return apiMessageOf(JSON.parse(data));
 		} catch {
-			return data.trim() ? data.trim().slice(0, 500) : undefined;
+			// shortened only once redacted (describeFailure): a secret cut in two is not recognised
+			return data.trim() ? data.trim() : undefined;
 		}
 	}
 	const body = asObject(data);
@@ -225,16 +226,20 @@ const DESCRIBE: Record<
 	}),
 };
 
+/** How much of what the API said an error shows. */
+const MAX_SAID = 500;
+
 export function describeFailure(
 	failure: RequestFailure,
 	rule: ErrorRule,
 	context: FailureContext,
 ): DescribedFailure {
-	// redacted before anything is read from it: the field named in a message reaches the error as is
+	// redacted before anything is read from it (the field named in a message reaches the error as is),
+	// and before it is shortened (a part of a secret is not recognised as one)
 	const safe: RequestFailure = { ...failure };
 	for (const name of ['apiMessage', 'message', 'description'] as const) {
 		const value = failure[name];
-		if (value !== undefined) safe[name] = redact(value, context.secrets);
+		if (value !== undefined) safe[name] = redact(value, context.secrets).slice(0, MAX_SAID);
 	}
 	const described = DESCRIBE[rule.kind](safe, context);
 	const message = redact(described.message, context.secrets);
