@@ -1,18 +1,23 @@
 /**
- * Issue 11 canary: recognisable secrets (client secret, access token, signing secret) never appear in
- * any output, error or log, in any form (as is, URL/form-encoded, base64, JSON-escaped), even with a
- * bank that echoes them back (the sandbox's echoCredentials variant), and never in the sandbox's own
- * request log, whatever the Token URL path; and never at any host but the configured ones, even when the
- * token service or the API redirects elsewhere (a loopback "other host" records all that reaches it).
+ * Canary: recognisable secrets (client secret, access token, signing secret) never appear in any
+ * output, error or log line, in any encoding (as is, percent-encoded in either case or byte by byte or
+ * twice, form-encoded, base64 and base64url, hex, HTML character references, JSON escapes), nor in part,
+ * even with a bank that echoes them back in all those forms and in text error pages longer than an
+ * error shows (the sandbox's echoCredentials variant), and never in the sandbox's own request log,
+ * whatever the Token URL path; and never at any host but the configured ones, even when the token
+ * service or the API redirects elsewhere (a loopback "other host" records all that reaches it). Found
+ * by a search that decodes what it reads on its own (test/helpers/secretEncodings.ts).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { secretForms } from '../../nodes/CustomerBanking/transport/redaction';
+import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
+import { createExecuteContext } from '../helpers/n8nContext';
 import { startOtherHost } from '../helpers/otherHost';
 import { credentialsFor } from '../helpers/sandboxCredentials';
-import { byId, runPayments } from '../integration/payments/paymentNode';
+import { everyEncoding, secretsFoundIn } from '../helpers/secretEncodings';
+import { byId } from '../integration/actionNode';
 import { newStaticData, trigger, webhookContext } from '../integration/triggerFixtures';
 import { type Sandbox, startSandbox } from '../sandbox';
 
@@ -25,6 +30,47 @@ afterAll(async () => await sandbox.close());
 
 /** Everything a user or an operator could see from one run, as one text. */
 const seen: string[] = [];
+
+interface Run {
+	output?: INodeExecutionData[][];
+	error?: Error & { description?: string | null };
+}
+
+/** The action node's `execute` as n8n runs it; what it outputs, throws and logs is recorded. */
+async function runNode(
+	credentials: ICredentialDataDecryptedObject,
+	options: {
+		executionId: string;
+		parameters: Record<string, unknown>;
+		itemParameters?: Array<Record<string, unknown>>;
+	},
+): Promise<Run> {
+	const nodeType = new CustomerBanking();
+	const items = options.itemParameters?.map((_, index) => ({ json: { index } }));
+	const { context, logs } = createExecuteContext({ ...options, items, credentials, nodeType });
+	const run: Run = {};
+	try {
+		run.output = await nodeType.execute.call(context);
+	} catch (error) {
+		run.error = error as Run['error'];
+	}
+	record(run.output);
+	record(run.error);
+	record(logs);
+	return run;
+}
+
+/** A payment run, with the parameters the payment suites use (payments/paymentNode.ts runPayments). */
+const runPayments = (
+	_sandbox: Sandbox,
+	credentials: ICredentialDataDecryptedObject,
+	options: Parameters<typeof runNode>[1],
+) =>
+	runNode(credentials, {
+		...options,
+		parameters: { resource: 'payment', skipAlreadyMade: false, ...options.parameters },
+	});
+
 function record(value: unknown): void {
 	seen.push(
 		JSON.stringify(value, (_key, entry: unknown) =>
@@ -186,10 +232,7 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 		record(paymentRedirected.error);
 		canaries.push(String(redirected.accessToken));
 		sandbox.control.clearFaults();
-		const atOtherHost = secretForms(canaries).reduce(
-			(count, form) => count + other.occurrences([form]),
-			0,
-		);
+		const atOtherHost = other.occurrences(everyEncoding(canaries));
 		console.log(
 			`canary: ${other.arrived.length} requests reached the other host, ${atOtherHost} occurrences of the secrets there`,
 		);
@@ -198,18 +241,32 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 	} finally {
 		await other.close();
 	}
+	// 6. a read the bank answers with an error page (text, longer than an error shows) that echoes the
+	// token across its 500th character and in every other form
+	const tokenBefore = String(credentials.accessToken);
+	const missing = await runNode(credentials, {
+		executionId: 'canary-8',
+		parameters: { resource: 'transaction', operation: 'get', transactionId: randomUUID() },
+	});
+	expect(missing.error?.message).toMatch(/^Not found: /);
+	expect(credentials.accessToken).toBe(tokenBefore);
+	const bankSaid = sandbox.control.requests().at(-1);
+	expect(bankSaid?.status).toBe(404);
+
 	record(sandbox.control.requests());
 	record(sandbox.control.deliveries().map((d) => d.attempts));
 
 	const text = seen.join('\n');
-	const forms = secretForms(canaries);
-	const occurrences = forms.filter((form) => text.includes(form));
+	const found = secretsFoundIn(text, canaries);
 	console.log(
-		`canary: ${canaries.length} secrets in ${forms.length} forms checked over ${text.length} characters of outputs, errors, logs and the request log: ${occurrences.length} occurrences`,
+		`canary: ${canaries.length} secrets searched for in any encoding, and in part, over ${text.length} characters of outputs, errors, log lines and the request log: ${found.length} found`,
 	);
-	expect(occurrences).toEqual([]);
-	// the bank did echo them, so the check is not empty
-	expect(
-		JSON.stringify((paid.output ?? []).flat().map((item) => item.json as IDataObject)),
-	).toContain('[redacted]');
+	expect(found).toEqual([]);
+	// the bank did echo them, in every form, so the check is not empty
+	const paidItems = JSON.stringify(
+		(paid.output ?? []).flat().map((item) => item.json as IDataObject),
+	);
+	expect(paidItems).toContain('[redacted]');
+	expect(paidItems).toContain('"tokenSeen":{"raw":"[redacted]","percentUpper":"[redacted]"');
+	expect(missing.error?.message).toContain('[redacted]');
 });

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 import { ApiError, forbidden, unauthorized } from './errors';
 import type { SandboxClock } from './clock';
+import { echoedText } from './echo';
 
 // DECISIONS.md §Scopes: the payee pattern carried over to the other resources
 export const SCOPES = {
@@ -97,9 +98,7 @@ export class TokenService {
 		const client = this.clients.find((c) => c.clientId === clientId);
 		if (!client || !sameSecret(client.clientSecret, form.get('client_secret') ?? '')) {
 			const sent = form.get('client_secret') ?? '';
-			const echo = echoCredentials
-				? ` (received client_secret=${encodeURIComponent(sent)}, base64 ${Buffer.from(sent).toString('base64')})`
-				: '';
+			const echo = echoCredentials ? ` (received client_secret ${echoedText(sent)})` : '';
 			throw tokenError(401, 'invalid_client', `client_id or client_secret is wrong${echo}`);
 		}
 		if (form.get('audience') !== this.options.audience) {

@@ -24,6 +24,7 @@ import { paymentRoutes } from './payments/routes';
 import type { Bank } from './state';
 import { transactionRoutes } from './transactions/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { echoingErrorPage } from './echo';
 
 /** Prefixes of the addresses (DECISIONS.md §Addresses). */
 export const API_PREFIX = '/api';
@@ -184,7 +185,13 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			const apiError =
 				error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error');
 			if (res.headersSent || req.socket.destroyed) return finish(0);
-			sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
+			if (area === 'api' && deps.bank.variants.echoCredentials) {
+				const page = echoingErrorPage(apiError.message, req.headers.authorization);
+				sendJson(res, apiError.statusCode, page, {
+					...apiError.headers,
+					'content-type': 'text/plain; charset=utf-8',
+				});
+			} else sendJson(res, apiError.statusCode, apiError.body(), apiError.headers);
 			finish(apiError.statusCode);
 		}
 	}

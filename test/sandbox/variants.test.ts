@@ -12,6 +12,8 @@ import {
 	requestToken,
 	startReceiver,
 } from './testing';
+import { ENCODING_NAMES, ENCODINGS } from '../helpers/secretEncodings';
+import { echoedForms } from './echo';
 import { DEFAULT_VARIANTS, SPEC_MINIMAL, type VariantsOption } from './variants';
 
 interface Approval {
@@ -136,16 +138,36 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 	});
 
 	describe('echoCredentials', () => {
-		it('true: the bearer token in payment answers, the client secret (URL-encoded and base64) in token errors', async () => {
+		it('true: the bearer token in payment answers, the client secret in token errors, each in every encoding', async () => {
 			const bank = await open({ echoCredentials: true });
 			const reply = await pay([item(bank), item(bank, { xpid: 'no-such-payee' })]);
-			expect(reply.body.submitted[0]).toMatchObject({ authorizedWith: `Bearer ${api.token}` });
+			expect(reply.body.submitted[0]).toMatchObject({
+				authorizedWith: `Bearer ${api.token}`,
+				tokenSeen: echoedForms(api.token),
+			});
 			expect(reply.body.rejected[0].error).toContain(api.token);
+			expect(reply.body.rejected[0].error).toContain(ENCODINGS.htmlHexLower(api.token));
 			const secret = 'wrong/secret+1';
 			const refused = await requestToken(bank, bank.clients.full, { client_secret: secret });
 			expect(refused.status).toBe(401);
-			expect(refused.body.message).toContain(encodeURIComponent(secret));
-			expect(refused.body.message).toContain(Buffer.from(secret).toString('base64'));
+			for (const name of ENCODING_NAMES)
+				expect(refused.body.message).toContain(ENCODINGS[name](secret));
+		});
+
+		it('true: an API error is a text page longer than 500 characters with the token across its 500th, then in every encoding', async () => {
+			const bank = await open({ echoCredentials: true });
+			const missing = await api.get<string>(`/transaction/${randomUUID()}`);
+			expect(missing.status).toBe(404);
+			expect(String(missing.headers['content-type'])).toMatch(/^text\/plain/);
+			const at = missing.body.indexOf(api.token);
+			expect(at).toBeLessThan(500);
+			expect(at + api.token.length).toBeGreaterThan(500);
+			expect(missing.body).toContain(ENCODINGS.percentEveryByteTwice(api.token));
+			// without the variant: the JSON error of spec §Errors
+			await bank.close();
+			await open({});
+			const plain = await api.get(`/transaction/${randomUUID()}`);
+			expect(plain.body).toMatchObject({ statusCode: 404 });
 		});
 	});
 

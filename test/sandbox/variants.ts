@@ -9,9 +9,10 @@ export interface BankVariants {
 	/** DELETE /webhooks/unsubscribe (spec: "response body not shown"): 200 with the record, or 204 with no body. */
 	unsubscribeAnswer: 'record' | 'empty';
 	/**
-	 * A careless bank that echoes credentials: the caller's bearer token in payment answers (a field of
-	 * each submitted item, and every rejection reason), the client secret (URL-encoded and base64) in
-	 * token errors. For canary tests: nothing the bank echoes may reach n8n's output, errors or logs.
+	 * A careless bank that echoes credentials, in every encoding (echo.ts): the caller's bearer token in
+	 * payment answers (fields of each submitted item, and every rejection reason) and in API errors (a
+	 * text page longer than 500 characters, the token across its 500th), the client secret in token
+	 * errors. For canary tests: nothing the bank echoes may reach n8n's output, errors or logs.
 	 */
 	echoCredentials: boolean;
 	/** POST /payments answer (spec: "fields of submitted items beyond xtid, and of rejected items beyond error, are not shown"). */

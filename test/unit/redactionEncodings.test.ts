@@ -9,10 +9,10 @@ import { redact, scrubSecrets } from '../../nodes/CustomerBanking/transport/reda
 import {
 	ENCODING_NAMES,
 	ENCODINGS,
-	secretArbitrary,
 	secretsFoundIn,
 	type EncodingName,
 } from '../helpers/secretEncodings';
+import { secretArbitrary } from '../helpers/randomSecrets';
 
 /** Text around an echoed secret: prose, JSON-ish punctuation, and characters encodings use. */
 const surrounding = fc.string({

@@ -14,12 +14,8 @@ import { apiRequest } from '../../nodes/CustomerBanking/transport';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createExecuteContext, createHookContext, n8nHttpRequest } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
-import {
-	ENCODING_NAMES,
-	ENCODINGS,
-	secretArbitrary,
-	secretsFoundIn,
-} from '../helpers/secretEncodings';
+import { ENCODING_NAMES, ENCODINGS, secretsFoundIn } from '../helpers/secretEncodings';
+import { secretArbitrary } from '../helpers/randomSecrets';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual<object>('n8n-workflow'),

@@ -10,6 +10,7 @@ import {
 	paymentItems,
 	submitPayments,
 } from './model';
+import { echoedForms, echoedText, tokenOf } from '../echo';
 
 const REPLAYED = { 'x-idempotent-replayed': 'true' };
 
@@ -94,15 +95,22 @@ function xtidOnly(answer: PaymentResponse) {
 	};
 }
 
-/** The echoCredentials variant: the caller's Authorization header in every submitted and rejected item. */
+/**
+ * The echoCredentials variant: the caller's Authorization header in every submitted and rejected item,
+ * and its token in every encoding (echo.ts).
+ */
 function echoToken<T>(answer: T, authorization: string | undefined): T {
 	const echoed = JSON.parse(JSON.stringify(answer)) as {
 		submitted?: Array<Record<string, unknown>>;
 		rejected?: Array<Record<string, unknown>>;
 	};
-	for (const item of echoed.submitted ?? []) item.authorizedWith = authorization;
+	const token = tokenOf(authorization);
+	for (const item of echoed.submitted ?? []) {
+		item.authorizedWith = authorization;
+		item.tokenSeen = echoedForms(token);
+	}
 	for (const item of echoed.rejected ?? [])
-		item.error = `${String(item.error)} (request authorized with ${authorization})`;
+		item.error = `${String(item.error)} (request authorized with ${authorization}; ${echoedText(token)})`;
 	return echoed as T;
 }
 
