@@ -29,6 +29,8 @@ interface Variant {
 	operation: 'submit' | 'submitBatch';
 	customKeys: boolean;
 	batchSize?: number;
+	/** Skip Payments Already Made; on when absent, as in a new node. */
+	skipAlreadyMade?: boolean;
 }
 
 interface SavedWorkflow {
@@ -73,6 +75,7 @@ describe.each(selectedVersions())(
 			if (!pay) throw new Error('pay-many.json has no Pay node');
 			if (!variant.customKeys) pay.parameters.options = {};
 			if (variant.operation === 'submitBatch') pay.parameters.batchSize = variant.batchSize ?? 5;
+			if (variant.skipAlreadyMade === false) pay.parameters.skipAlreadyMade = false;
 			const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', workflow);
 			await activate(stack.n8n, String(created.id));
 			return { id: String(created.id), path };
@@ -290,8 +293,12 @@ describe.each(selectedVersions())(
 			},
 		);
 
-		it('Submit Batch with custom keys: run again with the invoices in another order and one added, nothing is paid twice', async () => {
-			const workflow = await importPayMany({ operation: 'submitBatch', customKeys: true });
+		it('Submit Batch with custom keys alone (Skip Payments Already Made off): run again with the invoices in another order and one added, nothing is paid twice', async () => {
+			const workflow = await importPayMany({
+				operation: 'submitBatch',
+				customKeys: true,
+				skipAlreadyMade: false,
+			});
 			const all = invoices(`O${++counter}`, 21);
 			const first = await start(workflow, { invoices: all.slice(0, 20) });
 			expect(executionError(first)).toBeUndefined();
@@ -300,6 +307,19 @@ describe.each(selectedVersions())(
 			expect(timesPaid(all)).toEqual(all.map(() => 1));
 			const statuses = nodeOutput(again, 'Pay').map((output) => output.status);
 			expect(statuses.filter((status) => status === 'submitted')).toHaveLength(21);
+		});
+
+		it('Submit Batch with Skip Payments Already Made: run again with the invoices in another order and one added, only the new one is paid', async () => {
+			const workflow = await importPayMany({ operation: 'submitBatch', customKeys: false });
+			const all = invoices(`S${++counter}`, 21);
+			const first = await start(workflow, { invoices: all.slice(0, 20) });
+			expect(executionError(first)).toBeUndefined();
+			const again = await start(workflow, { invoices: [all[20], ...all.slice(0, 20).reverse()] });
+			expect(again.status).toBe('success');
+			expect(timesPaid(all)).toEqual(all.map(() => 1));
+			const statuses = nodeOutput(again, 'Pay').map((output) => output.status);
+			expect(statuses.filter((status) => status === 'already_made')).toHaveLength(20);
+			expect(statuses.filter((status) => status === 'submitted')).toHaveLength(1);
 		});
 	},
 );

@@ -12,6 +12,7 @@ import {
 	type Execution,
 	executionError,
 	importWorkflow,
+	loadWorkflow,
 	nodeOutput,
 	runWebhookWorkflow,
 	type Stack,
@@ -34,6 +35,21 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			await activate(stack.n8n, workflow.id);
 			workflows[file] = workflow.id;
 		}
+		// pay.json with Skip Payments Already Made off, at its own path: for the test that needs the
+		// look-up to fail while the keys alone decide (with the switch on, the same failing reads stop
+		// the payment before it is sent)
+		const keysOnly = loadWorkflow('pay.json', { CREDENTIAL_ID: id });
+		for (const node of keysOnly.nodes as Array<Record<string, unknown>>) {
+			const parameters = node.parameters as Record<string, unknown>;
+			if (node.name === 'Pay') parameters.skipAlreadyMade = false;
+			if (parameters.path === 'e2e-pay') {
+				parameters.path = 'e2e-pay-keys';
+				node.webhookId = 'e2e00000-0000-4000-8000-000000000911';
+			}
+		}
+		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', keysOnly);
+		await activate(stack.n8n, String(created.id));
+		workflows['pay.json keys only'] = String(created.id);
 	});
 
 	afterAll(async () => {
@@ -57,6 +73,13 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 		run('balance.json', 'e2e-balance', { xaid: stack.sandbox.seeded.accounts.gbp });
 	const pay = (amount: number, reference: string) =>
 		run('pay.json', 'e2e-pay', {
+			xaid: stack.sandbox.seeded.accounts.gbp,
+			xpid: stack.sandbox.seeded.payees.gbp,
+			amount,
+			reference,
+		});
+	const payKeysOnly = (amount: number, reference: string) =>
+		run('pay.json keys only', 'e2e-pay-keys', {
 			xaid: stack.sandbox.seeded.accounts.gbp,
 			xpid: stack.sandbox.seeded.payees.gbp,
 			amount,
@@ -152,7 +175,7 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 					status: 403,
 				},
 			]);
-			const execution = await pay(42.5, 'E2E-RETRY-0001');
+			const execution = await payKeysOnly(42.5, 'E2E-RETRY-0001');
 			const posts = assertPaidOnce(execution, 'E2E-RETRY-0001');
 			// first try: every attempt's answer dropped; second try (Retry On Fail): the stored answer is replayed
 			expect(posts.map((r) => r.status)).toEqual([...Array(BACKOFF.maxAttempts).fill(0), 202]);
