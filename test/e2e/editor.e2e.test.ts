@@ -5,17 +5,14 @@
  * artifacts/e2e/ (look at them: labels, icons). Fails on browser console errors from our package
  * and on icons of the package that do not load.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
+import { type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
 import { type DemoWorkflow, importDemoWorkflows, seedApprovals } from './lib/demo';
 import { defaultVersion } from './lib/install';
-import { OWNER } from './lib/n8n';
 import { repoRoot } from './lib/pack';
 import {
 	createCredential,
@@ -32,34 +29,19 @@ import {
 	waitForNewExecution,
 } from './lib/stack';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OURS = /customer-?banking/i;
 const shots = join(repoRoot, 'artifacts', 'e2e', `editor-${defaultVersion}`);
 
-/** Debian's chromium, installed with apt when missing (never a browser a tool downloads itself). */
-function ensureChromium(): void {
-	if (existsSync(CHROMIUM)) return;
-	execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
-		stdio: 'inherit',
-		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-	});
-}
-
 describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	let stack: Stack;
-	let browser: Browser;
+	let editor: EditorBrowser;
 	let page: Page;
-	let profile: string;
 	const consoleErrors: string[] = [];
 	const failedAssets: string[] = [];
-	const blocked = new Set<string>();
 	let examples: DemoWorkflow[];
 	let credentialId: string;
 
 	beforeAll(async () => {
-		ensureChromium();
-		mkdirSync(shots, { recursive: true });
 		stack = await startStack(defaultVersion);
 		const credential = await createCredential(
 			stack.n8n,
@@ -69,31 +51,9 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await seedApprovals(stack.sandbox);
 		credentialId = credential.id;
 		examples = await importDemoWorkflows(stack.n8n, stack.sandbox, credential.id);
-		profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));
-		browser = await chromium.launch({
-			executablePath: CHROMIUM,
-			headless: true,
-			args: [
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-dev-shm-usage',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-				'--no-first-run',
-				`--disk-cache-dir=${profile}`,
-			],
-		});
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(20_000);
-		// hermetic: the editor asks registry.npmjs.org about installed community packages; nothing
-		// leaves the machine, and errors about those blocked requests are not the package's
-		await page.route('**/*', (route) => {
-			const { hostname } = new URL(route.request().url());
-			if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-			blocked.add(route.request().url());
-			return route.abort('blockedbyclient');
-		});
+		editor = await openEditorBrowser(shots);
+		({ page } = editor);
+		const { blocked } = editor;
 		page.on('console', (message) => {
 			const { url } = message.location();
 			if (message.type() === 'error' && !blocked.has(url))
@@ -107,16 +67,11 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	});
 
 	afterAll(async () => {
-		await browser?.close();
+		await editor?.close();
 		await stack?.stop();
-		if (profile) rmSync(profile, { recursive: true, force: true });
 	});
 
-	// after n8n's slide-in animations have settled
-	const shot = async (name: string) => {
-		await sleep(700);
-		await page.screenshot({ path: join(shots, `${name}.png`) });
-	};
+	const shot = (name: string) => editor.shot(name);
 	const ndv = () => page.locator('[data-test-id="ndv"]');
 	const ourErrors = () => consoleErrors.filter((line) => OURS.test(line));
 
@@ -165,14 +120,8 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 	}
 
 	it('signs in through the sign-in form', async () => {
-		await page.goto(`${stack.n8n.url}/signin`);
-		await page
-			.locator('input[name="emailOrLdapLoginId"], input[name="email"]')
-			.first()
-			.fill(OWNER.email);
-		await page.locator('input[type="password"]').fill(OWNER.password);
-		await page.locator('[data-test-id="form-submit-button"]').click();
-		await page.waitForURL(/\/home\//, { timeout: 30_000 });
+		await signIn(page, stack.n8n.url);
+		expect(page.url()).toMatch(/\/home\//);
 	});
 
 	/**
@@ -518,207 +467,6 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) },
 		]);
 	});
-
-	/** Creates a workflow through n8n's API and opens it in the editor. */
-	async function openNewWorkflow(
-		name: string,
-		nodes: unknown[],
-		connections: unknown,
-	): Promise<string> {
-		const created = await stack.n8n.apiOk<{ id: string }>('POST', '/workflows', {
-			name,
-			nodes,
-			connections,
-			settings: { executionOrder: 'v1' },
-		});
-		await page.goto(`${stack.n8n.url}/workflow/${String(created.id)}`);
-		await page.locator('[data-test-id="execute-workflow-button"]').waitFor();
-		return String(created.id);
-	}
-
-	/** Closes the node details view (a field that has the focus takes the first Escape). */
-	async function closeNdv(): Promise<void> {
-		await waitFor(
-			'the node details view closed',
-			async () => {
-				if (!(await ndv().isVisible())) return true;
-				await page.keyboard.press('Escape');
-				await sleep(300);
-				return undefined;
-			},
-			10_000,
-		);
-	}
-
-	/** Presses "Execute workflow" in the editor and returns the execution it started. */
-	async function executeInEditor(workflowId: string): Promise<Execution> {
-		const before = await executionIds(stack.n8n, workflowId);
-		await page.locator('[data-test-id="execute-workflow-button"]').click();
-		return await waitForNewExecution(stack.n8n, workflowId, before);
-	}
-
-	const manualTrigger = {
-		id: randomUUID(),
-		name: 'Manual Trigger',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const credentials = () => ({
-		customerBankingApi: { id: credentialId, name: 'Customer Banking sandbox' },
-	});
-
-	it('pays each invoice once when Execute is pressed three times, also after Batch Size changed; off, the form warns and the next run pays again', async () => {
-		const { sandbox } = stack;
-		const tag = `ED${Date.now() % 100000}`;
-		const invoices = [12.5, 40, 1500].map((amount, index) => ({
-			account: sandbox.seeded.accounts.gbp,
-			payee: sandbox.seeded.payees.gbp,
-			amount,
-			reference: `${tag}-${index}`,
-		}));
-		const held = () =>
-			invoices.map(({ reference }) => {
-				const ledger = sandbox.control.ledger();
-				return (
-					ledger.transactions.filter((t) => t.reference === reference && t.direction === 'outgoing')
-						.length +
-					ledger.approvals.filter(
-						(a) => (a.transaction as Record<string, unknown>).reference === reference,
-					).length
-				);
-			});
-		const workflowId = await openNewWorkflow(
-			'Pay three invoices',
-			[
-				manualTrigger,
-				{
-					id: randomUUID(),
-					name: 'Invoices',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [220, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ invoices }), options: {} },
-				},
-				{
-					id: randomUUID(),
-					name: 'One item per invoice',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [440, 0],
-					parameters: { fieldToSplitOut: 'invoices', options: {} },
-				},
-				{
-					id: randomUUID(),
-					name: 'Pay',
-					type: `${PACKAGE}.customerBanking`,
-					typeVersion: 1,
-					position: [660, 0],
-					parameters: {
-						resource: 'payment',
-						operation: 'submitBatch',
-						mappingMode: 'autoMapInputData',
-						batchSize: 3,
-						options: {},
-					},
-					credentials: credentials(),
-				},
-			],
-			{
-				'Manual Trigger': { main: [[{ node: 'Invoices', type: 'main', index: 0 }]] },
-				Invoices: { main: [[{ node: 'One item per invoice', type: 'main', index: 0 }]] },
-				'One item per invoice': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] },
-			},
-		);
-		const statuses = (execution: Execution) =>
-			nodeOutput(execution, 'Pay').map((item) => item.status);
-
-		const first = await executeInEditor(workflowId);
-		expect(executionError(first)).toBeUndefined();
-		expect(statuses(first)).toEqual(['submitted', 'submitted', 'pending_approval']);
-		const paidIds = nodeOutput(first, 'Pay').map((item) => item.xtid);
-		for (const run of [await executeInEditor(workflowId), await executeInEditor(workflowId)]) {
-			expect(statuses(run)).toEqual(['already_made', 'already_made', 'already_made']);
-			expect(nodeOutput(run, 'Pay').map((item) => item.xtid)).toEqual(paidIds);
-		}
-		expect(held()).toEqual([1, 1, 1]);
-		await shot('18-paid-once-already-made');
-
-		// Batch Size typed in the form between runs: the same payments, grouped otherwise, are not paid again
-		await openCanvasNode('Pay');
-		const batchSize = ndv().locator('[data-test-id="parameter-input-batchSize"] input').first();
-		await batchSize.fill('2');
-		await batchSize.blur();
-		await closeNdv();
-		expect(statuses(await executeInEditor(workflowId))).toEqual([
-			'already_made',
-			'already_made',
-			'already_made',
-		]);
-		expect(held()).toEqual([1, 1, 1]);
-
-		// off: the form says what that means, and the next run pays again
-		await openCanvasNode('Pay');
-		const notice = 'Running this workflow again pays every payment again';
-		expect(await ndv().innerText()).not.toContain(notice);
-		await ndv().locator('[data-test-id="parameter-input-skipAlreadyMade"]').first().click();
-		await ndv().getByText(notice).first().waitFor();
-		await shot('19-skip-already-made-off-notice');
-		await closeNdv();
-		expect(statuses(await executeInEditor(workflowId))).toEqual([
-			'submitted',
-			'submitted',
-			'pending_approval',
-		]);
-		expect(held()).toEqual([2, 2, 2]);
-	});
-
-	it.each(['10.123', '-50', '0', '1,000.50', 'abc'])(
-		'Amount typed as %p in the form: nothing is sent, and the node says which field and rule',
-		async (typed) => {
-			const { sandbox } = stack;
-			const reference = `EDAMT-${Date.now() % 1000000}`;
-			const workflowId = await openNewWorkflow(
-				`Amount typed as ${typed}`,
-				[
-					manualTrigger,
-					{
-						id: randomUUID(),
-						name: 'Pay',
-						type: `${PACKAGE}.customerBanking`,
-						typeVersion: 1,
-						position: [220, 0],
-						parameters: {
-							resource: 'payment',
-							operation: 'submit',
-							account: { __rl: true, mode: 'id', value: sandbox.seeded.accounts.gbp },
-							payee: { __rl: true, mode: 'id', value: sandbox.seeded.payees.gbp },
-							amount: '',
-							reference,
-							options: {},
-						},
-						credentials: credentials(),
-					},
-				],
-				{ 'Manual Trigger': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] } },
-			);
-			await openCanvasNode('Pay');
-			const amount = ndv().locator('[data-test-id="parameter-input-amount"] input').first();
-			await amount.fill(typed);
-			await amount.blur();
-			// the form keeps what was typed: no rounding, no clamping
-			expect(await amount.inputValue()).toBe(typed);
-			await shot(`20-amount-${typed.replace(/[^0-9a-z]/gi, '_')}`);
-			await closeNdv();
-			const execution = await executeInEditor(workflowId);
-			expect(executionError(execution)).toMatch(/^Pay: Invalid payment in item 0: Amount /);
-			const posted = sandbox.control
-				.ledger()
-				.transactions.filter((t) => t.reference === reference).length;
-			expect(posted).toBe(0);
-		},
-	);
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {
 		expect(ourErrors()).toEqual([]);

@@ -1,0 +1,91 @@
+/**
+ * n8n's editor in a real browser: Debian's chromium (installed with apt when missing, never a browser a
+ * tool downloads itself) driven by playwright-core, hermetic (only loopback is reached), signed in as the
+ * owner. Shared by the editor suites.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+import { OWNER } from './n8n';
+import { sleep } from './stack';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+function ensureChromium(): void {
+	if (existsSync(CHROMIUM)) return;
+	execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+		stdio: 'inherit',
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+	});
+}
+
+export interface EditorBrowser {
+	browser: Browser;
+	page: Page;
+	/** Requests to hosts other than loopback, refused. */
+	blocked: Set<string>;
+	/** Saves a screenshot once n8n's slide-in animations have settled. */
+	shot(name: string): Promise<void>;
+	close(): Promise<void>;
+}
+
+export async function openEditorBrowser(shots: string): Promise<EditorBrowser> {
+	ensureChromium();
+	mkdirSync(shots, { recursive: true });
+	const profile = mkdtempSync(join(tmpdir(), 'cb-chromium-'));
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-dev-shm-usage',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+			`--disk-cache-dir=${profile}`,
+		],
+	});
+	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	page.setDefaultTimeout(20_000);
+	const blocked = new Set<string>();
+	// hermetic: the editor asks registry.npmjs.org about installed community packages; nothing leaves
+	// the machine, and errors about those blocked requests are not the package's
+	await page.route('**/*', (route) => {
+		const { hostname } = new URL(route.request().url());
+		if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+		blocked.add(route.request().url());
+		return route.abort('blockedbyclient');
+	});
+	return {
+		browser,
+		page,
+		blocked,
+		shot: async (name) => {
+			await sleep(700);
+			await page.screenshot({ path: join(shots, `${name}.png`) });
+		},
+		close: async () => {
+			await browser.close();
+			rmSync(profile, { recursive: true, force: true });
+		},
+	};
+}
+
+/** Signs in through n8n's sign-in form as the owner the harness created. */
+export async function signIn(page: Page, n8nUrl: string): Promise<void> {
+	await page.goto(`${n8nUrl}/signin`);
+	await page
+		.locator('input[name="emailOrLdapLoginId"], input[name="email"]')
+		.first()
+		.fill(OWNER.email);
+	await page.locator('input[type="password"]').fill(OWNER.password);
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL(/\/(home|workflows?)(\/|$)/, { timeout: 30_000 });
+}
