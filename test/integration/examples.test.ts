@@ -20,9 +20,15 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	typeVersion: number;
+	disabled?: boolean;
+	notes?: string;
+	notesInFlow?: boolean;
+	credentials?: Record<string, { id: string; name: string }>;
+	parameters: Record<string, unknown>;
 }
 interface Example {
 	nodes: ExampleNode[];
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 	pinData?: Record<string, Array<{ json: Record<string, unknown> }>>;
 }
 
@@ -70,6 +76,71 @@ describe('examples', () => {
 			}
 		},
 	);
+
+	/**
+	 * n8n's own nodes where a user sends the result, at versions both supported n8n lines have, with the
+	 * credential each needs for the parameters used (n8n's default name for a new one, no ID).
+	 */
+	const DESTINATIONS: Record<string, { version: number; credential: string; name: string }> = {
+		'n8n-nodes-base.slack': { version: 2.4, credential: 'slackApi', name: 'Slack account' },
+		'n8n-nodes-base.emailSend': { version: 2.1, credential: 'smtp', name: 'SMTP account' },
+		'n8n-nodes-base.googleSheets': {
+			version: 4.7,
+			credential: 'googleSheetsOAuth2Api',
+			name: 'Google Sheets account',
+		},
+	};
+	const ends = (workflow: Example) =>
+		workflow.nodes.filter(
+			(node) =>
+				node.type !== 'n8n-nodes-base.stickyNote' &&
+				!(workflow.connections[node.name]?.main ?? []).some((output) => output.length > 0),
+		);
+
+	it.each(examples)(
+		'%s: ends where a user sends the result (Slack, Send Email or Google Sheets), off until its credential is chosen',
+		(_, workflow) => {
+			const last = ends(workflow);
+			expect(last.length).toBeGreaterThan(0);
+			for (const node of last) {
+				const destination = DESTINATIONS[node.type];
+				expect(`${node.name}: ${node.type}`).toBe(
+					`${node.name}: ${destination ? node.type : 'Slack, Send Email or Google Sheets'}`,
+				);
+				expect(node.typeVersion).toBe(destination.version);
+				expect(node.disabled).toBe(true);
+				expect(node.credentials).toEqual({
+					[destination.credential]: { id: '', name: destination.name },
+				});
+				// the canvas shows the note's start under the node
+				expect(node.notes).toMatch(/^Needs your credential: /);
+				expect(node.notesInFlow).toBe(true);
+			}
+		},
+	);
+
+	it('the destinations come after the nodes the tests and the README name', () => {
+		const fedBy = (file: string, destination: string) =>
+			Object.entries(example(file).connections)
+				.filter(([, { main }]) => main.flat().some((link) => link.node === destination))
+				.map(([source]) => source)
+				.sort();
+		expect(fedBy('approval-requested.json', 'Post to approvers')).toEqual(['Notification']);
+		expect(fedBy('approval-decided.json', 'Email the requester')).toEqual(
+			['Approved', 'Check in the bank', 'Declined', 'Expired', 'Not sent'].sort(),
+		);
+		expect(fedBy('approved-invoices.json', 'Update invoice row')).toEqual(['Mark invoice paid']);
+		expect(fedBy('approved-invoices.json', 'Alert finance')).toEqual([
+			'Alert',
+			'Check in the bank',
+		]);
+		expect(fedBy('daily-balances.json', 'Add to balance sheet')).toEqual(['Summary line']);
+		expect(fedBy('pay-invoices.json', 'Record payment status')).toEqual(['Pay']);
+		expect(fedBy('settled-payments.json', 'Post to finance')).toEqual(['Message']);
+		expect(fedBy('sync-payees.json', 'Write payee ID to supplier sheet')).toEqual([
+			'Create or update payee',
+		]);
+	});
 
 	it('show a delivery, accounts with balances and payees without a bank', () => {
 		expect(Object.keys(example('settled-payments.json').pinData ?? {})).toEqual([
