@@ -74,9 +74,9 @@ export async function runPayments(
 		credentials,
 		nodeType,
 	});
-	if (options.afterRequest) {
+	if (options.afterRequest || options.answerAs) {
 		const send = context.helpers.httpRequestWithAuthentication;
-		const afterRequest = options.afterRequest;
+		const { afterRequest, answerAs } = options;
 		context.helpers.httpRequestWithAuthentication = async function (
 			this: unknown,
 			type,
@@ -84,22 +84,11 @@ export async function runPayments(
 			...rest
 		) {
 			try {
-				return await send.call(this as never, type, request, ...rest);
+				const answer = await send.call(this as never, type, request, ...rest);
+				return answerAs ? answerAs(request, answer) : answer;
 			} finally {
-				await afterRequest(request);
+				await afterRequest?.(request);
 			}
-		} as typeof send;
-	}
-	if (options.answerAs) {
-		const send = context.helpers.httpRequestWithAuthentication;
-		const answerAs = options.answerAs;
-		context.helpers.httpRequestWithAuthentication = async function (
-			this: unknown,
-			type,
-			request,
-			...rest
-		) {
-			return answerAs(request, await send.call(this as never, type, request, ...rest));
 		} as typeof send;
 	}
 	const run: PaymentRun = { requests, posts: [] };
@@ -133,15 +122,6 @@ export function approvalsWithReference(sandbox: Sandbox, reference: string): IDa
 }
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-/**
- * Whether the bank lets the node prove that a payment found after a lost answer is this one. Only a
- * creation time does (spec: transaction and approval fields "not shown"; `sandbox.variants.createdTimes`):
- * without one the node reports the payment's state unknown and lists the matching xtids as candidates.
- */
-export function lookupCanProve(sandbox: Sandbox): boolean {
-	return sandbox.variants.createdTimes;
-}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
