@@ -11,6 +11,7 @@ import {
 } from '../CustomerBanking/approvals/approvalRecords';
 import {
 	approvalStatusMeaning,
+	type TransactionStatusMeaning,
 	transactionStatusMeaning,
 } from '../CustomerBanking/approvals/approvalStatus';
 
@@ -164,6 +165,17 @@ export async function listAllApprovals(
 	return lists.flat();
 }
 
+/**
+ * What the record of an approval's payment says. spec §States and transitions: approved → "its xtid
+ * appears in GET /account/{xaid}/transactions", so for an approval no longer pending a record without a
+ * status word is that evidence; a word is read through the vocabulary.
+ */
+function recordStatus(transaction: IDataObject): TransactionStatusMeaning {
+	const { status } = transaction;
+	if (status === undefined || status === null || status === '') return 'sent';
+	return transactionStatusMeaning(status);
+}
+
 export type Judgement =
 	| { kind: 'pending' }
 	| { kind: 'decided'; decision: Exclude<Decision, 'undetermined'> }
@@ -180,8 +192,9 @@ export function judgeDecision(
 	transaction: IDataObject | undefined,
 ): Judgement {
 	const said = approval ? approvalStatusMeaning(approval.status) : 'unknown';
-	const record = transaction ? transactionStatusMeaning(transaction.status) : 'absent';
-	if (said === 'pending') return { kind: 'pending' };
+	const record = transaction ? recordStatus(transaction) : 'absent';
+	// partly decided: still waiting for a decision
+	if (said === 'pending' || said === 'notFinal') return { kind: 'pending' };
 	const approvalSays = approval
 		? `the approval's status is ${String(approval.status ?? 'missing')}`
 		: 'the bank no longer shows the approval';

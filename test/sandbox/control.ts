@@ -38,6 +38,8 @@ export interface SandboxControl {
 	decline(ref: string): Promise<IDataObject>;
 	expire(ref: string): Promise<IDataObject>;
 	settle(xtid: string): Promise<IDataObject>;
+	/** A sent payment the bank could not pay after all: status failed, its reservation released. */
+	fail(xtid: string): Promise<IDataObject>;
 	receive(xaid: string, amount: number, reference?: string): Promise<IDataObject>;
 	advanceClock(ms: number): Promise<void>;
 	setPolicies(workspaceId: string, policies: Policy[]): void;

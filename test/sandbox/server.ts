@@ -103,8 +103,10 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			durationMs: 0,
 		};
 		deps.requestLog.push(entry);
-		// RFC 9110 §6.6.1: the time of the bank's own clock, which clients compare creation times with
-		res.setHeader('date', new Date(deps.bank.clock.now()).toUTCString());
+		// RFC 9110 §6.6.1: the bank's own clock, or a gateway's (variant `dateHeaderSkewMs`), or none
+		const skew = deps.bank.variants.dateHeaderSkewMs;
+		if (skew === null) res.sendDate = false;
+		else res.setHeader('date', new Date(deps.bank.clock.now() + skew).toUTCString());
 		if (deps.requestLog.length > REQUEST_LOG_LIMIT)
 			deps.requestLog.splice(0, deps.requestLog.length - REQUEST_LOG_LIMIT);
 		const finish = (status: number) => {

@@ -611,6 +611,148 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		expect(bankTime).toBeLessThan(Date.parse('2030-01-02T03:05:05Z'));
 	});
 
+	describe('payment answers: positions, echoes, state words, order, and answers that do not add up', () => {
+		const batch = (bank: Sandbox) => [
+			item(bank, { amount: 10, reference: 'SHAPE-0001' }),
+			item(bank, { reference: undefined }),
+			item(bank, { amount: 1500, reference: 'SHAPE-0003' }),
+		];
+
+		it("answerPositions 'oneBased' and 'absent', answerEchoes false", async () => {
+			await open({ answerPositions: 'oneBased' });
+			const oneBased = (await pay(batch(sandbox as Sandbox))).body;
+			expect(oneBased.submitted.map((s) => s.index)).toEqual([1, 3]);
+			expect(oneBased.rejected.map((r) => r.index)).toEqual([2]);
+			await sandbox?.close();
+			await open({ answerPositions: 'absent', answerEchoes: false });
+			const bare = (await pay(batch(sandbox as Sandbox))).body;
+			expect(bare.submitted[0]).toEqual({ xtid: expect.any(String), status: 'submitted' });
+			expect(bare.submitted[1]).toEqual({
+				xtid: expect.any(String),
+				status: 'pending_approval',
+				approvalRef: expect.any(String),
+			});
+			expect(bare.rejected).toEqual([{ error: 'reference is required' }]);
+		});
+
+		it("answerStatus 'specWord': every accepted entry says submitted, none names its approval; the ledger holds the approval", async () => {
+			const bank = await open({ answerStatus: 'specWord' });
+			const reply = (await pay(batch(bank))).body;
+			expect(reply.submitted.map((s) => [s.status, s.approvalRef])).toEqual([
+				['submitted', undefined],
+				['submitted', undefined],
+			]);
+			expect(bank.control.ledger().approvals.map((a) => a.xtid)).toContain(reply.submitted[1].xtid);
+		});
+
+		it("answerOrder 'shuffled': the same entries, in another order for some request", async () => {
+			const bank = await open({ answerOrder: 'shuffled' });
+			const body = Array.from({ length: 8 }, (_, i) => item(bank, { amount: 10 + i }));
+			const orders = [];
+			for (let i = 0; i < 3; i++)
+				orders.push((await pay(body)).body.submitted.map((s) => s.index).join(','));
+			expect(orders.some((order) => order !== '0,1,2,3,4,5,6,7')).toBe(true);
+			for (const order of orders)
+				expect(order.split(',').map(Number).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		});
+
+		it.each<[VariantsOption, (reply: PaymentResponse) => void]>([
+			[
+				{ answerOddity: 'alsoRejected' },
+				(reply) => {
+					expect(reply.rejected.map((r) => r.index)).toEqual([1, 0, 2]);
+					expect(reply.rejected[1].error).toBe('temporarily unavailable, try again');
+					expect(reply.rejectedCount).toBe(3);
+				},
+			],
+			[
+				{ answerOddity: 'extraAccepted' },
+				(reply) => {
+					expect(reply.submitted.map((s) => s.index)).toEqual([0, 2, 0, 2]);
+					expect(new Set(reply.submitted.map((s) => s.xtid)).size).toBe(4);
+				},
+			],
+			[
+				{ answerOddity: 'repeatedXtid' },
+				(reply) => expect(reply.submitted[1].xtid).toBe(reply.submitted[0].xtid),
+			],
+			[{ answerOddity: 'wrongRejectedCount' }, (reply) => expect(reply.rejectedCount).toBe(2)],
+		])('%p: the answer does not add up; the ledger is as usual', async (variants, check) => {
+			const bank = await open(variants);
+			check((await pay(batch(bank))).body);
+			const [recorded] = bank.control.ledger().paymentRequests;
+			expect(recorded.submitted).toHaveLength(2);
+			expect(recorded.rejected).toHaveLength(1);
+		});
+	});
+
+	describe('status words, record times, the Date header, reads by ID', () => {
+		it("transactionStatusWords and approvalStatusWords: the bank's own words for each status", async () => {
+			const bank = await open({
+				transactionStatusWords: { sent: 'NEW' },
+				approvalStatusWords: { pending: 'PARTIALLY_APPROVED' },
+			});
+			const reply = (await pay([item(bank), item(bank, { amount: 1500 })])).body;
+			const [sent, held] = reply.submitted;
+			expect((await api.get<Transaction>(`/transaction/${sent.xtid}`)).body.status).toBe('NEW');
+			expect((await api.get<Approval>(`/approval/${held.approvalRef}`)).body.status).toBe(
+				'PARTIALLY_APPROVED',
+			);
+			expect(bank.control.ledger().approvals[0].status).toBe('pending');
+		});
+
+		it("recordTimes 'zoneless': times as the spec writes them, in the bank's own zone", async () => {
+			const bank = await open(
+				{ recordTimes: 'zoneless', bankUtcOffsetMinutes: 60 },
+				{ now: new Date('2030-01-02T03:04:05Z') },
+			);
+			const { xtid } = (await pay(item(bank))).body.submitted[0];
+			const created = String((await api.get<Transaction>(`/transaction/${xtid}`)).body.created);
+			expect(created).toMatch(/^2030-01-02 04:0\d:\d\d$/);
+		});
+
+		it("dateHeaderSkewMs: a gateway's clock, or no Date at all", async () => {
+			const bank = await open(
+				{ dateHeaderSkewMs: -600_000 },
+				{ now: new Date('2030-01-02T03:04:05Z') },
+			);
+			const slow = await api.get(`/account/${bank.seeded.accounts.gbp}/balance`);
+			expect(Date.parse(String(slow.headers.date))).toBeLessThan(
+				Date.parse('2030-01-02T02:55:05Z'),
+			);
+			await bank.close();
+			const none = await open({ dateHeaderSkewMs: null });
+			const reply = await api.get(`/account/${none.seeded.accounts.gbp}/balance`);
+			expect(reply.headers.date).toBeUndefined();
+		});
+
+		it("transactionById 'anyRecord': an xtid the bank does not show is answered with another payment's record", async () => {
+			await open({ transactionById: 'anyRecord' });
+			const xtid = randomUUID();
+			const reply = await api.get<Transaction>(`/transaction/${xtid}`);
+			expect(reply.status).toBe(200);
+			expect(reply.body.xtid).not.toBe(xtid);
+			expect(reply.body.direction).toBe('outgoing');
+		});
+
+		it('control fail: a sent payment that fails releases its reservation', async () => {
+			const bank = await open({});
+			const { xtid } = (await pay(item(bank, { amount: 40 }))).body.submitted[0];
+			const before = (
+				await api.get<{ availableBalance: number }>(`/account/${bank.seeded.accounts.gbp}/balance`)
+			).body;
+			await bank.control.fail(xtid);
+			expect((await api.get<Transaction>(`/transaction/${xtid}`)).body.status).toBe('failed');
+			const after = (
+				await api.get<{ availableBalance: number }>(`/account/${bank.seeded.accounts.gbp}/balance`)
+			).body;
+			expect(after.availableBalance).toBe(before.availableBalance + 40);
+			await expect(bank.control.fail(xtid)).rejects.toThrow(
+				/not an outgoing transaction in flight/,
+			);
+		});
+	});
+
 	describe('spec-minimal mode', () => {
 		it('answers only what the spec promises, and the spec-following flow still works end to end', async () => {
 			const bank = await open('specMinimal');

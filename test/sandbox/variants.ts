@@ -52,7 +52,60 @@ export interface BankVariants {
 	 * the bank accepted it (spec: not shown): 0, or the lag of a bank that processes asynchronously.
 	 */
 	newPaymentVisibilityMs: number;
+	/**
+	 * Where an entry of a detailed payment answer says which item of the request it is (spec §Payments:
+	 * fields beyond xtid and error "not shown"): `index` from 0 (the sandbox's), from 1, or no position.
+	 */
+	answerPositions: 'zeroBased' | 'oneBased' | 'absent';
+	/** Whether detailed answer entries echo the item's details (xaid, xpid, amount, currency, reference). */
+	answerEchoes: boolean;
+	/**
+	 * What a detailed answer's accepted entries say of their state: the sandbox's words (`submitted` when
+	 * no policy applies, `pending_approval` with `approvalRef` when one does), or the spec's own word,
+	 * `submitted`, for every accepted payment (`'specWord'`, no approvalRef), or nothing (`'none'`).
+	 */
+	answerStatus: 'sandbox' | 'specWord' | 'none';
+	/** The order of the entries in each list of a payment answer: as the items were sent, or shuffled. */
+	answerOrder: 'asSent' | 'shuffled';
+	/**
+	 * An answer that does not add up, as a careless bank or gateway writes it: each accepted item also
+	 * listed as rejected with a temporary reason (`'alsoRejected'`), or listed a second time with another
+	 * xtid (`'extraAccepted'`); the first two accepted entries naming the same xtid (`'repeatedXtid'`); a
+	 * `rejectedCount` one higher than the rejections listed (`'wrongRejectedCount'`). The ledger is as usual.
+	 */
+	answerOddity: 'none' | 'alsoRejected' | 'extraAccepted' | 'repeatedXtid' | 'wrongRejectedCount';
+	/** Other words for transaction statuses (spec: transaction states "not shown"), by the sandbox's word. */
+	transactionStatusWords: Partial<Record<TransactionStatusName, string>>;
+	/** Other words for approval statuses, by the sandbox's word, over `approvalStatusNames` (pending too). */
+	approvalStatusWords: Partial<Record<ApprovalStatusName, string>>;
+	/**
+	 * Creation times of transactions and approvals (spec: times written `YYYY-MM-DD HH:MM:SS`, no zone):
+	 * ISO 8601 in UTC, or zoneless in the bank's own zone, `bankUtcOffsetMinutes` from UTC.
+	 */
+	recordTimes: 'iso' | 'zoneless';
+	bankUtcOffsetMinutes: number;
+	/**
+	 * The `Date` header of API answers: the bank's clock (0), a gateway's clock this far off it, or none
+	 * (`null`).
+	 */
+	dateHeaderSkewMs: number | null;
+	/**
+	 * GET /transaction/{xtid} for an xtid the bank does not show (yet): 404, or (`'anyRecord'`, a broken
+	 * cache in front of the bank) the workspace's newest outgoing transaction, another payment's record.
+	 */
+	transactionById: 'itself' | 'anyRecord';
 }
+
+/** The sandbox's own transaction statuses (DECISIONS.md §Transactions). */
+export type TransactionStatusName =
+	| 'sent'
+	| 'settled'
+	| 'failed'
+	| 'PENDING_APPROVAL'
+	| 'DECLINED'
+	| 'EXPIRED';
+/** The sandbox's own approval statuses (DECISIONS.md §Approvals). */
+export type ApprovalStatusName = 'pending' | 'approved' | 'declined' | 'expired';
 
 export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	resubscribe: 'replace',
@@ -69,6 +122,17 @@ export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	keyInUse: 'wait',
 	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,
+	answerPositions: 'zeroBased',
+	answerEchoes: true,
+	answerStatus: 'sandbox',
+	answerOrder: 'asSent',
+	answerOddity: 'none',
+	transactionStatusWords: {},
+	approvalStatusWords: {},
+	recordTimes: 'iso',
+	bankUtcOffsetMinutes: 0,
+	dateHeaderSkewMs: 0,
+	transactionById: 'itself',
 };
 
 export const SPEC_MINIMAL: Readonly<BankVariants> = {
@@ -86,6 +150,17 @@ export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	keyInUse: 'wait',
 	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,
+	answerPositions: 'zeroBased',
+	answerEchoes: true,
+	answerStatus: 'sandbox',
+	answerOrder: 'asSent',
+	answerOddity: 'none',
+	transactionStatusWords: {},
+	approvalStatusWords: {},
+	recordTimes: 'iso',
+	bankUtcOffsetMinutes: 0,
+	dateHeaderSkewMs: 0,
+	transactionById: 'itself',
 };
 
 export type VariantsOption = Partial<BankVariants> | 'specMinimal';

@@ -35,8 +35,10 @@ describe('approvalStatusMeaning', () => {
 		['DEAUTHORIZED', 'notApproved'],
 		['NOT_ACCEPTED', 'notApproved'],
 		['CANCELLED', 'notApproved'],
-		['DECLINED_EXPIRED', 'notApproved'],
-		['REJECTED_NOT_APPROVED', 'declined'],
+		['FAILED', 'notApproved'],
+		['PARTIALLY_APPROVED', 'notFinal'],
+		['PartlyApproved', 'notFinal'],
+		['APPROVED_PENDING_RELEASE', 'notFinal'],
 	])('%s → %s', (status, meaning) => {
 		expect(approvalStatusMeaning(status)).toBe(meaning);
 	});
@@ -49,12 +51,17 @@ describe('approvalStatusMeaning', () => {
 		[42],
 		[{ status: 'approved' }],
 		['DONE'],
-		['FAILED'],
 		['ACCEPTED'],
+		['NEW'],
+		['OPEN'],
+		['REQUESTED'],
+		['IN_PROGRESS'],
+		['submitted'],
+		['DECLINED_EXPIRED'],
+		['REJECTED_NOT_APPROVED'],
 		['NOT_DECLINED'],
 		['NOT_EXPIRED'],
 		['NO_DECISION'],
-		['APPROVED_PENDING_RELEASE'],
 		['APPROVED_THEN_DECLINED'],
 		['approval'],
 	])('%p says nothing known', (status) => {
@@ -99,10 +106,11 @@ describe('isPendingApproval', () => {
 
 describe('transactionStatusMeaning', () => {
 	it.each([
-		[undefined, 'sent'],
-		[null, 'sent'],
-		['', 'sent'],
+		[undefined, 'unknown'],
+		[null, 'unknown'],
+		['', 'unknown'],
 		['sent', 'sent'],
+		['PENDING_SETTLEMENT', 'sent'],
 		['settled', 'sent'],
 		['COMPLETED', 'sent'],
 		['BOOKED', 'sent'],
@@ -131,6 +139,14 @@ describe('transactionStatusMeaning', () => {
 		[7, 'unknown'],
 		['SENT_THEN_CANCELLED', 'unknown'],
 		['ON_HOLD_SETTLED', 'unknown'],
+		['NEW', 'unknown'],
+		['IN_PROGRESS', 'unknown'],
+		['OPEN', 'unknown'],
+		['REQUESTED', 'unknown'],
+		['submitted', 'unknown'],
+		['PROCESSING', 'unknown'],
+		['ACCEPTED', 'unknown'],
+		['PARTIALLY_APPROVED', 'unknown'],
 	])('%p → %s', (status, meaning) => {
 		expect(transactionStatusMeaning(status)).toBe(meaning);
 	});

@@ -43,6 +43,11 @@ export function approvalPayment(approval: IDataObject): IDataObject {
 	return { ...approval, ...objectOf(approval.transaction) };
 }
 
+/** The xtid of the approval's payment (spec §Approval: the record carries it). */
+export function approvalXtid(approval: IDataObject): string | undefined {
+	return text(approvalPayment(approval).xtid) ?? text(approval.xtid);
+}
+
 /** The account of the approval's payment: `parent_xaid`, else the payment's `xaid`. */
 export function approvalAccount(approval: IDataObject): string | undefined {
 	return text(approval.parent_xaid) ?? text(approvalPayment(approval).xaid);
@@ -103,20 +108,19 @@ export async function searchApprovals(
 }
 
 /**
- * The approvals of the given payments (xtids) in one account, found as searchApprovals does: for
- * payments whose answer did not say whether they await approval.
+ * The approvals of the given payments (xtids) in one account, by xtid, found as searchApprovals does: for
+ * payments whose state their answer does not show.
  */
 export async function approvalsOfPayments(
 	this: BankingContext,
 	xaid: string,
 	xtids: ReadonlySet<string>,
 	itemIndex: number,
-): Promise<Map<string, { ref?: string; status?: string }>> {
-	const found = new Map<string, { ref?: string; status?: string }>();
+): Promise<Map<string, IDataObject>> {
+	const found = new Map<string, IDataObject>();
 	const note = (approval: IDataObject) => {
-		const xtid = text(approvalPayment(approval).xtid);
-		if (xtid !== undefined && xtids.has(xtid))
-			found.set(xtid, { ref: text(approval.ref), status: text(approval.status) });
+		const xtid = approvalXtid(approval);
+		if (xtid !== undefined && xtids.has(xtid)) found.set(xtid, approval);
 		return found.size === xtids.size;
 	};
 	await searchApprovals.call(this, { xaid }, note, itemIndex);

@@ -1,247 +1,247 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
+	approvalPayment,
 	approvalsOfPayments,
+	approvalXtid,
 	readApproval,
 	readPaymentTransaction,
 } from '../approvals/approvalRecords';
-import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
+import { echoesAgree } from './answerPairing';
+import {
+	type AcceptedEvidence,
+	acceptedStatement,
+	type AcceptedStatus,
+	type ApprovalEvidence,
+	settledWithoutApprovals,
+	type TransactionEvidence,
+} from './evidence';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
 
 /**
- * What the bank shows of payments it accepted: each accepted payment's state read from its approval or
- * its transaction (spec §States and transitions), and what is known of payments an answer accounts for
- * only together.
+ * What the bank shows of payments it accepted: the evidence of each accepted payment's state, read from
+ * its approval and its transaction (spec §States and transitions), and the statement it allows
+ * (evidence.ts). The answer's own words for the state are never taken for it: the spec calls every
+ * accepted payment "submitted", held for approval or not.
  */
 
 export const xtidOf = (entry: IDataObject) =>
 	typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined;
 
-/**
- * Whether the answer itself says if the payment awaits approval: the sandbox's words (DECISIONS.md
- * §Payments) or an approval reference. The spec promises neither; any other word is read from the bank.
- */
-function saysWhetherAwaitingApproval(entry: IDataObject): boolean {
-	return (
-		entry.status === 'submitted' ||
-		entry.status === 'pending_approval' ||
-		typeof entry.approvalRef === 'string'
-	);
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** One xtid whose state is read: the accounts it may be in, and the payment it is taken for, if known. */
+interface Subject {
+	xtid: string;
+	accounts: string[];
+	itemIndex: number;
+	/** The payment the answer pairs it with: a record showing other details is not taken for it. */
+	body?: IDataObject;
+	/** The approval the answer named for it (not promised by the spec): read first, never believed alone. */
+	approvalRef?: string;
 }
 
-const saysAwaitingApproval = (entry: IDataObject) =>
-	entry.status === 'pending_approval' || typeof entry.approvalRef === 'string';
-
-/**
- * Accepted payments whose state must be read from the bank: the answer does not say whether they await
- * approval, or it says they do, which may be an old answer replayed for a key used before (the spec's
- * rule 1 returns "the original result"): the approval may have been decided since.
- */
-function needsReading(outcome: PaymentOutcome): outcome is AcceptedOutcome {
-	if (outcome.kind !== 'accepted' || xtidOf(outcome.accepted) === undefined) return false;
-	return !saysWhetherAwaitingApproval(outcome.accepted) || saysAwaitingApproval(outcome.accepted);
+/** What a record of this xtid shows differently from the payment it is taken for. */
+function differs(record: IDataObject, body: IDataObject | undefined): string | undefined {
+	if (body === undefined || echoesAgree(record, body)) return undefined;
+	return `other details (reference ${JSON.stringify(record.reference ?? null)}, amount ${JSON.stringify(record.amount ?? null)})`;
 }
 
-const NOT_YET_VISIBLE =
-	'The bank accepted this payment, but shows neither an approval nor a transaction for it: it may not be visible yet, or its approval may have been declined or may have expired. Nothing shows it was paid, nor that it was not. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
-
-/**
- * spec §States and transitions: an accepted payment is an approval request (its xtid on an approval)
- * or sent (its xtid among the transactions). Each state is reported only from what the bank shows of
- * it (approvals/approvalStatus.ts): the approval's own status (pending, approved and sent, or declined /
- * expired and not sent); else the transaction's own status; else, when neither can be read yet, the
- * payment stays "accepted" and is never reported as not sent.
- */
-function stateFromApproval(approval: { ref?: string; status?: string }): IDataObject {
-	const fields = {
-		...(approval.ref !== undefined && { approvalRef: approval.ref }),
-		...(approval.status !== undefined && { approvalStatus: approval.status }),
-	};
-	switch (approvalStatusMeaning(approval.status)) {
-		case 'pending':
-			return { status: 'pending_approval', ...fields };
-		case 'approved':
-			return { status: 'submitted', ...fields };
-		case 'declined':
-		case 'expired':
-		case 'notApproved':
-			return {
-				status: 'not_sent',
-				...fields,
-				approvalCheck: `Its approval was not given (the bank says "${String(approval.status)}"): nothing was sent.`,
-			};
-		default:
-			return {
-				status: 'accepted',
-				...fields,
-				approvalCheck: `The bank shows its approval with the status "${String(approval.status ?? '')}", which does not say whether it was approved.`,
-			};
-	}
+function approvalEvidence(subject: Subject, approval: IDataObject, ref?: string): ApprovalEvidence {
+	const xtid = approvalXtid(approval);
+	const named = ref ?? text(approval.ref);
+	if (xtid !== subject.xtid) return { read: 'other', ref: named ?? '', xtid };
+	return { read: 'record', ref: named, status: text(approval.status) };
 }
 
-function stateFromTransaction(transaction: IDataObject | undefined): IDataObject {
-	if (transaction === undefined) return { status: 'accepted', approvalCheck: NOT_YET_VISIBLE };
-	const status = typeof transaction.status === 'string' ? transaction.status : undefined;
-	const fields = status !== undefined ? { transactionStatus: status } : {};
-	switch (transactionStatusMeaning(status)) {
-		case 'sent':
-			return { status: 'submitted', ...fields };
-		case 'held':
-			return { status: 'pending_approval', ...fields };
-		case 'notSent':
-			return {
-				status: 'not_sent',
-				...fields,
-				approvalCheck: `Its transaction says "${String(status)}": nothing was sent.`,
-			};
-		default:
-			return {
-				status: 'accepted',
-				...fields,
-				approvalCheck: `Its transaction's status "${String(status)}" does not say whether it was sent.`,
-			};
-	}
-}
-
-/** Reads from the bank the state of each accepted payment whose answer does not settle it (needsReading). */
-export async function confirmAcceptedStates(
+/** The approval the answer named, read by its ref. */
+async function readNamedApproval(
 	this: IExecuteFunctions,
-	outcomes: PaymentOutcome[],
+	subject: Subject,
+	ref: string,
+): Promise<{ approval: ApprovalEvidence; record?: IDataObject }> {
+	try {
+		const record = await readApproval.call(this, ref, subject.itemIndex);
+		if (record === undefined) return { approval: { read: 'missing', ref } };
+		return { approval: approvalEvidence(subject, record, ref), record };
+	} catch (error) {
+		return { approval: { read: 'failed', why: describeError(error) } };
+	}
+}
+
+/** GET /transaction/{xtid}: believed only when the record carries that xtid. */
+async function readTransaction(
+	this: IExecuteFunctions,
+	subject: Subject,
+): Promise<{ transaction: TransactionEvidence; record?: IDataObject }> {
+	try {
+		const record = await readPaymentTransaction.call(this, subject.xtid, subject.itemIndex);
+		if (record === undefined) return { transaction: { read: 'missing' } };
+		const xtid = text(record.xtid);
+		if (xtid !== subject.xtid) return { transaction: { read: 'other', xtid } };
+		return { transaction: { read: 'record', status: text(record.status) }, record };
+	} catch (error) {
+		return { transaction: { read: 'failed', why: describeError(error) } };
+	}
+}
+
+/**
+ * The evidence of each subject's state: the approval its answer named, else its transaction; when
+ * neither settles it, the approvals of its accounts (spec §Approvals: found by matching xtid, pages of 50).
+ */
+async function gatherEvidence(
+	this: IExecuteFunctions,
+	subjects: Subject[],
+): Promise<Map<Subject, AcceptedEvidence>> {
+	const gathered = new Map<Subject, AcceptedEvidence>();
+	for (const subject of subjects) {
+		const evidence: AcceptedEvidence = {
+			xtid: subject.xtid,
+			approval: { read: 'notRead' },
+			transaction: { read: 'notRead' },
+		};
+		if (subject.approvalRef !== undefined) {
+			const named = await readNamedApproval.call(this, subject, subject.approvalRef);
+			evidence.approval = named.approval;
+			if (named.record && named.approval.read === 'record')
+				evidence.differs = differs(approvalPayment(named.record), subject.body);
+		}
+		if (
+			!(
+				evidence.approval.read === 'record' &&
+				acceptedStatement(evidence).status === 'pending_approval'
+			)
+		) {
+			const read = await readTransaction.call(this, subject);
+			evidence.transaction = read.transaction;
+			if (read.record) evidence.differs ??= differs(read.record, subject.body);
+		}
+		gathered.set(subject, evidence);
+	}
+	await searchApprovalLists.call(this, subjects, gathered);
+	return gathered;
+}
+
+/** The approvals lists of the subjects' accounts, for those whose state is not settled yet. */
+async function searchApprovalLists(
+	this: IExecuteFunctions,
+	subjects: Subject[],
+	gathered: Map<Subject, AcceptedEvidence>,
 ): Promise<void> {
-	const toRead = outcomes.filter(needsReading);
-	// an answer that names its approval: that approval is read, whatever the lists show
-	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef === 'string')) {
-		await readNamedApproval.call(this, outcome);
-	}
-	const byAccount = new Map<string, AcceptedOutcome[]>();
-	for (const outcome of toRead.filter((entry) => typeof entry.accepted.approvalRef !== 'string')) {
-		const xaid = String(outcome.payment.body.xaid);
-		byAccount.set(xaid, [...(byAccount.get(xaid) ?? []), outcome]);
-	}
-	for (const [xaid, accepted] of byAccount) {
+	const open = subjects.filter(
+		(subject) => !settledWithoutApprovals(gathered.get(subject) as AcceptedEvidence),
+	);
+	const found = new Map<string, IDataObject>();
+	const failed = new Map<string, string>();
+	for (const xaid of new Set(open.flatMap((subject) => subject.accounts))) {
+		const sought = open.filter(
+			(subject) => subject.accounts.includes(xaid) && !found.has(subject.xtid),
+		);
+		if (sought.length === 0) continue;
 		try {
-			await readAccountStates.call(this, xaid, accepted);
+			const approvals = await approvalsOfPayments.call(
+				this,
+				xaid,
+				new Set(sought.map((subject) => subject.xtid)),
+				sought[0].itemIndex,
+			);
+			approvals.forEach((approval, xtid) => found.set(xtid, approval));
 		} catch (error) {
-			for (const outcome of accepted)
-				outcome.accepted = {
-					...outcome.accepted,
-					approvalCheck: `could not be read: ${describeError(error)}`,
-				};
+			for (const subject of sought) failed.set(subject.xtid, describeError(error));
+		}
+	}
+	for (const subject of open) {
+		const evidence = gathered.get(subject) as AcceptedEvidence;
+		const approval = found.get(subject.xtid);
+		const why = failed.get(subject.xtid);
+		if (approval !== undefined) {
+			evidence.approval = approvalEvidence(subject, approval);
+			evidence.differs ??= differs(approvalPayment(approval), subject.body);
+		} else if (why !== undefined) {
+			if (evidence.approval.read === 'notRead') evidence.approval = { read: 'failed', why };
+		} else if (evidence.approval.read === 'notRead') {
+			evidence.approval = { read: 'none' };
 		}
 	}
 }
 
-/** The state of a payment whose answer named its approval: that approval, read by its ref. */
-async function readNamedApproval(this: IExecuteFunctions, outcome: AcceptedOutcome): Promise<void> {
-	const ref = outcome.accepted.approvalRef as string;
-	try {
-		const approval = await readApproval.call(this, ref, outcome.payment.itemIndex);
-		outcome.accepted = {
-			...outcome.accepted,
-			...(approval
-				? stateFromApproval({
-						ref,
-						status: typeof approval.status === 'string' ? approval.status : undefined,
-					})
-				: { status: 'accepted', approvalCheck: NOT_YET_VISIBLE }),
-		};
-	} catch (error) {
-		outcome.accepted = {
-			...outcome.accepted,
-			approvalCheck: `could not be read: ${describeError(error)}`,
-		};
-	}
-}
+const NO_XTID =
+	'The bank accepted this payment, but its answer names no transaction ID, so its state cannot be read. Check the account (Transaction → Get Many, Approval → Get Many) before acting on it.';
 
-/** The states of one account's accepted payments: its approvals list, else each one's transaction. */
-async function readAccountStates(
+/** Reads from the bank the state of every accepted payment, and states it as the evidence allows. */
+export async function confirmAcceptedStates(
 	this: IExecuteFunctions,
-	xaid: string,
-	accepted: AcceptedOutcome[],
+	outcomes: PaymentOutcome[],
 ): Promise<void> {
-	const { itemIndex } = accepted[0].payment;
-	const approvals = await approvalsOfPayments.call(
-		this,
-		xaid,
-		new Set(accepted.map((outcome) => xtidOf(outcome.accepted) as string)),
-		itemIndex,
+	const accepted = outcomes.filter(
+		(outcome): outcome is AcceptedOutcome => outcome.kind === 'accepted',
 	);
+	const subjects = new Map<AcceptedOutcome, Subject>();
 	for (const outcome of accepted) {
-		const xtid = xtidOf(outcome.accepted) as string;
-		const approval = approvals.get(xtid);
-		const transaction = approval
-			? undefined
-			: await readPaymentTransaction.call(this, xtid, itemIndex);
-		outcome.accepted = {
-			...outcome.accepted,
-			...(approval ? stateFromApproval(approval) : stateFromTransaction(transaction)),
-		};
+		const xtid = xtidOf(outcome.accepted);
+		if (xtid === undefined) {
+			outcome.state = { status: 'accepted', fields: {}, check: NO_XTID };
+			continue;
+		}
+		subjects.set(outcome, {
+			xtid,
+			accounts: [String(outcome.payment.body.xaid)],
+			itemIndex: outcome.payment.itemIndex,
+			body: outcome.payment.body,
+			approvalRef: text(outcome.accepted.approvalRef),
+		});
 	}
+	const evidence = await gatherEvidence.call(this, [...subjects.values()]);
+	for (const [outcome, subject] of subjects)
+		outcome.state = acceptedStatement(evidence.get(subject) as AcceptedEvidence);
 }
 
-const STATE_WORDS: Record<string, (xtid: string) => string> = {
+const STATE_WORDS: Record<AcceptedStatus, (xtid: string) => string> = {
 	pending_approval: (xtid) => `waiting for approval (transaction ID ${xtid}), not paid yet`,
 	submitted: (xtid) => `paid (transaction ID ${xtid})`,
-	not_sent: (xtid) => `not paid: its approval was refused (transaction ID ${xtid})`,
-	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not visible yet`,
+	not_sent: (xtid) => `not paid: refused or failed (transaction ID ${xtid})`,
+	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not known`,
 };
 
 /**
- * Payments the answer accounts for only together: as many as its remaining xtids and rejections, with
- * nothing to tell which is which. Each xtid's state is read (approval, else transaction), and one
- * statement says what is known of them all.
+ * Payments an answer accounts for only together (`lead` says why): as many as its xtids and rejections
+ * left, with nothing to tell which is which, or (`contradicts`) an answer that contradicts itself. Each
+ * xtid's state is read (evidence.ts), and one statement says what is known of them all. Never sent again
+ * automatically.
  */
 export async function accountedTogether(
 	this: IExecuteFunctions,
+	lead: string,
 	payments: Payment[],
-	xtids: string[],
-	reasons: string[],
+	{ xtids, reasons, contradicts }: { xtids: string[]; reasons: string[]; contradicts: boolean },
 ): Promise<{ statement: string; xtids: string[]; notPaid: boolean; sharedWith: number[] }> {
-	const states = await statesOf.call(this, payments, xtids);
-	const sharedWith = payments.map((payment) => payment.itemIndex);
-	const notPaid = [...states.values()].every(
-		(state) => state === 'pending_approval' || state === 'not_sent',
+	const accounts = [...new Set(payments.map((payment) => String(payment.body.xaid)))];
+	const subjects = xtids.map(
+		(xtid): Subject => ({ xtid, accounts, itemIndex: payments[0].itemIndex }),
 	);
-	const accepted = xtids.map((xtid) => STATE_WORDS[states.get(xtid) as string](xtid));
+	const evidence = await gatherEvidence.call(this, subjects);
+	const states = subjects.map(
+		(subject) => acceptedStatement(evidence.get(subject) as AcceptedEvidence).status,
+	);
+	const sharedWith = payments.map((payment) => payment.itemIndex);
+	const notPaid = states.every((state) => state === 'pending_approval' || state === 'not_sent');
+	const named = xtids.map((xtid, index) => STATE_WORDS[states[index]](xtid));
+	const listed =
+		named.length === 0
+			? ' It names no payment the bank accepted.'
+			: ` ${named.length > 1 ? 'They include payments' : 'One of them is'} ${named.join('; ')}.`;
+	const said = [...new Set(reasons)].join(' | ');
 	const refusals =
 		reasons.length === 0
 			? ''
-			: ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${[...new Set(reasons)].join(' | ')}).`;
+			: contradicts
+				? ` It also lists as rejected: ${said}.`
+				: ` The other${reasons.length > 1 ? 's were' : ' was'} rejected (${said}).`;
 	return {
-		statement: `The bank's answer does not say which of items ${sharedWith.join(', ')} is which: ${accepted.length > 1 ? 'they include payments' : 'one of them is'} ${accepted.join('; ')}.${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} Check them in the account before paying any of them again.`,
+		statement: `${lead}${listed}${refusals} ${notPaid ? 'None of them has been paid.' : 'One of them may have been paid.'} None was sent again: check them in the account before paying any of them again.`,
 		xtids,
 		notPaid,
 		sharedWith,
 	};
-}
-
-/** Each xtid's state: from its account's approvals where one shows it, else from its transaction. */
-async function statesOf(
-	this: IExecuteFunctions,
-	payments: Payment[],
-	xtids: string[],
-): Promise<Map<string, string>> {
-	const states = new Map<string, string>();
-	for (const xaid of new Set(payments.map((payment) => String(payment.body.xaid)))) {
-		const { itemIndex } = payments[0];
-		const approvals = await approvalsOfPayments.call(
-			this,
-			xaid,
-			new Set(xtids.filter((xtid) => !states.has(xtid))),
-			itemIndex,
-		);
-		for (const [xtid, approval] of approvals)
-			states.set(xtid, String(stateFromApproval(approval).status));
-	}
-	for (const xtid of xtids.filter((candidate) => !states.has(candidate))) {
-		states.set(
-			xtid,
-			String(
-				stateFromTransaction(await readPaymentTransaction.call(this, xtid, payments[0].itemIndex))
-					.status,
-			),
-		);
-	}
-	return states;
 }

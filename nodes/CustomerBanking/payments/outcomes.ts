@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { type ApiFailure, apiFailureOf } from '../transport';
+import type { Statement } from './evidence';
 import type { IdempotencyKey } from './idempotencyKey';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';
@@ -21,9 +22,12 @@ export type FailedStatus = 'unknown' | 'not_sent' | 'rejected';
 
 export type AcceptedOutcome = OutcomeBase & {
 	kind: 'accepted';
+	/** The answer's entry, as the bank wrote it. */
 	accepted: IDataObject;
 	requestId?: string;
 	replayed: boolean;
+	/** What the evidence read from the bank allows the node to say (acceptedStates.ts). */
+	state?: Statement;
 };
 
 export type PaymentOutcome =

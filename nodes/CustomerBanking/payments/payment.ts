@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { type ApiRequestOptions, type BankClock, ENDPOINTS, requestOptionsOf } from '../transport';
+import { type ApiRequestOptions, ENDPOINTS, requestOptionsOf } from '../transport';
 
 /** One validated payment (validation/payment.schema.ts): its request body and the input item it came from. */
 export interface Payment {
@@ -18,12 +18,6 @@ export function paymentRequest(
 	key: string,
 	body: IDataObject | IDataObject[],
 	itemIndex?: number,
-	bankClock?: BankClock,
 ): ApiRequestOptions {
-	return requestOptionsOf(ENDPOINTS.payments.at({}), {
-		body,
-		idempotencyKey: key,
-		itemIndex,
-		bankClock,
-	});
+	return requestOptionsOf(ENDPOINTS.payments.at({}), { body, idempotencyKey: key, itemIndex });
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
-import { type BankClock, ENDPOINTS, requestAllItems } from '../transport';
+import { ENDPOINTS, requestAllItems } from '../transport';
 import { toMinorUnits } from '../validation/amount';
+import { mayClaim } from './evidence';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
@@ -39,17 +40,6 @@ export type LookupResult =
 	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
 	| { found: false; candidates: string[] };
 
-/**
- * When the request's first attempt left, on the bank's clock (transport/bankClock.ts): a record created
- * before `notBefore` predates the request; one created at or after `provablyAfter` was made after it
- * was sent. In between (the bank's `Date` has whole seconds), a record may be either, so it is never
- * claimed. Unknown bounds prove nothing.
- */
-export interface FirstAttemptOnBankClock {
-	notBefore?: number;
-	provablyAfter?: number;
-}
-
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -72,16 +62,6 @@ function matches(payment: Sought, record: IDataObject): boolean {
 	return currency === undefined || payment.currency === undefined || currency === payment.currency;
 }
 
-/** `created` (transactions) or `meta.created` (approvals), when the record has a readable one. */
-function createdAt(record: IDataObject): number | undefined {
-	const meta = record.meta;
-	const value =
-		record.created ??
-		(typeof meta === 'object' && meta !== null ? (meta as IDataObject).created : undefined);
-	const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-	return Number.isNaN(time) ? undefined : time;
-}
-
 interface AccountRecords {
 	approvals: IDataObject[];
 	transactions: IDataObject[];
@@ -91,13 +71,12 @@ interface AccountRecords {
 async function readAccounts(
 	this: IExecuteFunctions,
 	payments: Payment[],
-	bankClock?: BankClock,
 ): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
-		const list = { returnAll: true, itemIndex, bankClock };
+		const list = { returnAll: true, itemIndex };
 		byAccount.set(xaid, {
 			approvals: await listApprovals.call(this, { xaid }, list),
 			transactions: await requestAllItems.call(this, ENDPOINTS.transactions.at({ xaid }), list),
@@ -106,142 +85,101 @@ async function readAccounts(
 	return byAccount;
 }
 
-interface Matches {
-	found: Map<string, FoundPayment>;
-	/** xtids whose creation time shows they were made after the request was first sent */
-	provable: Set<string>;
-}
-
-/** Which records may be taken for a payment. */
+/** Which records may be taken for a payment: none already reported for another payment. */
 interface Scope {
 	claimed: XtidClaims;
-	firstAttempt: FirstAttemptOnBankClock;
-	/** When set, only these xtids may match, and each of them is known to be this request's. */
-	onlyXtids?: ReadonlySet<string>;
 }
 
-/** A record made before the request was first sent cannot be its payment. */
-function predates(record: IDataObject, { firstAttempt }: Scope): boolean {
-	const created = createdAt(record);
-	return (
-		created !== undefined &&
-		firstAttempt.notBefore !== undefined &&
-		created < firstAttempt.notBefore
-	);
-}
-
-function excluded(xtid: string, { claimed, onlyXtids }: Scope): boolean {
-	return claimed.has(xtid) || (onlyXtids !== undefined && !onlyXtids.has(xtid));
-}
-
-/**
- * A record is provably this request's when the answer named it, or when its creation time shows it
- * was made after the request first left.
- */
-function known(record: IDataObject, { firstAttempt, onlyXtids }: Scope): boolean {
-	if (onlyXtids !== undefined) return true;
-	const created = createdAt(record);
-	return (
-		created !== undefined &&
-		firstAttempt.provablyAfter !== undefined &&
-		created >= firstAttempt.provablyAfter
-	);
-}
-
-function matchApprovals(payment: Sought, approvals: IDataObject[], scope: Scope, into: Matches) {
+function matchApprovals(
+	payment: Sought,
+	approvals: IDataObject[],
+	{ claimed }: Scope,
+	into: Map<string, FoundPayment>,
+) {
 	for (const approval of approvals) {
 		const details = approvalPayment(approval);
 		const xtid = text(details.xtid);
-		if (
-			xtid === undefined ||
-			excluded(xtid, scope) ||
-			!matches(payment, details) ||
-			predates(approval, scope)
-		)
-			continue;
-		into.found.set(xtid, {
+		if (xtid === undefined || claimed.has(xtid) || !matches(payment, details)) continue;
+		into.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
 			approvalRef: text(approval.ref),
 			approvalStatus: text(approval.status),
 		});
-		if (known(approval, scope)) into.provable.add(xtid);
 	}
 }
 
 function matchTransactions(
 	payment: Sought,
 	transactions: IDataObject[],
-	scope: Scope,
-	into: Matches,
+	{ claimed }: Scope,
+	into: Map<string, FoundPayment>,
 ) {
 	for (const transaction of transactions) {
 		const xtid = text(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
-		if (
-			xtid === undefined ||
-			excluded(xtid, scope) ||
-			!outgoing ||
-			!matches(payment, transaction) ||
-			predates(transaction, scope)
-		)
+		if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction))
 			continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
-		into.found.set(xtid, {
-			...into.found.get(xtid),
+		into.set(xtid, {
+			...into.get(xtid),
 			xtid,
 			foundIn: 'transactions',
 			transactionStatus: text(transaction.status),
 		});
-		if (known(transaction, scope)) into.provable.add(xtid);
 	}
 }
 
-/** The unclaimed records of the payment's account that match it and do not predate `earliest`. */
-function matchesOf(payment: Sought, records: AccountRecords, scope: Scope): Matches {
-	const found: Matches = { found: new Map<string, FoundPayment>(), provable: new Set<string>() };
+/** The unclaimed records of the payment's account that match it, made at any time. */
+function matchesOf(
+	payment: Sought,
+	records: AccountRecords,
+	scope: Scope,
+): Map<string, FoundPayment> {
+	const found = new Map<string, FoundPayment>();
 	matchApprovals(payment, records.approvals, scope, found);
 	matchTransactions(payment, records.transactions, scope, found);
 	return found;
 }
 
 /**
- * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission:
- * the account's approvals for payments awaiting approval, its transactions for those submitted,
- * matching on reference (+ amount + payee). Each account is read once for all the payments of
- * one request. A match is claimed only when it is provably this payment: the only match that does
- * not predate the request's first attempt, with a creation time that shows it was made after that
- * attempt left, on the bank's own clock (`firstAttempt`; the spec promises no creation time: without
- * one nothing is claimed), and not already attributed to another payment (`claimed`, grown here as
- * payments are found). Otherwise the state stays unknown and the matches are listed as candidates.
+ * spec §Errors rule 3: after a failed retry, look the payment up before any resubmission: the account's
+ * approvals for payments awaiting approval, its transactions for those submitted, matching on reference
+ * (+ amount + payee). Each account is read once for all the payments of one request. A match is claimed
+ * only when it cannot be an earlier payment (evidence.ts mayClaim): the request's answer named it
+ * (`namedForThisKey`), it is the only match, and it is not already reported for another payment
+ * (`claimed`, grown here as payments are found). Otherwise the state stays unknown and the matches are
+ * listed as candidates.
  */
 export async function lookUpPayments(
 	this: IExecuteFunctions,
 	payments: Payment[],
-	firstAttempt: () => FirstAttemptOnBankClock,
 	claimed: XtidClaims,
-	bankClock: BankClock,
-	/** The request's answer named these xtids without saying whose: only they may match, and they are this request's. */
-	onlyXtids?: ReadonlySet<string>,
+	namedForThisKey: ReadonlySet<string> = new Set(),
 ): Promise<Map<number, LookupResult>> {
-	const byAccount = await readAccounts.call(this, payments, bankClock);
+	const byAccount = await readAccounts.call(this, payments);
 	const results = new Map<number, LookupResult>();
-	// read after the records: their answers tell the bank's clock too
-	const scope: Scope = { claimed, firstAttempt: firstAttempt(), onlyXtids };
+	const takenNow = new Set<string>();
+	// an xtid the bank answered this key with is reported for this key's payments only
+	const taken: XtidClaims = {
+		has: (xtid) => takenNow.has(xtid) || (claimed.has(xtid) && !namedForThisKey.has(xtid)),
+		add: (xtid) => takenNow.add(xtid),
+	};
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const records = byAccount.get(sought.xaid) as AccountRecords;
-		const { found, provable } = matchesOf(sought, records, scope);
-		const candidates = [...found.values()];
-		const [only] = candidates;
-		if (candidates.length === 1 && provable.has(only.xtid)) {
-			claimed.add(only.xtid);
-			results.set(payment.itemIndex, { found: true, payment: only });
-		} else {
+		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
+			claimed: taken,
+		});
+		const candidates = [...found.keys()];
+		if (mayClaim(candidates, namedForThisKey)) {
+			claimed.add(candidates[0]);
+			taken.add(candidates[0]);
 			results.set(payment.itemIndex, {
-				found: false,
-				candidates: candidates.map((candidate) => candidate.xtid),
+				found: true,
+				payment: found.get(candidates[0]) as FoundPayment,
 			});
+		} else {
+			results.set(payment.itemIndex, { found: false, candidates });
 		}
 	}
 	return results;
@@ -260,10 +198,7 @@ export async function findCandidates(
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
-			claimed,
-			firstAttempt: {},
-		});
+		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed });
 		results.set(payment.itemIndex, [...found.keys()]);
 	}
 	return results;
@@ -278,9 +213,8 @@ export async function findCandidates(
 export async function paymentsAlreadyAtBank(
 	this: IExecuteFunctions,
 	payments: Payment[],
-	bankClock: BankClock,
 ): Promise<{ matches: Map<number, FoundPayment[]>; listed: Set<string> }> {
-	const byAccount = await readAccounts.call(this, payments, bankClock);
+	const byAccount = await readAccounts.call(this, payments);
 	const listed = new Set<string>();
 	for (const { approvals, transactions } of byAccount.values()) {
 		for (const approval of approvals) {
@@ -296,9 +230,8 @@ export async function paymentsAlreadyAtBank(
 	const matches = new Map<number, FoundPayment[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const { found } = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
+		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
 			claimed: nothingClaimed,
-			firstAttempt: {},
 		});
 		matches.set(payment.itemIndex, [...found.values()]);
 	}

@@ -10,9 +10,6 @@ export interface XtidClaims {
 export interface SentRequest {
 	/** Unix ms (n8n's clock) of the first attempt sent with this key. */
 	firstAttemptAt: number;
-	/** The bank's time at the first attempt, at the latest and at the earliest, as `Date` answers showed it (transport/bankClock.ts). */
-	bankFirstAttemptBefore?: number;
-	bankFirstAttemptAfter?: number;
 	/** xtids the bank answered this key with. */
 	xtids: string[];
 	/** Digest of the request body (paymentIdentity.ts): the key is never sent with another. */
@@ -49,9 +46,9 @@ const strings = (value: unknown): string[] =>
  * context across Retry On Fail, a loop's next run, and its Retry of a failed execution (which reuses
  * the failed execution's data). So a later attempt knows every key already sent, with its body and its
  * payments (a payment is sent again only under the key it was first sent with, and a key only with its
- * body), when it was first sent (a look-up claims only what was made after it), whether it may have been
- * processed, which xtids the bank answered it with (an answer repeating one is a replay), and which xtids
- * are already reported for another payment (never claimed twice).
+ * body), whether it may have been processed, which xtids the bank answered it with (an answer repeating
+ * one is a replay, and a look-up claims only those), and which xtids are already reported for another
+ * payment (never claimed twice).
  */
 export class PaymentMemory {
 	private readonly keys: IDataObject;
@@ -79,12 +76,6 @@ export class PaymentMemory {
 		if (typeof stored?.firstAttemptAt !== 'number') return undefined;
 		return {
 			firstAttemptAt: stored.firstAttemptAt,
-			...(typeof stored.bankFirstAttemptBefore === 'number' && {
-				bankFirstAttemptBefore: stored.bankFirstAttemptBefore,
-			}),
-			...(typeof stored.bankFirstAttemptAfter === 'number' && {
-				bankFirstAttemptAfter: stored.bankFirstAttemptAfter,
-			}),
 			xtids: strings(stored.xtids),
 			...(typeof stored.body === 'string' && { body: stored.body }),
 			members: strings(stored.members),
@@ -126,31 +117,6 @@ export class PaymentMemory {
 				this.identities[identity] = key;
 		}
 		return { request, first: true };
-	}
-
-	/** When the first attempt with this key was sent; records `now` as that time on the first call. */
-	firstAttemptAt(key: string, now: number): number {
-		const known = this.request(key);
-		if (known) return known.firstAttemptAt;
-		this.store(key, {
-			firstAttemptAt: now,
-			xtids: [],
-			members: [],
-			asBatch: false,
-			possiblyMade: true,
-		});
-		return now;
-	}
-
-	/** Narrows what is known of the bank's time at the key's first attempt (each run's answers may tell more). */
-	noteBankTime(key: string, bounds: { earliest: number; latest: number }): void {
-		const known = this.request(key);
-		if (!known) return;
-		this.store(key, {
-			...known,
-			bankFirstAttemptBefore: Math.min(known.bankFirstAttemptBefore ?? Infinity, bounds.latest),
-			bankFirstAttemptAfter: Math.max(known.bankFirstAttemptAfter ?? -Infinity, bounds.earliest),
-		});
 	}
 
 	/** The bank refused the key's first attempt: nothing was made with it. */

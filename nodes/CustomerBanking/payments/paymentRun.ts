@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest, BankClock } from '../transport';
+import { apiFailureOf, apiRequest } from '../transport';
 import {
 	batchKey,
 	detailsKey,
@@ -29,6 +29,7 @@ import {
 	paymentsAlreadyAtBank,
 } from './paymentLookUp';
 import { PaymentMemory, type SentRequest } from './paymentMemory';
+import { failedRequestStatus } from './evidence';
 import { readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
 import { type SpendingLimits, withinLimits } from './spendingLimits';
@@ -86,9 +87,6 @@ export class PaymentRun {
 	private remembered?: PaymentMemory;
 
 	private identities = new Map<Payment, string>();
-
-	/** The bank's clock as the answers of this run show it, for telling when a request first left. */
-	private readonly bankClock = new BankClock();
 
 	/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
 	private readonly heldBeforeSending = new Set<string>();
@@ -305,7 +303,7 @@ export class PaymentRun {
 		if (!this.skipAlreadyMade || fresh.length === 0) return { found, unchecked: [] };
 		let read: Awaited<ReturnType<typeof paymentsAlreadyAtBank>>;
 		try {
-			read = await paymentsAlreadyAtBank.call(this.context, fresh, this.bankClock);
+			read = await paymentsAlreadyAtBank.call(this.context, fresh);
 		} catch (error) {
 			const keyOf = (payment: Payment) => this.keyOf(payment);
 			return { found, unchecked: uncheckedOutcomes.call(this.context, fresh, keyOf, error) };
@@ -494,34 +492,19 @@ export class PaymentRun {
 	}
 
 	/**
-	 * The payments of the request sent with `key`, looked up among their accounts' records made since
-	 * the key was first sent and not reported for another payment (paymentLookUp.ts); `onlyXtids`: the
-	 * answer named these xtids without saying whose.
+	 * The payments of the request sent with `key`, looked up among their accounts' records not reported
+	 * for another payment (paymentLookUp.ts); `namedForThisKey`: xtids the bank answered this key with,
+	 * the only records that may be claimed.
 	 */
 	async lookUp(
 		payments: Payment[],
-		key: string,
-		onlyXtids?: ReadonlySet<string>,
+		namedForThisKey?: ReadonlySet<string>,
 	): Promise<Map<number, LookupResult>> {
-		const firstAttemptAt = this.memory.firstAttemptAt(key, Date.now());
-		const firstAttempt = () => {
-			const latest = this.bankClock.latestAt(firstAttemptAt);
-			const earliest = this.bankClock.earliestAt(firstAttemptAt);
-			if (latest !== undefined && earliest !== undefined)
-				this.memory.noteBankTime(key, { earliest, latest });
-			const known = this.memory.request(key);
-			return {
-				notBefore: known?.bankFirstAttemptAfter,
-				provablyAfter: known?.bankFirstAttemptBefore,
-			};
-		};
 		return await lookUpPayments.call(
 			this.context,
 			payments,
-			firstAttempt,
 			this.memory.claimedXtids,
-			this.bankClock,
-			onlyXtids,
+			namedForThisKey,
 		);
 	}
 
@@ -536,7 +519,8 @@ export class PaymentRun {
 		onlyXtids?: ReadonlySet<string>,
 	): Promise<PaymentOutcome[]> {
 		try {
-			const results = await this.lookUp(payments, key.key, onlyXtids);
+			const named = new Set([...(onlyXtids ?? []), ...(this.memory.request(key.key)?.xtids ?? [])]);
+			const results = await this.lookUp(payments, named);
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
@@ -569,23 +553,27 @@ export class PaymentRun {
 		try {
 			response = await apiRequest.call(
 				this.context,
-				paymentRequest(key.key, body, payments[0].itemIndex, this.bankClock),
+				paymentRequest(key.key, body, payments[0].itemIndex),
 			);
 		} catch (error) {
 			const failure = apiFailureOf(error);
-			if (failure?.outcomeUnknown)
-				return await this.resolveUnknown(payments, key, describeError(error));
-			if (earlierMayHaveBeenMade) {
-				const earlier = `${describeError(error)} An earlier attempt with this idempotency key, in an earlier run of this node, may have been processed.`;
-				return await this.resolveUnknown(
-					payments,
-					key,
-					earlier,
-					sent.xtids.length > 0 ? new Set(sent.xtids) : undefined,
-				);
+			const keyInUse = failure?.kind === 'conflict';
+			const status = failedRequestStatus({
+				refused: failure?.refused === true,
+				keyInUse,
+				outcomeUnknown: failure?.outcomeUnknown === true,
+				earlierAttemptMayHaveBeenMade: earlierMayHaveBeenMade,
+			});
+			if (status === 'unknown') {
+				const why = keyInUse
+					? `${describeError(error)} The bank says this idempotency key is in use by another request (another execution, or an earlier attempt still being processed), which may pay it.`
+					: earlierMayHaveBeenMade
+						? `${describeError(error)} An earlier attempt with this idempotency key, in an earlier run of this node, may have been processed.`
+						: describeError(error);
+				return await this.resolveUnknown(payments, key, why);
 			}
 			// only a refusal the bank answered proves nothing was made; any other failure keeps the key as it is
-			if (failure?.refused) this.memory.markMadeNothing(key.key);
+			if (status === 'rejected') this.memory.markMadeNothing(key.key);
 			return notProcessedOutcomes.call(this.context, payments, key, error);
 		}
 		return await readAnswer(this, response, { key, payments });

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { accountedTogether, confirmAcceptedStates, xtidOf } from './acceptedStates';
+import { type AnswerEntry, contradictionOf, echoesAgree, pairEntries } from './answerPairing';
 import type { IdempotencyKey } from './idempotencyKey';
 import { describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
@@ -11,11 +12,10 @@ export interface AnswerReader {
 	readonly context: IExecuteFunctions;
 	/** Notes that the bank answered `key` with `xtid`; true when it had done so before (a replay). */
 	noteAnswer(key: string, xtid: string): boolean;
-	/** Looks the payments up among the records with these xtids (see PaymentRun.lookUp). */
+	/** Looks the payments up; only records with these xtids may be claimed (see PaymentRun.lookUp). */
 	lookUp(
 		payments: Payment[],
-		key: string,
-		onlyXtids: ReadonlySet<string>,
+		namedForThisKey: ReadonlySet<string>,
 	): Promise<Map<number, LookupResult>>;
 	/** Looks up payments whose outcome is unknown and reports what was found (see PaymentRun.resolveUnknown). */
 	resolveUnknown(
@@ -31,60 +31,6 @@ function objectsIn(value: unknown): IDataObject[] {
 				(entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
 			) as IDataObject[])
 		: [];
-}
-
-/**
- * Which payment of the request an answer entry is about: its `index` (DECISIONS.md §Payments),
- * else the only payment, else the one unclaimed payment with the same reference (and amount).
- */
-function positionOf(
-	entry: IDataObject,
-	payments: Payment[],
-	claimed: Set<number>,
-): number | undefined {
-	const index = entry.index;
-	if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < payments.length)
-		return index;
-	if (payments.length === 1) return 0;
-	const candidates = payments
-		.map((payment, position) => ({ payment, position }))
-		.filter(
-			({ payment, position }) =>
-				!claimed.has(position) &&
-				payment.body.reference === entry.reference &&
-				(entry.amount === undefined || payment.body.amount === entry.amount),
-		);
-	return candidates.length === 1 ? candidates[0].position : undefined;
-}
-
-/**
- * Pairs the entries of the answer with the payments sent, by what the spec guarantees: one payment,
- * or counts that leave one reading (every payment accepted, or every one rejected, in order). The
- * sandbox's `index` (or an entry's reference) is a hint used when present (DECISIONS.md §Payments).
- */
-function pairByAnswer(
-	payments: Payment[],
-	accepted: IDataObject[],
-	rejected: IDataObject[],
-): { acceptedAt: Map<number, IDataObject>; rejectedAt: Map<number, IDataObject> } {
-	const acceptedAt = new Map<number, IDataObject>();
-	const rejectedAt = new Map<number, IDataObject>();
-	if (accepted.length === payments.length && rejected.length === 0) {
-		accepted.forEach((entry, position) => acceptedAt.set(position, entry));
-	} else if (rejected.length === payments.length && accepted.length === 0) {
-		rejected.forEach((entry, position) => rejectedAt.set(position, entry));
-	} else {
-		const taken = () => new Set([...acceptedAt.keys(), ...rejectedAt.keys()]);
-		for (const entry of accepted) {
-			const position = positionOf(entry, payments, taken());
-			if (position !== undefined) acceptedAt.set(position, entry);
-		}
-		for (const entry of rejected) {
-			const position = positionOf(entry, payments, taken());
-			if (position !== undefined) rejectedAt.set(position, entry);
-		}
-	}
-	return { acceptedAt, rejectedAt };
 }
 
 const reasonOf = (entry: IDataObject) =>
@@ -143,16 +89,12 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 	try {
 		const found = await run.lookUp(
 			reading.open().map((position) => payments[position]),
-			key.key,
 			namedXtids,
 		);
 		for (const position of reading.open()) {
 			const result = found.get(payments[position].itemIndex);
 			if (!result?.found) continue;
-			const { xtid, approvalRef, foundIn } = result.payment;
-			// found among the approvals only: an approval request (spec §States and transitions row 1)
-			const status = foundIn === 'approvals' ? 'pending_approval' : 'submitted';
-			reading.accept(position, { xtid, status, ...(approvalRef !== undefined && { approvalRef }) });
+			reading.accept(position, { xtid: result.payment.xtid });
 		}
 	} catch (error) {
 		run.context.logger.warn(
@@ -161,10 +103,17 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 	}
 }
 
-/** Step 3: as many payments left as rejections left: they are the rejected ones. */
+/**
+ * Step 3: as many payments left as rejections left, and no echoed detail of a rejection contradicting
+ * any of them: they are the rejected ones.
+ */
 function rejectTheRest(reading: Reading, rejectionsLeft: IDataObject[]): void {
 	const left = reading.open();
 	if (left.length === 0 || left.length !== rejectionsLeft.length) return;
+	const fits = rejectionsLeft.every((entry) =>
+		left.every((position) => echoesAgree(entry, reading.payments[position].body)),
+	);
+	if (!fits) return;
 	const reasons = [...new Set(rejectionsLeft.map(reasonOf))];
 	for (const position of left) {
 		if (reasons.length === 1) reading.reject(position, reasons[0]);
@@ -202,8 +151,9 @@ async function accountTogether(
 	if (open.length === 1) return reading.accept(open[0], { xtid: xtidsLeft[0] });
 	const together = open.map((position) => payments[position]);
 	const reasons = rejectionsLeft.map(reasonOf);
+	const lead = `The bank's answer does not say which of items ${together.map((payment) => payment.itemIndex).join(', ')} is which.`;
 	const group = await accountedTogether
-		.call(run.context, together, xtidsLeft, reasons)
+		.call(run.context, lead, together, { xtids: xtidsLeft, reasons, contradicts: false })
 		.catch(() => undefined);
 	if (!group) return;
 	for (const position of open) {
@@ -218,12 +168,41 @@ async function accountTogether(
 }
 
 /**
- * spec §Payments rule 3: 202 does not mean every item was accepted. Every payment gets its outcome:
- * paired with an entry of the answer (pairByAnswer), else found among the account's records by the
- * xtids the answer named (they are this request's payments), else, when the only payments left are as
- * many as the rejections left, rejected; whatever is still open is looked up like a lost answer.
- * Accepted payments whose entry does not say whether they await approval are matched against the
- * account's approvals (spec §Approvals: by xtid, pages of 50).
+ * An answer that contradicts itself (answerPairing.ts contradictionOf): no payment of the request is
+ * taken for any of its entries. Each says what the answer names, and none is sent again.
+ */
+async function contradictoryAnswer(
+	reading: Reading,
+	contradiction: string,
+	accepted: IDataObject[],
+	rejected: IDataObject[],
+): Promise<PaymentOutcome[]> {
+	const { run, key, payments, requestId } = reading;
+	const xtids = [...new Set(accepted.flatMap((entry) => xtidOf(entry) ?? []))];
+	for (const xtid of xtids) run.noteAnswer(key.key, xtid);
+	const lead = `The bank's answer${requestId ? ` to request ${requestId}` : ''} contradicts itself: ${contradiction}.`;
+	const group = await accountedTogether
+		.call(run.context, lead, payments, {
+			xtids,
+			reasons: rejected.map(reasonOf),
+			contradicts: true,
+		})
+		.catch((error: unknown) => ({
+			statement: `${lead} The state of the payments it names could not be read (${describeError(error)}). None was sent again: check the account before paying any of them again.`,
+			xtids,
+			notPaid: false,
+			sharedWith: payments.map((payment) => payment.itemIndex),
+		}));
+	return payments.map((payment) => ({ kind: 'undetermined', payment, key, requestId, ...group }));
+}
+
+/**
+ * spec §Payments rule 3: 202 does not mean every item was accepted. An answer that contradicts itself
+ * accounts for no payment (contradictoryAnswer). Otherwise every payment gets its outcome: paired with
+ * an entry of the answer (answerPairing.ts: positions, order and echoes only where they agree), else
+ * found among the account's records by the xtids the answer named (they are this request's payments),
+ * else, when the only payments left are as many as the rejections left, rejected; whatever is still
+ * open is looked up like a lost answer. The state of every accepted payment is then read from the bank.
  */
 export async function readAnswer(
 	run: AnswerReader,
@@ -235,11 +214,28 @@ export async function readAnswer(
 	const reading = new Reading(run, key, payments, requestId);
 	const acceptedEntries = objectsIn(response?.submitted);
 	const rejectedEntries = objectsIn(response?.rejected);
+	const contradiction = contradictionOf(
+		payments.length,
+		acceptedEntries,
+		rejectedEntries,
+		response?.rejectedCount,
+	);
+	if (contradiction !== undefined)
+		return await contradictoryAnswer(reading, contradiction, acceptedEntries, rejectedEntries);
 	// step 1: the entries of the answer that pair with a payment
-	const { acceptedAt, rejectedAt } = pairByAnswer(payments, acceptedEntries, rejectedEntries);
-	for (const [position, entry] of acceptedAt) reading.accept(position, entry);
-	for (const [position, entry] of rejectedAt) reading.reject(position, reasonOf(entry));
-	const pairedEntries = new Set([...acceptedAt.values(), ...rejectedAt.values()]);
+	const entries: AnswerEntry[] = [
+		...acceptedEntries.map((entry): AnswerEntry => ({ kind: 'accepted', entry })),
+		...rejectedEntries.map((entry): AnswerEntry => ({ kind: 'rejected', entry })),
+	];
+	const paired = pairEntries(
+		payments.map((payment) => payment.body),
+		entries,
+	);
+	for (const [position, { kind, entry }] of paired) {
+		if (kind === 'accepted') reading.accept(position, entry);
+		else reading.reject(position, reasonOf(entry));
+	}
+	const pairedEntries = new Set([...paired.values()].map(({ entry }) => entry));
 	const unpaired = acceptedEntries.filter((entry) => !pairedEntries.has(entry));
 	const namedXtids = new Set(unpaired.flatMap((entry) => xtidOf(entry) ?? []));
 	const rejectionsLeft = rejectedEntries.filter((entry) => !pairedEntries.has(entry));

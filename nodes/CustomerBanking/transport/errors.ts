@@ -7,8 +7,6 @@ import type { AttemptFailure, ErrorRule, FailureKind } from './retryPolicy';
 
 /** Everything the transport reads from a failed request; secrets are removed later by redact(). */
 export interface RequestFailure extends AttemptFailure {
-	/** The answer's `Date` header: the bank's clock (bankClock.ts). */
-	date?: string;
 	/** The API's `message` (spec §Errors: JSON with statusCode and message). */
 	apiMessage?: string;
 	/** For failures without an HTTP answer or code (e.g. the token exchange): the error's own text. */
@@ -67,7 +65,6 @@ function readAnswerInto(failure: RequestFailure, chain: Loose[]): void {
 		const response = asObject(withResponse.response) as Loose;
 		failure.status = response.status as number;
 		failure.retryAfter = headerValue(response.headers, 'retry-after');
-		failure.date = headerValue(response.headers, 'date');
 		failure.location = headerValue(response.headers, 'location');
 		failure.apiMessage = apiMessageOf(response.data);
 	} else {

@@ -11,7 +11,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { BankClock } from './bankClock';
 import {
 	baseUrlOf as normalisedBaseUrlOf,
 	CREDENTIAL_TYPE,
@@ -34,7 +33,6 @@ import {
 	type TooManyRequestsMeaning,
 } from './retryPolicy';
 
-export { BankClock } from './bankClock';
 export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
@@ -53,8 +51,6 @@ export interface EndpointIntent {
 	tooManyRequests?: TooManyRequestsMeaning;
 	/** The largest page the endpoint serves (spec §Limits); 500 unless said. */
 	pageLimit?: number;
-	/** Shown the `Date` of every answer, for callers that compare the bank's creation times with n8n's clock. */
-	bankClock?: BankClock;
 }
 
 export interface ApiRequestOptions extends EndpointIntent {
@@ -224,7 +220,7 @@ type Attempt<T> = { answer: T; failure?: undefined } | { failure: RequestFailure
 async function sendOnce<T>(
 	this: BankingContext,
 	prepared: PreparedRequest,
-	{ qs, body, bankClock }: ApiRequestOptions,
+	{ qs, body }: ApiRequestOptions,
 ): Promise<Attempt<T>> {
 	// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
 	// one body object, so a resent payment has the same key and the same serialised body.
@@ -237,9 +233,7 @@ async function sendOnce<T>(
 	};
 	if (qs && Object.keys(qs).length) request.qs = qs;
 	if (body !== undefined) request.body = body;
-	if (bankClock) request.returnFullResponse = true;
 	const { credentialsDecrypted } = prepared;
-	const sentAt = Date.now();
 	try {
 		const response: unknown = await this.helpers.httpRequestWithAuthentication.call(
 			this,
@@ -247,13 +241,9 @@ async function sendOnce<T>(
 			request,
 			credentialsDecrypted && { credentialsDecrypted },
 		);
-		if (!bankClock) return { answer: response as T };
-		const full = response as { body: T; headers?: Record<string, unknown> };
-		bankClock.observe(full.headers?.date, sentAt, Date.now());
-		return { answer: full.body };
+		return { answer: response as T };
 	} catch (error) {
 		const failure = readFailure(error);
-		bankClock?.observe(failure.date, sentAt, Date.now());
 		failure.redirectedTo = redirectTargetOf(failure.location, prepared.url);
 		return { failure };
 	}
@@ -373,7 +363,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, keep, until, itemIndex, tooManyRequests, bankClock } = options;
+	const { path, qs, returnAll, keep, until, itemIndex, tooManyRequests } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
@@ -398,7 +388,6 @@ export async function apiRequestAllItems<T = IDataObject>(
 				path,
 				qs: { ...qs, page, limit: pageSize },
 				tooManyRequests,
-				bankClock,
 				itemIndex,
 				onRateLimited: rateLimited,
 			}),
@@ -411,10 +400,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 }
 
 /** What one call adds to the endpoint it names. */
-export type RequestExtras = Pick<
-	ApiRequestOptions,
-	'qs' | 'body' | 'idempotencyKey' | 'itemIndex' | 'bankClock'
->;
+export type RequestExtras = Pick<ApiRequestOptions, 'qs' | 'body' | 'idempotencyKey' | 'itemIndex'>;
 
 /** The request that calls an endpoint of the table (transport/endpoints.ts). */
 export function requestOptionsOf(

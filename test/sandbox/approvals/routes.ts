@@ -5,6 +5,7 @@ import { listOf } from '../state';
 import { notFound } from '../errors';
 import type { Bank, Workspace } from '../state';
 import type { BankVariants } from '../variants';
+import { bankTime } from '../times';
 import { visibleToReads } from '../visibility';
 import { type ApprovalRecord, type ApprovalStatus, approvalView, findApproval } from './model';
 
@@ -42,12 +43,13 @@ function answerView(variants: BankVariants) {
 	return (record: ApprovalRecord) => {
 		const view = approvalView(record);
 		const meta = variants.approvalRecord === 'bare' ? { created: view.meta.created } : view.meta;
+		const named = STATUS_NAMES[variants.approvalStatusNames]?.[record.status] ?? record.status;
 		return {
 			...view,
-			status: STATUS_NAMES[variants.approvalStatusNames]?.[record.status] ?? record.status,
+			status: variants.approvalStatusWords[record.status] ?? named,
 			...(variants.approvalRecord === 'bare' && { transaction: view.xtid }),
 			meta: variants.createdTimes
-				? meta
+				? { ...meta, ...('created' in meta && { created: bankTime(variants, meta.created) }) }
 				: Object.fromEntries(Object.entries(meta).filter(([key]) => key !== 'created')),
 		};
 	};

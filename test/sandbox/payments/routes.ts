@@ -2,11 +2,11 @@ import { SCOPES } from '../auth';
 import { ApiError, badRequest } from '../errors';
 import type { ApiRoute, RouteContext, RouteResult } from '../http';
 import { UUID_V4 } from '../random';
+import { shapeAnswer } from './answer';
 import {
 	canonicalJson,
 	forgetExpiredKeys,
 	type IdempotencyRecord,
-	type PaymentResponse,
 	paymentItems,
 	submitPayments,
 } from './model';
@@ -68,7 +68,7 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		await ctx.pause(); // injected latency keeps the request in flight with its key claimed
 		const answer = submitPayments(ctx.bank, workspace, items, key, ctx.caller.clientId);
 		// shaped once, before it is stored: a replay answers the same bytes
-		const shaped = ctx.bank.variants.paymentAnswer === 'xtidOnly' ? xtidOnly(answer) : answer;
+		const shaped = shapeAnswer(answer, ctx.bank.variants, ctx.bank.random);
 		const json = JSON.stringify(
 			ctx.bank.variants.echoCredentials ? echoToken(shaped, ctx.headers.authorization) : shaped,
 		);
@@ -80,19 +80,6 @@ async function submit(ctx: RouteContext): Promise<RouteResult> {
 		fail(error);
 		throw error;
 	}
-}
-
-/**
- * The `paymentAnswer: 'xtidOnly'` variant: only what spec §Payments promises, the xtid of each submitted
- * item and the error of each rejected one, both in the order the items were sent.
- */
-function xtidOnly(answer: PaymentResponse) {
-	return {
-		requestId: answer.requestId,
-		submitted: answer.submitted.map(({ xtid }) => ({ xtid })),
-		rejected: answer.rejected.map(({ error }) => ({ error })),
-		rejectedCount: answer.rejectedCount,
-	};
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type AccountRecord, credit, debitReserved, findAccount } from '../accounts/model';
+import { type AccountRecord, credit, debitReserved, findAccount, release } from '../accounts/model';
 import { ApiError, notFound } from '../errors';
 import { toMajor } from '../money';
 import type { Bank, Workspace } from '../state';
@@ -8,8 +8,11 @@ export interface TransactionRecord {
 	xtid: string;
 	xaid: string;
 	direction: 'outgoing' | 'incoming';
-	/** sent → settled; a held payment (variant `heldPaymentRecords`): PENDING_APPROVAL → DECLINED or EXPIRED, or replaced by the sent one. */
-	status: 'sent' | 'settled' | HeldPaymentStatus;
+	/**
+	 * sent → settled, or sent → failed (the bank could not pay it: control `fail`); a held payment (variant
+	 * `heldPaymentRecords`): PENDING_APPROVAL → DECLINED or EXPIRED, or replaced by the sent one.
+	 */
+	status: 'sent' | 'settled' | 'failed' | HeldPaymentStatus;
 	amountMinor: number;
 	currency: string;
 	reference: string;
@@ -126,6 +129,24 @@ export function settle(
 		xtid: transaction.xtid,
 		occurredAt: transaction.updated,
 	});
+	return transaction;
+}
+
+/** A sent payment the bank could not pay after all: nothing leaves, its reservation is released. */
+export function fail(
+	bank: Bank,
+	workspace: Workspace,
+	transaction: TransactionRecord,
+): TransactionRecord {
+	if (transaction.direction !== 'outgoing' || transaction.status !== 'sent') {
+		throw new ApiError(
+			409,
+			`transaction ${transaction.xtid} is not an outgoing transaction in flight`,
+		);
+	}
+	release(findAccount(workspace, transaction.xaid), transaction.amountMinor);
+	transaction.status = 'failed';
+	transaction.updated = bank.clock.iso();
 	return transaction;
 }
 

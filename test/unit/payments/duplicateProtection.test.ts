@@ -55,7 +55,12 @@ const found = (fields: Partial<FoundPayment>): FoundPayment => ({
 
 describe('holdsMoney and stateOf: what an earlier matching record says', () => {
 	it.each<[string, FoundPayment, boolean, string | RegExp]>([
-		['a transaction without a status (a sent payment)', found({}), true, 'sent'],
+		[
+			'a transaction without a status (it says nothing known: it may hold money)',
+			found({}),
+			true,
+			"in the account's transactions, with no status",
+		],
 		['a settled transaction', found({ transactionStatus: 'SETTLED' }), true, 'sent'],
 		[
 			'a transaction held for approval',

@@ -29,22 +29,22 @@ function keyFields(key: IdempotencyKey): IDataObject {
 	};
 }
 
-/** The accepted entry as the bank answered it, minus its position in the request. */
-function acceptedFields(accepted: IDataObject): IDataObject {
-	const fields = { ...accepted };
+/**
+ * The accepted entry as the bank answered it, minus its position in the request and its own words for
+ * the state (the spec calls every accepted payment "submitted"), then what the evidence read from the
+ * bank says of it (evidence.ts).
+ */
+function acceptedFields(outcome: Extract<PaymentOutcome, { kind: 'accepted' }>): IDataObject {
+	const fields = { ...outcome.accepted };
 	delete fields.index;
 	delete fields.status;
-	return fields;
-}
-
-/** The states an accepted payment is reported in (readAnswer.ts says which the evidence shows). */
-const ACCEPTED_STATES = ['submitted', 'pending_approval', 'accepted', 'not_sent'];
-
-function acceptedState(accepted: IDataObject): string {
-	if (typeof accepted.status === 'string' && ACCEPTED_STATES.includes(accepted.status))
-		return accepted.status;
-	// its state could not be read (no xtid in the answer, or the reads failed): accepted, nothing more
-	return typeof accepted.approvalRef === 'string' ? 'pending_approval' : 'accepted';
+	delete fields.approvalRef;
+	const state = outcome.state;
+	return {
+		...fields,
+		...state?.fields,
+		...(state?.check !== undefined && { approvalCheck: state.check }),
+	};
 }
 
 type Reported = Exclude<PaymentOutcome, { kind: 'failed' }>;
@@ -67,12 +67,12 @@ const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
 const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } =
 	{
 		accepted: (outcome) => {
-			const state = acceptedState(outcome.accepted);
+			const state = outcome.state?.status ?? 'accepted';
 			// a replay: the bank answered this key with this payment before, nothing new was made now
 			const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
 			return {
 				before: { status },
-				after: { ...acceptedFields(outcome.accepted), ...requestIdOf(outcome) },
+				after: { ...acceptedFields(outcome), ...requestIdOf(outcome) },
 			};
 		},
 		rejected: (outcome) => ({
