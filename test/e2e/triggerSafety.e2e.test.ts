@@ -459,6 +459,16 @@ describe.each(selectedVersions())(
 			return typeof saved === 'string' && saved !== '' ? saved.split(',') : [];
 		}
 
+		it("activated with a sandbox credential on n8n's http address: subscribed, and a warning naming WEBHOOK_URL in n8n's log", () => {
+			expect(url()).toMatch(/^http:\/\//);
+			const warning = stack.n8n
+				.logs()
+				.split('\n')
+				.find((line) => line.includes('Customer Banking Trigger: The webhook address'));
+			expect(warning).toContain('is not https (http://127.0.0.1:');
+			expect(warning).toContain('WEBHOOK_URL');
+		});
+
 		it("a delivery whose execution runs while another delivery is answered, n8n killed (kill -9) before it ends: the bank's next attempt runs it, once", async () => {
 			const { sandbox } = stack;
 			// a delivery the sandbox makes, as the body the bank would send
