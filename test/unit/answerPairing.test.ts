@@ -27,7 +27,7 @@ const rejected = (entry: IDataObject): AnswerEntry => ({ kind: 'rejected', entry
 /** The pairing as position → the entry's xtid or error. */
 function pairs(bodies: IDataObject[], entries: AnswerEntry[]): Record<number, string> {
 	return Object.fromEntries(
-		[...pairEntries(bodies, entries)].map(([position, { entry }]) => [
+		[...pairEntries(bodies, entries).pairs].map(([position, { entry }]) => [
 			position,
 			String(entry.xtid ?? entry.error),
 		]),
@@ -138,6 +138,23 @@ describe('pairing answer entries with the payments of the request', () => {
 		],
 	])('%s', (_name, bodies, entries, expected) => {
 		expect(pairs(bodies, entries)).toEqual(expected);
+	});
+});
+
+describe('pairs made by the order alone', () => {
+	it('are marked to be confirmed by a record, unless the entries echo the reference', () => {
+		const bare = pairEntries([A, B], [accepted({ xtid: 'x' }), accepted({ xtid: 'y' })]);
+		expect([...bare.byOrderAlone]).toEqual([0, 1]);
+		const echoed = pairEntries(
+			[A, B],
+			[accepted({ xtid: 'x', reference: 'INV-A' }), accepted({ xtid: 'y', reference: 'INV-B' })],
+		);
+		expect([...echoed.byOrderAlone]).toEqual([]);
+		const positioned = pairEntries(
+			[A, B],
+			[accepted({ index: 0, xtid: 'x' }), accepted({ index: 1, xtid: 'y' })],
+		);
+		expect([...positioned.byOrderAlone]).toEqual([]);
 	});
 });
 

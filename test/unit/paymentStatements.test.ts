@@ -179,7 +179,7 @@ const ROWS: Row[] = [
 		'no approval, no transaction (not shown yet)',
 		{ approval: none, transaction: missing },
 		'accepted',
-		/no transaction of it is shown/,
+		/no transaction of it is shown: it may not be shown yet, or its approval may have been declined or may have expired/,
 	],
 	// records that are not this payment's
 	[
@@ -229,6 +229,25 @@ const ROWS: Row[] = [
 ];
 
 describe('the statement for an accepted payment: one row per evidence', () => {
+	it("marks a payment whose record shows another payment's details, and one whose record shows its own", () => {
+		const ofAnother = acceptedStatement({
+			xtid: XTID,
+			approval: none,
+			transaction: transaction('sent'),
+			differs: 'other details (reference "B", amount 2)',
+		});
+		expect(ofAnother).toMatchObject({ status: 'accepted', ofAnother: true });
+		expect(ofAnother.shown).toBeUndefined();
+		expect(
+			acceptedStatement({
+				xtid: XTID,
+				approval: none,
+				transaction: transaction('sent'),
+				shows: true,
+			}),
+		).toMatchObject({ status: 'submitted', shown: true });
+	});
+
 	it.each(ROWS)('%s → %s', (_name, evidence, status, check) => {
 		const statement = acceptedStatement({ xtid: XTID, ...evidence });
 		expect(statement.status).toBe(status);

@@ -42,10 +42,15 @@ interface Subject {
 	approvalRef?: string;
 }
 
-/** What a record of this xtid shows differently from the payment it is taken for. */
-function differs(record: IDataObject, body: IDataObject | undefined): string | undefined {
-	if (body === undefined || echoesAgree(record, body)) return undefined;
-	return `other details (reference ${JSON.stringify(record.reference ?? null)}, amount ${JSON.stringify(record.amount ?? null)})`;
+/**
+ * What a record of this xtid shows of the payment it is taken for: other details (`differs`), or its
+ * reference and amount (`shows`: the record is this payment's).
+ */
+function compare(evidence: AcceptedEvidence, record: IDataObject, body: IDataObject | undefined) {
+	if (body === undefined) return;
+	if (!echoesAgree(record, body))
+		evidence.differs ??= `other details (reference ${JSON.stringify(record.reference ?? null)}, amount ${JSON.stringify(record.amount ?? null)})`;
+	else if (record.reference !== undefined && record.amount !== undefined) evidence.shows = true;
 }
 
 function approvalEvidence(subject: Subject, approval: IDataObject, ref?: string): ApprovalEvidence {
@@ -105,7 +110,7 @@ async function gatherEvidence(
 			const named = await readNamedApproval.call(this, subject, subject.approvalRef);
 			evidence.approval = named.approval;
 			if (named.record && named.approval.read === 'record')
-				evidence.differs = differs(approvalPayment(named.record), subject.body);
+				compare(evidence, approvalPayment(named.record), subject.body);
 		}
 		if (
 			!(
@@ -115,7 +120,7 @@ async function gatherEvidence(
 		) {
 			const read = await readTransaction.call(this, subject);
 			evidence.transaction = read.transaction;
-			if (read.record) evidence.differs ??= differs(read.record, subject.body);
+			if (read.record) compare(evidence, read.record, subject.body);
 		}
 		gathered.set(subject, evidence);
 	}
@@ -157,7 +162,7 @@ async function searchApprovalLists(
 		const why = failed.get(subject.xtid);
 		if (approval !== undefined) {
 			evidence.approval = approvalEvidence(subject, approval);
-			evidence.differs ??= differs(approvalPayment(approval), subject.body);
+			compare(evidence, approvalPayment(approval), subject.body);
 		} else if (why !== undefined) {
 			if (evidence.approval.read === 'notRead') evidence.approval = { read: 'failed', why };
 		} else if (evidence.approval.read === 'notRead') {

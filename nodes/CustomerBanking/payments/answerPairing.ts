@@ -113,16 +113,33 @@ function byEchoes(bodies: IDataObject[], entries: AnswerEntry[]): Map<number, An
 	return paired;
 }
 
+export interface Pairing {
+	pairs: Map<number, AnswerEntry>;
+	/**
+	 * Positions paired by the order alone (no position, no echoed reference): the spec does not promise an
+	 * order, so these hold only once a record of the payment confirms them.
+	 */
+	byOrderAlone: Set<number>;
+}
+
 /**
  * The entries of a consistent answer (contradictionOf found nothing) paired with the payments they are
  * about, by position; else by order; else as far as echoes tell. One payment with one entry that does
  * not contradict it is that entry's. Entries left unpaired are for the caller to account for.
  */
-export function pairEntries(
-	bodies: IDataObject[],
-	entries: AnswerEntry[],
-): Map<number, AnswerEntry> {
-	if (bodies.length === 1 && entries.length === 1)
-		return echoesAgree(entries[0].entry, bodies[0]) ? new Map([[0, entries[0]]]) : new Map();
-	return byPosition(bodies, entries) ?? byOrder(bodies, entries) ?? byEchoes(bodies, entries);
+export function pairEntries(bodies: IDataObject[], entries: AnswerEntry[]): Pairing {
+	const none = new Set<number>();
+	if (bodies.length === 1 && entries.length === 1) {
+		const pairs = new Map<number, AnswerEntry>();
+		if (echoesAgree(entries[0].entry, bodies[0])) pairs.set(0, entries[0]);
+		return { pairs, byOrderAlone: none };
+	}
+	const byPositions = byPosition(bodies, entries);
+	if (byPositions) return { pairs: byPositions, byOrderAlone: none };
+	const ordered = byOrder(bodies, entries);
+	if (ordered) {
+		const alone = [...ordered].filter(([, { entry }]) => entry.reference === undefined);
+		return { pairs: ordered, byOrderAlone: new Set(alone.map(([position]) => position)) };
+	}
+	return { pairs: byEchoes(bodies, entries), byOrderAlone: none };
 }

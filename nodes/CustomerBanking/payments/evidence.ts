@@ -49,6 +49,8 @@ export interface AcceptedEvidence {
 	 * may be another payment's.
 	 */
 	differs?: string;
+	/** A record of this xtid shows the payment's own reference and amount. */
+	shows?: boolean;
 }
 
 export type AcceptedStatus = 'submitted' | 'pending_approval' | 'not_sent' | 'accepted';
@@ -59,6 +61,10 @@ export interface Statement {
 	fields: IDataObject;
 	/** What is known, when the status is not a definite one (or not_sent: why). */
 	check?: string;
+	/** Its records show another payment's details: the answer's entry may be another item's. */
+	ofAnother?: true;
+	/** A record of it shows this payment's reference and amount: the answer's entry is this item's. */
+	shown?: true;
 }
 
 type Says = 'sent' | 'held' | 'refused' | 'notFinal' | 'unknown' | 'none';
@@ -154,12 +160,18 @@ function notSent(evidence: AcceptedEvidence, why: string): Statement {
  * table, one row per case in test/unit/paymentStatements.test.ts).
  */
 export function acceptedStatement(evidence: AcceptedEvidence): Statement {
+	const statement = statementOf(evidence);
+	return evidence.shows === true && statement.ofAnother === undefined
+		? { ...statement, shown: true }
+		: statement;
+}
+
+function statementOf(evidence: AcceptedEvidence): Statement {
 	const { approval, transaction, differs } = evidence;
-	if (differs !== undefined)
-		return accepted(
-			evidence,
-			`its records show ${differs}, so the answer may name another payment`,
-		);
+	if (differs !== undefined) {
+		const why = `its records show ${differs}, so the answer may name another payment`;
+		return { ...accepted(evidence, why), ofAnother: true };
+	}
 	const fromApproval = approvalSays(approval);
 	const fromTransaction = transactionSays(transaction);
 	const fields = fieldsOf(evidence);
@@ -203,6 +215,11 @@ export function acceptedStatement(evidence: AcceptedEvidence): Statement {
 				`${shown(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
 			);
 		default:
+			if (transaction.read === 'missing' && approval.read !== 'failed')
+				return accepted(
+					evidence,
+					`${shown(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
+				);
 			return accepted(evidence, shown(evidence) || 'nothing of it could be read');
 	}
 }

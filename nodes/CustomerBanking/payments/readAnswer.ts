@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { accountedTogether, confirmAcceptedStates, xtidOf } from './acceptedStates';
 import { type AnswerEntry, contradictionOf, echoesAgree, pairEntries } from './answerPairing';
 import type { IdempotencyKey } from './idempotencyKey';
-import { describeError, type PaymentOutcome } from './outcomes';
+import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
 import type { LookupResult } from './paymentLookUp';
 
@@ -45,6 +45,8 @@ class Reading {
 		readonly key: IdempotencyKey,
 		readonly payments: Payment[],
 		readonly requestId: string | undefined,
+		/** Whether each xtid was answered before, noted once per answer (a second reading asks again). */
+		readonly replays: Map<string, boolean>,
 	) {}
 
 	/** The positions still without an outcome. */
@@ -57,7 +59,9 @@ class Reading {
 	accept(position: number, accepted: IDataObject): void {
 		const { key, payments, requestId } = this;
 		const xtid = xtidOf(accepted);
-		const replayed = xtid !== undefined && this.run.noteAnswer(key.key, xtid);
+		if (xtid !== undefined && !this.replays.has(xtid))
+			this.replays.set(xtid, this.run.noteAnswer(key.key, xtid));
+		const replayed = xtid !== undefined && this.replays.get(xtid) === true;
 		this.outcomes.set(position, {
 			kind: 'accepted',
 			payment: payments[position],
@@ -197,12 +201,42 @@ async function contradictoryAnswer(
 }
 
 /**
+ * Every payment of the request paired with what the answer says of it: first the entries `paired`
+ * (answerPairing.ts), then the payments found among the account's records by the xtids the answer named
+ * (they are this request's payments), then, when the only payments left are as many as the rejections
+ * left, rejected; then those accounted for only together. Payments still open have no outcome yet.
+ */
+async function pairAll(
+	reading: Reading,
+	paired: Map<number, AnswerEntry>,
+	accepted: IDataObject[],
+	rejected: IDataObject[],
+): Promise<void> {
+	for (const [position, { kind, entry }] of paired) {
+		if (kind === 'accepted') reading.accept(position, entry);
+		else reading.reject(position, reasonOf(entry));
+	}
+	const pairedEntries = new Set([...paired.values()].map(({ entry }) => entry));
+	const unpaired = accepted.filter((entry) => !pairedEntries.has(entry));
+	const namedXtids = new Set(unpaired.flatMap((entry) => xtidOf(entry) ?? []));
+	const rejectionsLeft = rejected.filter((entry) => !pairedEntries.has(entry));
+	await pairByLookUp(reading, namedXtids);
+	rejectTheRest(reading, rejectionsLeft);
+	await accountTogether(reading, namedXtids, rejectionsLeft);
+}
+
+const acceptedIn = (reading: Reading) =>
+	[...reading.outcomes.values()].filter(
+		(outcome): outcome is AcceptedOutcome => outcome.kind === 'accepted',
+	);
+
+/**
  * spec §Payments rule 3: 202 does not mean every item was accepted. An answer that contradicts itself
- * accounts for no payment (contradictoryAnswer). Otherwise every payment gets its outcome: paired with
- * an entry of the answer (answerPairing.ts: positions, order and echoes only where they agree), else
- * found among the account's records by the xtids the answer named (they are this request's payments),
- * else, when the only payments left are as many as the rejections left, rejected; whatever is still
- * open is looked up like a lost answer. The state of every accepted payment is then read from the bank.
+ * accounts for no payment (contradictoryAnswer). Otherwise every payment is paired with what the answer
+ * says of it (pairAll), and the state of every accepted payment is read from the bank. When a record read
+ * shows another payment's details, or a pairing by the order alone is not confirmed by a record showing
+ * the payment's own details, the answer is read again without positions, order or echoes, by the records
+ * alone. Whatever is still open is looked up like a lost answer.
  */
 export async function readAnswer(
 	run: AnswerReader,
@@ -211,7 +245,8 @@ export async function readAnswer(
 ): Promise<PaymentOutcome[]> {
 	const { key, payments } = request;
 	const requestId = typeof response?.requestId === 'string' ? response.requestId : undefined;
-	const reading = new Reading(run, key, payments, requestId);
+	const replays = new Map<string, boolean>();
+	let reading = new Reading(run, key, payments, requestId, replays);
 	const acceptedEntries = objectsIn(response?.submitted);
 	const rejectedEntries = objectsIn(response?.rejected);
 	const contradiction = contradictionOf(
@@ -222,31 +257,29 @@ export async function readAnswer(
 	);
 	if (contradiction !== undefined)
 		return await contradictoryAnswer(reading, contradiction, acceptedEntries, rejectedEntries);
-	// step 1: the entries of the answer that pair with a payment
 	const entries: AnswerEntry[] = [
 		...acceptedEntries.map((entry): AnswerEntry => ({ kind: 'accepted', entry })),
 		...rejectedEntries.map((entry): AnswerEntry => ({ kind: 'rejected', entry })),
 	];
-	const paired = pairEntries(
+	const { pairs, byOrderAlone } = pairEntries(
 		payments.map((payment) => payment.body),
 		entries,
 	);
-	for (const [position, { kind, entry }] of paired) {
-		if (kind === 'accepted') reading.accept(position, entry);
-		else reading.reject(position, reasonOf(entry));
+	await pairAll(reading, pairs, acceptedEntries, rejectedEntries);
+	await confirmAcceptedStates.call(run.context, acceptedIn(reading));
+	const unconfirmed = (outcome: AcceptedOutcome) =>
+		byOrderAlone.has(payments.indexOf(outcome.payment)) && outcome.state?.shown !== true;
+	if (
+		pairs.size > 0 &&
+		acceptedIn(reading).some((outcome) => outcome.state?.ofAnother || unconfirmed(outcome))
+	) {
+		reading = new Reading(run, key, payments, requestId, replays);
+		await pairAll(reading, new Map(), acceptedEntries, rejectedEntries);
+		await confirmAcceptedStates.call(run.context, acceptedIn(reading));
 	}
-	const pairedEntries = new Set([...paired.values()].map(({ entry }) => entry));
-	const unpaired = acceptedEntries.filter((entry) => !pairedEntries.has(entry));
-	const namedXtids = new Set(unpaired.flatMap((entry) => xtidOf(entry) ?? []));
-	const rejectionsLeft = rejectedEntries.filter((entry) => !pairedEntries.has(entry));
-	await pairByLookUp(reading, namedXtids);
-	rejectTheRest(reading, rejectionsLeft);
-	await accountTogether(reading, namedXtids, rejectionsLeft);
-	// step 5: whatever is still open is looked up like a lost answer
 	const unexplained = `The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`;
 	const stillOpen = reading.open().map((position) => payments[position]);
 	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
-	await confirmAcceptedStates.call(run.context, [...reading.outcomes.values()]);
 	return payments.map(
 		(payment, position) =>
 			reading.outcomes.get(position) ??

@@ -127,6 +127,49 @@ describe('answer entries are paired with items only when their positions and ech
 			}),
 	);
 
+	it("a bank that answers in another order, with no positions and no echoes: each item is paired by its own record, never given another's ID", async () =>
+		await withBank(
+			{ answerPositions: 'absent', answerEchoes: false, answerOrder: 'shuffled' },
+			async (bank) => {
+				const references = [0, 1, 2, 3].map(() => newReference('P1O'));
+				const run = await pay(bank, 'submitBatch', {
+					itemParameters: references.map((reference, at) => ({ amount: 30 + at, reference })),
+				});
+				expect(byItem(run).map((item) => [item.status, item.xtid])).toEqual(
+					references.map((reference) => [
+						'submitted',
+						sentWithReference(bank.sandbox, reference)[0].xtid,
+					]),
+				);
+			},
+		));
+
+	it("the same bank showing new payments late: no record confirms the order, so no item is given an ID that may be another's", async () =>
+		await withBank(
+			{
+				answerPositions: 'absent',
+				answerEchoes: false,
+				answerOrder: 'shuffled',
+				newPaymentVisibilityMs: 60_000,
+			},
+			async (bank) => {
+				const references = [0, 1, 2, 3].map(() => newReference('P1L'));
+				const run = await pay(bank, 'submitBatch', {
+					itemParameters: references.map((reference, at) => ({ amount: 40 + at, reference })),
+				});
+				const made = references.map(
+					(reference) => sentWithReference(bank.sandbox, reference)[0].xtid,
+				);
+				for (const [at, item] of byItem(run).entries()) {
+					expect(item.status).toBe('undetermined');
+					expect(item.xtid).toBeUndefined();
+					expect([...(item.xtids as string[])].sort()).toEqual([...made].sort());
+					expect(item.sharedWith).toEqual([0, 1, 2, 3]);
+					expect(at).toBeLessThan(4);
+				}
+			},
+		));
+
 	it.each(['submit', 'submitBatch'] as const)(
 		'%s: an answer listing the one payment both accepted and rejected ("try again") is contradictory: not resubmitted, not "rejected", paid once',
 		async (operation) =>
