@@ -218,6 +218,70 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		expect(held()).toEqual([2, 2, 2]);
 	});
 
+	it('Outputs by Outcome: the node shows one output per outcome, and each payment leaves on its own', async () => {
+		const { sandbox } = stack;
+		const tag = `EDO${Date.now() % 100000}`;
+		const invoices = [12.5, 1500, 6000].map((amount, index) => ({
+			account: sandbox.seeded.accounts.gbp,
+			payee: sandbox.seeded.payees.gbp,
+			amount,
+			reference: `${tag}-${index}`,
+		}));
+		const workflowId = await openNewWorkflow(
+			'Pay by outcome',
+			[
+				manualTrigger,
+				{
+					id: randomUUID(),
+					name: 'Invoices',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [220, 0],
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ invoices }), options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'One item per invoice',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [440, 0],
+					parameters: { fieldToSplitOut: 'invoices', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: 'Pay',
+					type: `${PACKAGE}.customerBanking`,
+					typeVersion: 1,
+					position: [660, 0],
+					parameters: {
+						resource: 'payment',
+						operation: 'submitBatch',
+						mappingMode: 'autoMapInputData',
+						outputsByOutcome: true,
+						options: { maxAmount: '5000' },
+					},
+					credentials: credentials(),
+				},
+			],
+			{
+				'Manual Trigger': { main: [[{ node: 'Invoices', type: 'main', index: 0 }]] },
+				Invoices: { main: [[{ node: 'One item per invoice', type: 'main', index: 0 }]] },
+				'One item per invoice': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] },
+			},
+		);
+		const execution = await executeInEditor(workflowId);
+		expect(executionError(execution)).toBeUndefined();
+		const outputs = ['Sent', 'Awaiting Approval', 'Already Made', 'Not Paid', 'Needs Checking'];
+		expect(
+			outputs.map((_name, index) => nodeOutput(execution, 'Pay', index).map((item) => item.status)),
+		).toEqual([['submitted'], ['pending_approval'], [], ['rejected'], []]);
+		await openCanvasNode('Pay');
+		const panel = await ndv().innerText();
+		for (const name of outputs) expect(panel).toContain(name);
+		await shot('04-outputs-by-outcome');
+		await closeNdv();
+	});
+
 	it.each(['10.123', '-50', '0', '1,000.50', 'abc'])(
 		'Amount typed as %p in the form: nothing is sent, and the node says which field and rule',
 		async (typed) => {

@@ -117,7 +117,11 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		const [main, rejected] = result.output ?? [];
 		expect(main.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(main[0].json.status).toBe('submitted');
-		expect(main[1].json).toEqual({ error: expect.stringContaining('mount') });
+		expect(main[1].json).toEqual({
+			status: 'invalid',
+			nextStep: expect.stringContaining('Nothing was sent'),
+			error: expect.stringContaining('mount'),
+		});
 		expect(rejected).toEqual([]);
 	});
 
@@ -132,9 +136,9 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		});
 		const [main, rejected] = continued.output ?? [];
 		expect(main.map((item) => [Object.keys(item.json).sort(), item.pairedItem])).toEqual([
-			[['error', 'idempotencyKey', 'status'], { item: 0 }],
-			[['error', 'idempotencyKey', 'status'], { item: 1 }],
-			[['error', 'idempotencyKey', 'status'], { item: 2 }],
+			[['error', 'idempotencyKey', 'nextStep', 'status'], { item: 0 }],
+			[['error', 'idempotencyKey', 'nextStep', 'status'], { item: 1 }],
+			[['error', 'idempotencyKey', 'nextStep', 'status'], { item: 2 }],
 		]);
 		// no token could be had: nothing reached the bank, and the items say so
 		expect(main.map((item) => item.json.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);

@@ -12,25 +12,28 @@ export const resources = { account, approval, payee, payment, transaction };
 
 export type ResourceName = keyof typeof resources;
 
-function outputSwitchOf(resource: object): OutputSwitch | undefined {
-	return 'outputSwitch' in resource ? (resource.outputSwitch as OutputSwitch) : undefined;
+function outputSwitchesOf(resource: object): readonly OutputSwitch[] {
+	return 'outputSwitches' in resource ? (resource.outputSwitches as readonly OutputSwitch[]) : [];
 }
 
-/** The resources' output switches, by resource. */
+/** The resources' output switches, by resource, each resource's in the order they take precedence. */
 export function outputSwitches(): Array<[ResourceName, OutputSwitch]> {
-	return (Object.keys(resources) as ResourceName[]).flatMap((name) => {
-		const outputSwitch = outputSwitchOf(resources[name]);
-		return outputSwitch ? [[name, outputSwitch] as [ResourceName, OutputSwitch]] : [];
-	});
+	return (Object.keys(resources) as ResourceName[]).flatMap((name) =>
+		outputSwitchesOf(resources[name]).map(
+			(outputSwitch) => [name, outputSwitch] as [ResourceName, OutputSwitch],
+		),
+	);
 }
 
-/** The switch of `resource`, when it has one. */
-export function outputSwitchFor(resource: string): OutputSwitch | undefined {
-	return outputSwitches().find(([name]) => name === resource)?.[1];
+/** The switches of `resource`, the first one on wins. */
+export function outputSwitchesFor(resource: string): OutputSwitch[] {
+	return outputSwitches()
+		.filter(([name]) => name === resource)
+		.map(([, outputSwitch]) => outputSwitch);
 }
 
 /**
- * The node's `outputs`: one main output, or the two a resource's switch names when it is on. The
+ * The node's `outputs`: one main output, or those a resource's switch names when it is on. The
  * conditions read only parameters that n8n stores (a resource other than the default one, a switch
  * that is on), so the editor and the execution count the same outputs.
  */
@@ -38,7 +41,7 @@ export function outputsExpression(): `={{${string}}}` {
 	const main = `"${NodeConnectionTypes.Main}"`;
 	const expression = outputSwitches().reduceRight(
 		(otherwise, [name, { parameter, displayNames }]) => {
-			const outputs = [displayNames.main, displayNames.second]
+			const outputs = displayNames
 				.map((displayName) => `{ type: ${main}, displayName: ${JSON.stringify(displayName)} }`)
 				.join(', ');
 			return `$parameter.resource === ${JSON.stringify(name)} && $parameter.${parameter} === true ? [${outputs}] : ${otherwise}`;

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { CustomerBankingType } from './node.type';
-import { outputSwitchFor, resources } from './resources';
+import { outputSwitchesFor, resources } from './resources';
 import { runsAsAiTool } from './simplify';
 import type {
 	BatchExecute,
 	BatchItemResult,
 	ItemResult,
 	OperationModule,
-	OutputName,
+	OutputSwitch,
 	PerItemExecute,
 } from './types';
 
@@ -57,15 +57,13 @@ interface Outputs {
 	fail: (itemIndex: number, error: unknown, errorFields?: IDataObject) => void;
 }
 
-function outputsOf(this: IExecuteFunctions, switchedOn: boolean): Outputs {
-	const outputs: INodeExecutionData[][] = switchedOn ? [[], []] : [[]];
-	const outputIndex = (output: OutputName | undefined) =>
-		switchedOn && output === 'second' ? 1 : 0;
+function outputsOf(this: IExecuteFunctions, switchedOn: OutputSwitch | undefined): Outputs {
+	const outputs: INodeExecutionData[][] = (switchedOn?.displayNames ?? ['main']).map(() => []);
 	return {
 		outputs,
 		emit: (itemIndex, results) => {
 			for (const result of results) {
-				outputs[outputIndex(result.output)].push({
+				outputs[switchedOn?.outputOf(result.json, result.output) ?? 0].push({
 					json: result.json,
 					pairedItem: { item: itemIndex },
 				});
@@ -74,8 +72,9 @@ function outputsOf(this: IExecuteFunctions, switchedOn: boolean): Outputs {
 		fail: (itemIndex, error, errorFields = {}) => {
 			const nodeError = toNodeError.call(this, error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
-			outputs[0].push({
-				json: { ...errorFields, error: nodeError.message },
+			const json = { ...errorFields, error: nodeError.message };
+			outputs[switchedOn?.outputOf(json, undefined) ?? 0].push({
+				json,
 				pairedItem: { item: itemIndex },
 			});
 		},
@@ -132,12 +131,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		operation: this.getNodeParameter('operation', 0, ''),
 	} as CustomerBankingType;
 	const selected = findOperation.call(this, resource, operation);
-	const outputSwitch = outputSwitchFor(resource);
 	// An AI agent reads only a tool's first output, so there every item (a refusal and its reason too) stays on it
-	const switchedOn =
-		outputSwitch !== undefined &&
-		!runsAsAiTool.call(this) &&
-		this.getNodeParameter(outputSwitch.parameter, 0, false) === true;
+	const switchedOn = runsAsAiTool.call(this)
+		? undefined
+		: outputSwitchesFor(resource).find(
+				({ parameter }) => this.getNodeParameter(parameter, 0, false) === true,
+			);
 	const sink = outputsOf.call(this, switchedOn);
 	if (selected.executeBatch) await runBatch.call(this, selected.executeBatch, items.length, sink);
 	else await runEachItem.call(this, selected.execute, items.length, sink);

@@ -37,10 +37,13 @@ export type OperationModule =
 	| { description: INodeProperties[]; executeBatch: BatchExecute; execute?: undefined };
 
 /**
- * A resource whose items may leave on a second output: a boolean parameter of the resource turns it on,
- * and the outputs are then named as given. Read by the node's `outputs` expression and by the router.
+ * A resource whose items may leave on several outputs: a boolean parameter of the resource turns it on,
+ * the outputs are then named as given, and `outputOf` says which one an item leaves on (from the result's
+ * `output`, or from what the item says). Read by the node's `outputs` expression and by the router; a
+ * resource lists its switches in order, the first one on wins.
  */
 export interface OutputSwitch {
 	parameter: string;
-	displayNames: Record<OutputName, string>;
+	displayNames: readonly string[];
+	outputOf(json: IDataObject, output: OutputName | undefined): number;
 }

@@ -9,6 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CustomerBanking } from '../../../nodes/CustomerBanking/CustomerBanking.node';
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
 import { createExecuteContext, type RecordedRequest } from '../../helpers/n8nContext';
 import type { Sandbox } from '../../sandbox';
 
@@ -160,6 +161,7 @@ export function expectStateUnknownItem(
 ): void {
 	expect(json).toEqual({
 		status: 'unknown',
+		nextStep: nextStepOf('unknown'),
 		idempotencyKey: expected.key ?? expect.stringMatching(UUID_V4),
 		candidates: expected.candidates,
 		error: expect.stringMatching(stateUnknownMessage(expected.reference, expected.key)),

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OUTCOME_OUTPUTS, outcomeOutputOf } from '../../payments/paymentOutcomes';
 import type { OutputSwitch } from '../types';
 
 import * as submit from './submit.operation';
@@ -7,11 +8,22 @@ import * as submitBatch from './submitBatch.operation';
 
 export { submit, submitBatch };
 
-/** Route Rejected: rejected payments leave on a second output. */
-export const outputSwitch: OutputSwitch = {
-	parameter: 'routeRejected',
-	displayNames: { main: 'Submitted', second: 'Rejected' },
+/** Outputs by Outcome: one output per kind of outcome, by each item's status (payments/paymentOutcomes.ts). */
+const byOutcome: OutputSwitch = {
+	parameter: 'outputsByOutcome',
+	displayNames: OUTCOME_OUTPUTS,
+	outputOf: (json) => outcomeOutputOf(json.status),
 };
+
+/** Route Rejected: rejected payments leave on a second output. */
+const rejectedApart: OutputSwitch = {
+	parameter: 'routeRejected',
+	displayNames: ['Submitted', 'Rejected'],
+	outputOf: (_json, output) => (output === 'second' ? 1 : 0),
+};
+
+/** Outputs by Outcome takes precedence: Route Rejected is hidden while it is on. */
+export const outputSwitches: readonly OutputSwitch[] = [byOutcome, rejectedApart];
 
 export const description: INodeProperties[] = [
 	{
@@ -37,12 +49,24 @@ export const description: INodeProperties[] = [
 		default: 'submit',
 	},
 	{
-		displayName: 'Route Rejected to Second Output',
-		name: outputSwitch.parameter,
+		displayName: 'Outputs by Outcome',
+		name: byOutcome.parameter,
 		type: 'boolean',
 		noDataExpression: true,
 		default: false,
 		displayOptions: { show: { resource: ['payment'] } },
+		description: `Whether to give each kind of outcome its own output (${OUTCOME_OUTPUTS.join(', ')}), so each can go to its next step without a Switch node; otherwise every payment goes to one output with its status and nextStep`,
+	},
+	{
+		displayName: 'Route Rejected to Second Output',
+		name: rejectedApart.parameter,
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		displayOptions: {
+			show: { resource: ['payment'] },
+			hide: { [byOutcome.parameter]: [true] },
+		},
 		description:
 			'Whether to send rejected payments to a second output, "Rejected"; otherwise every payment goes to one output with its status (submitted, pending_approval, rejected or found_after_error)',
 	},

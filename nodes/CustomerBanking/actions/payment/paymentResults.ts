@@ -5,6 +5,7 @@ import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
 import { type Payment, paymentRequest } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
+import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
 import type { PaymentStep } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { wireRequestOf } from '../../transport';
@@ -121,6 +122,7 @@ export function outcomeResult(
 		const { status, key, candidates } = outcome;
 		const errorFields = {
 			status,
+			nextStep: nextStepOf(status),
 			idempotencyKey: key.key,
 			...(candidates !== undefined && { candidates }),
 		};
@@ -132,7 +134,8 @@ export function outcomeResult(
 		...(placement?.resubmission && { resubmission: { ...placement.resubmission } }),
 	};
 	const { before, after, output } = shown(outcome);
-	const json = { ...before, ...payment.body, ...after, ...context };
+	const nextStep = nextStepOf(before.status as PaymentStatus);
+	const json = { ...before, nextStep, ...payment.body, ...after, ...context };
 	return { itemIndex, results: [output ? { json, output } : { json }] };
 }
 
@@ -142,7 +145,13 @@ function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 		itemIndex: payment.itemIndex,
 		results: [
 			{
-				json: { status: 'rejected', rejectionReason: reason, notSent: true, ...payment.body },
+				json: {
+					status: 'rejected',
+					nextStep: nextStepOf('rejected'),
+					rejectionReason: reason,
+					notSent: true,
+					...payment.body,
+				},
 				output: REJECTED,
 			},
 		],
@@ -174,6 +183,7 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 		earlier.length === 1
 			? `payment ${first.xtid}, ${stateOf(first)}`
 			: `${earlier.length} payments: ${earlier.map((found) => `${found.xtid} (${stateOf(found)})`).join(', ')}`;
+	const status: PaymentStatus = holding.length > 0 ? 'already_made' : 'not_sent';
 	const message =
 		holding.length > 0
 			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). To pay it again, turn off Skip Payments Already Made.`
@@ -183,7 +193,8 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 		results: [
 			{
 				json: {
-					status: holding.length > 0 ? 'already_made' : 'not_sent',
+					status,
+					nextStep: nextStepOf(status),
 					xtid: first.xtid,
 					message,
 					notSent: true,
@@ -215,6 +226,7 @@ export function validatedResult(
 			{
 				json: {
 					status: 'valid',
+					nextStep: nextStepOf('valid'),
 					...keyFields(key),
 					request: {
 						...wireRequestOf(paymentRequest(key.key, payment.body)),
@@ -232,7 +244,11 @@ export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchI
 		itemIndex,
 		results: [
 			{
-				json: { status: 'invalid', issues: issues.map(({ field, rule }) => `${field} ${rule}`) },
+				json: {
+					status: 'invalid',
+					nextStep: nextStepOf('invalid'),
+					issues: issues.map(({ field, rule }) => `${field} ${rule}`),
+				},
 				output: REJECTED,
 			},
 		],
@@ -250,7 +266,11 @@ export function invalidItemResults(
 	const results: BatchItemResult[] = [];
 	for (const entry of read) {
 		if (entry.valid) continue;
-		results.push({ itemIndex: entry.itemIndex, error: entry.error });
+		results.push({
+			itemIndex: entry.itemIndex,
+			error: entry.error,
+			errorFields: { status: 'invalid', nextStep: nextStepOf('invalid') },
+		});
 		if (!continueOnFail) return { results, stop: true };
 	}
 	return { results, stop: false };

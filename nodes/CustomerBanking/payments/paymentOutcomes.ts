@@ -1,0 +1,96 @@
+/**
+ * Every status a payment item can say, what it means for the user's next step (`nextStep`, one short
+ * sentence on every item), and which output it leaves on with Outputs by Outcome. One row per status:
+ * a status not in the table cannot be reported (the type says so), and an item without a known status
+ * (a failure before any status could be given) needs checking.
+ */
+export const OUTCOME_OUTPUTS = [
+	'Sent',
+	'Awaiting Approval',
+	'Already Made',
+	'Not Paid',
+	'Needs Checking',
+] as const;
+
+export type OutcomeOutput = (typeof OUTCOME_OUTPUTS)[number];
+
+interface StatusRow {
+	output: OutcomeOutput;
+	nextStep: string;
+}
+
+export const PAYMENT_STATUSES = {
+	submitted: {
+		output: 'Sent',
+		nextStep: 'Nothing to do: the bank shows the payment on its way.',
+	},
+	replayed: {
+		output: 'Sent',
+		nextStep:
+			'Nothing to do: the bank answered with the payment made before; nothing new was paid.',
+	},
+	found_after_error: {
+		output: 'Sent',
+		nextStep:
+			'Nothing to do: the answer was lost, and the payment was found in the account afterwards.',
+	},
+	pending_approval: {
+		output: 'Awaiting Approval',
+		nextStep:
+			"An approver must approve it in the bank's app; the Customer Banking Approval Trigger reports the decision.",
+	},
+	already_made: {
+		output: 'Already Made',
+		nextStep:
+			'Nothing to do: the bank already holds this payment (see earlierPayments); it was not sent again.',
+	},
+	rejected: {
+		output: 'Not Paid',
+		nextStep: 'Nothing was paid: fix what rejectionReason says, then run it again.',
+	},
+	not_sent: {
+		output: 'Not Paid',
+		nextStep: 'Nothing was paid: see why, then run it again once that is fixed.',
+	},
+	invalid: {
+		output: 'Not Paid',
+		nextStep: 'Nothing was sent: fix the fields named in issues, then run it again.',
+	},
+	valid: {
+		output: 'Not Paid',
+		nextStep: 'Validate Only: nothing was sent. Turn Validate Only off to pay it.',
+	},
+	accepted: {
+		output: 'Needs Checking',
+		nextStep:
+			'The bank took it but does not show yet whether it is on its way or waiting for approval: check it later with Transaction → Get or Approval → Get by Payment. Do not pay it again.',
+	},
+	undetermined: {
+		output: 'Needs Checking',
+		nextStep:
+			"The bank's answer does not say which payment is which (see statement): check the account before paying any of them again.",
+	},
+	unknown: {
+		output: 'Needs Checking',
+		nextStep:
+			"It may have been paid: check the account (see candidates) before paying it another way. n8n's Retry of this execution sends it again with the same key, which the bank never pays twice.",
+	},
+} as const satisfies Record<string, StatusRow>;
+
+export type PaymentStatus = keyof typeof PAYMENT_STATUSES;
+
+function rowOf(status: unknown): StatusRow | undefined {
+	return typeof status === 'string' && Object.hasOwn(PAYMENT_STATUSES, status)
+		? PAYMENT_STATUSES[status as PaymentStatus]
+		: undefined;
+}
+
+/** The short sentence an item with this status carries. */
+export function nextStepOf(status: PaymentStatus): string {
+	return PAYMENT_STATUSES[status].nextStep;
+}
+
+/** The output (its position among OUTCOME_OUTPUTS) of an item with this status; Needs Checking when it has none. */
+export function outcomeOutputOf(status: unknown): number {
+	return OUTCOME_OUTPUTS.indexOf(rowOf(status)?.output ?? 'Needs Checking');
+}

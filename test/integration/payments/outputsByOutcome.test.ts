@@ -1,0 +1,99 @@
+/**
+ * Outputs by Outcome: each payment leaves on the output of its outcome (Sent, Awaiting Approval, Already
+ * Made, Not Paid, Needs Checking), with the sentence of what to do next, so a user connects each output to
+ * its next step without a Switch node. Off, every item stays on one output and still says its next step.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import {
+	nextStepOf,
+	OUTCOME_OUTPUTS,
+	type PaymentStatus,
+} from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { credentialsFor } from '../../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../../sandbox';
+import { runPayments } from './paymentNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+let counter = 0;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	credentials = credentialsFor(sandbox);
+});
+afterAll(async () => await sandbox.close());
+
+function invoice(amount: number | string): IDataObject {
+	return {
+		account: sandbox.seeded.accounts.gbp,
+		payee: sandbox.seeded.payees.gbp,
+		amount,
+		reference: `OUT-${process.pid % 1000}-${++counter}`,
+	};
+}
+
+function pay(operation: 'submit' | 'submitBatch', rows: IDataObject[], outputsByOutcome: boolean) {
+	return runPayments(sandbox, credentials, {
+		executionId: `exec-outcome-${++counter}`,
+		continueOnFail: true,
+		parameters: {
+			operation,
+			mappingMode: 'autoMapInputData',
+			skipAlreadyMade: true,
+			outputsByOutcome,
+			// hidden while Outputs by Outcome is on, and then without effect
+			routeRejected: true,
+			options: { maxAmount: '2000' },
+		},
+		items: rows.map((json) => ({ json })),
+	});
+}
+
+describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (operation) => {
+	it('each payment leaves on the output of its outcome, saying what to do next', async () => {
+		const paidBefore = invoice(15);
+		await pay(operation, [paidBefore], false);
+		const rows = [
+			invoice(12.5), // sent
+			invoice(1500), // over the approval policy: awaiting approval
+			paidBefore, // already made by the run above
+			invoice(2500), // over Maximum Amount: not paid
+			invoice('1,000.50'), // refused before anything is sent: not paid
+		];
+		const run = await pay(operation, rows, true);
+		expect(run.error).toBeUndefined();
+		expect(run.output).toHaveLength(OUTCOME_OUTPUTS.length);
+		const byOutput = Object.fromEntries(
+			OUTCOME_OUTPUTS.map((name, index) => [
+				name,
+				(run.output?.[index] ?? []).map((item) => [
+					(item.pairedItem as { item: number }).item,
+					item.json.status,
+				]),
+			]),
+		);
+		expect(byOutput).toEqual({
+			Sent: [[0, 'submitted']],
+			'Awaiting Approval': [[1, 'pending_approval']],
+			'Already Made': [[2, 'already_made']],
+			'Not Paid': [
+				[3, 'rejected'],
+				[4, 'invalid'],
+			],
+			'Needs Checking': [],
+		});
+		for (const item of (run.output ?? []).flat())
+			expect(item.json.nextStep).toBe(nextStepOf(item.json.status as PaymentStatus));
+	});
+
+	it('off: one output (Route Rejected aside), every item with its next step', async () => {
+		const run = await pay(operation, [invoice(12.5), invoice(1500)], false);
+		expect(run.output).toHaveLength(2);
+		const [main] = run.output ?? [];
+		expect(main.map((item) => [item.json.status, item.json.nextStep])).toEqual([
+			['submitted', nextStepOf('submitted')],
+			['pending_approval', nextStepOf('pending_approval')],
+		]);
+	});
+});
