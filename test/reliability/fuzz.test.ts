@@ -665,8 +665,16 @@ function enc(value: unknown): string {
 const idOf = (value: unknown) =>
 	isPlainObject(value) && value.__rl === true ? value.value : value;
 
-/** The paths a case may reach: built from its own IDs, every ID percent-encoded as one segment. */
-function allowedPaths(fuzzCase: FuzzCase, parameters: Record<string, unknown>): Set<string> {
+/**
+ * The paths a case may reach: built from its own IDs, every ID percent-encoded as one segment; for a
+ * payment also the records of the payments the bank made (`made`: their xtids and approval refs), whose
+ * state the node reads.
+ */
+function allowedPaths(
+	fuzzCase: FuzzCase,
+	parameters: Record<string, unknown>,
+	made: { xtids: string[]; refs: string[] },
+): Set<string> {
 	const account = enc(idOf(parameters.account));
 	const payee = enc(idOf(parameters.payee));
 	const payeeId = enc(parameters.payeeId);
@@ -676,6 +684,8 @@ function allowedPaths(fuzzCase: FuzzCase, parameters: Record<string, unknown>): 
 			`/account/${account}`,
 			`/account/${account}/approvals`,
 			`/account/${account}/transactions`,
+			...made.xtids.map((xtid) => `/transaction/${xtid}`),
+			...made.refs.map((ref) => `/approval/${ref}`),
 		]);
 	}
 	return new Set([
@@ -701,6 +711,8 @@ const ROUTES: Record<string, string[]> = {
 		'/account/{xaid}',
 		'/account/{xaid}/approvals',
 		'/account/{xaid}/transactions',
+		'/transaction/{xtid}',
+		'/approval/{ref}',
 	],
 };
 
@@ -835,6 +847,11 @@ function check(fuzzCase: FuzzCase, outcome: Awaited<ReturnType<typeof runCase>>,
 	}
 
 	// what the node sent, the bank must not refuse as bad input
+	const ledger = sandbox.control.ledger();
+	const made = {
+		xtids: ledger.paymentRequests.flatMap((answer) => answer.submitted.map((entry) => entry.xtid)),
+		refs: ledger.approvals.map((approval) => String(approval.ref)),
+	};
 	for (const request of requests) {
 		if (!request.url.startsWith(sandbox.baseUrl)) continue;
 		const isWrite = request.method !== 'GET';
@@ -848,7 +865,7 @@ function check(fuzzCase: FuzzCase, outcome: Awaited<ReturnType<typeof runCase>>,
 			miss(`a request body carries a prototype key`);
 		}
 		const path = request.url.slice(sandbox.baseUrl.length).split('?')[0];
-		if (!allowedPaths(fuzzCase, outcome.parameters).has(path)) {
+		if (!allowedPaths(fuzzCase, outcome.parameters, made).has(path)) {
 			tally.alteredPaths++;
 			miss(`request to an unexpected path ${request.method} ${path.slice(0, 120)}`);
 		}

@@ -510,16 +510,15 @@ export class PaymentRun {
 
 	/**
 	 * spec §Errors rule 3: when the outcome of a request is unknown, look the payments up and report
-	 * what was found; never send them again.
+	 * what was found (only what the bank answered this key with may be claimed); never send them again.
 	 */
 	async resolveUnknown(
 		payments: Payment[],
 		key: IdempotencyKey,
 		failure: string,
-		onlyXtids?: ReadonlySet<string>,
 	): Promise<PaymentOutcome[]> {
 		try {
-			const named = new Set([...(onlyXtids ?? []), ...(this.memory.request(key.key)?.xtids ?? [])]);
+			const named = new Set(this.memory.request(key.key)?.xtids ?? []);
 			const results = await this.lookUp(payments, named);
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
