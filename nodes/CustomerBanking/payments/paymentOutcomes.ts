@@ -24,15 +24,17 @@ export const PAYMENT_STATUSES = {
 		output: 'Sent',
 		nextStep: 'Nothing to do: the bank shows the payment on its way.',
 	},
+	// made before, on its way or waiting for approval: the item's own fields say which
 	replayed: {
-		output: 'Sent',
+		output: 'Already Made',
 		nextStep:
-			'Nothing to do: the bank answered with the payment made before; nothing new was paid.',
+			'Nothing to do: the bank answered with the payment made before (its state is in this item); nothing new was paid.',
 	},
+	// found, but it may be on its way or held for approval: never reported as sent
 	found_after_error: {
-		output: 'Sent',
+		output: 'Needs Checking',
 		nextStep:
-			'Nothing to do: the answer was lost, and the payment was found in the account afterwards.',
+			'The answer was lost and the payment was found in the account: see approvalStatus and transactionStatus for whether it is on its way or waiting for approval. Do not pay it again.',
 	},
 	pending_approval: {
 		output: 'Awaiting Approval',

@@ -1,3 +1,4 @@
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
 import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -400,7 +401,9 @@ describe('Payment → Submit', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toMatchObject({ status: 'submitted', reference: good });
 		expect(items[1].json).toEqual({
-			error: 'Invalid payment in item 1: Amount must be greater than 0',
+			status: 'invalid',
+			nextStep: nextStepOf('invalid'),
+			error: `Invalid payment in item 1: Amount ${AMOUNT_RULES.positive}`,
 		});
 		expect(items[2].json).toMatchObject({ status: 'rejected', reference: rejected });
 		expect(items[2].json.rejectionReason).toMatch(/not active/);
@@ -451,7 +454,8 @@ describe('Payment → Submit', () => {
 		});
 		expect(invalid).toEqual({
 			status: 'invalid',
-			issues: ['Amount must be greater than 0', 'Reference must be 6-140 characters (has 1)'],
+			nextStep: nextStepOf('invalid'),
+			issues: [`Amount ${AMOUNT_RULES.positive}`, 'Reference must be 6-140 characters (has 1)'],
 		});
 
 		const real = await submit({ ...fields, options: {} }, { executionId: 'exec-validate' });

@@ -11,8 +11,8 @@ const statuses = Object.keys(PAYMENT_STATUSES) as PaymentStatus[];
 describe('payment statuses: each has one output by outcome and a next step', () => {
 	it.each<[PaymentStatus, string]>([
 		['submitted', 'Sent'],
-		['replayed', 'Sent'],
-		['found_after_error', 'Sent'],
+		['replayed', 'Already Made'],
+		['found_after_error', 'Needs Checking'],
 		['pending_approval', 'Awaiting Approval'],
 		['already_made', 'Already Made'],
 		['rejected', 'Not Paid'],
@@ -40,7 +40,7 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 		const sent = statuses.filter((status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Sent');
 		expect(sent).not.toContain('pending_approval');
 		expect(sent).not.toContain('accepted');
-		expect(sent).not.toContain('already_made');
+		expect(sent).toEqual(['submitted']);
 		const notPaid = statuses.filter(
 			(status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Not Paid',
 		);
