@@ -1,7 +1,8 @@
 /**
- * The queue-mode suite (`npm run test:queue`, run with --runInBand): n8n 2.41.1 as main, workers and a
- * webhook instance on Postgres and Redis. globalSetup installs what is missing (Debian's Postgres and
- * Redis with apt-get, the pinned n8n into the e2e cache) and packs the package once.
+ * The queue-mode suite (`npm run test:queue`, run with --runInBand): n8n 2.41.1 as main, workers and
+ * two webhook processes behind nginx, on Postgres and Redis. globalSetup installs what is missing
+ * (Debian's Postgres, Redis and nginx with apt-get, the pinned n8n into the e2e cache) and packs the
+ * package once.
  */
 module.exports = {
 	rootDir: '../..',

@@ -1,11 +1,13 @@
 /**
- * Issue 15: the package in n8n's queue mode (n8n 2.41.1 main + 2 workers + 1 webhook instance,
- * Postgres and Redis), each scenario checked against the sandbox's ledger and n8n's executions:
- * every action operation run by a worker; the trigger activated by main, its signed delivery
- * received by the webhook instance and run by a worker; concurrent copies of one delivery to main
- * and the webhook instance; the approval trigger's events exactly once; payments whose worker is
- * SIGKILLed mid-execution, then n8n's Retry in both modes. Ends by checking that stopping everything
- * leaves no process and no port behind.
+ * The package in n8n's queue mode (n8n 2.41.1 main + 2 workers + 2 webhook processes behind nginx
+ * running examples/deploy/nginx-webhooks.conf, main serving no production webhooks, Postgres and
+ * Redis), each scenario checked against the sandbox's ledger and n8n's executions: every action
+ * operation run by a worker; the trigger activated by main, its signed deliveries sent through the
+ * load balancer and run by a worker; simultaneous copies of one delivery through the load balancer
+ * and, bypassing it, to both webhook processes; a webhook process SIGKILLed while the bank delivers;
+ * the approval trigger's events exactly once; payments whose worker is SIGKILLed mid-execution, then
+ * n8n's Retry in both modes. Ends by checking that stopping everything leaves no process and no port
+ * behind.
  */
 import {
 	loadWorkflow,
@@ -24,12 +26,14 @@ import {
 } from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
+import type { BalancedRequest } from './lib/services';
 import {
 	finishedExecutions,
 	post,
 	postWhenRegistered,
 	type QueueStack,
 	signed,
+	type WebhookAnswer,
 	startQueueStack,
 	workersThatRan,
 } from './lib/queueStack';
@@ -41,14 +45,14 @@ const TRIGGER_WEBHOOK_PATH = 'e2e00000-0000-4000-8000-000000000901/webhook';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgres, Redis', () => {
+describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind nginx, Postgres, Redis', () => {
 	let stack: QueueStack;
 	let credentialId: string;
 	let runDir: string;
 	let pids: number[] = [];
 
 	beforeAll(async () => {
-		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, say });
+		stack = await startQueueStack({ tarball: packedTarball(), workers: 2, webhooks: 2, say });
 		runDir = stack.cluster.runDir;
 		credentialId = (await createSandboxCredential(stack.cluster.n8n, stack.sandbox)).id;
 	});
@@ -71,6 +75,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				...cluster.instances().map((i) => i.pid),
 				cluster.postgres.process.child.pid ?? 0,
 				cluster.redis.process.child.pid ?? 0,
+				cluster.balancer?.process.child.pid ?? 0,
 			]),
 		];
 	};
@@ -159,29 +164,62 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 		const subscriptions = () => stack.sandbox.control.subscriptions('workspace-1');
 
 		const emittedBy = new Map<string, string[]>();
-		/** Ids of the trigger's executions that emitted `deliveryId`: at least `atLeast`, plus any that come within 3 s more. */
-		async function executionsOf(deliveryId: string, atLeast: number): Promise<string[]> {
-			const look = async () => {
-				const executions = await finishedExecutions(stack.cluster, workflowId, known, 0);
-				for (const execution of executions) {
-					expect(executionError(execution)).toBeUndefined();
-					emittedBy.set(
-						execution.id,
-						nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId)),
-					);
-				}
-				known = [...known, ...executions.map((e) => e.id)];
-				return [...emittedBy].filter(([, ids]) => ids.includes(deliveryId)).map(([id]) => id);
-			};
+		/** Reads the trigger's new executions; returns, per delivery id, the executions that emitted it. */
+		async function executionsByDelivery(): Promise<Map<string, string[]>> {
+			const executions = await finishedExecutions(stack.cluster, workflowId, known, 0);
+			for (const execution of executions) {
+				expect(executionError(execution)).toBeUndefined();
+				emittedBy.set(
+					execution.id,
+					nodeOutput(execution, TRIGGER).map((item) => String(item.deliveryId)),
+				);
+			}
+			known = [...known, ...executions.map((e) => e.id)];
+			const byDelivery = new Map<string, string[]>();
+			for (const [id, deliveryIds] of emittedBy)
+				for (const deliveryId of deliveryIds)
+					byDelivery.set(deliveryId, [...(byDelivery.get(deliveryId) ?? []), id]);
+			return byDelivery;
+		}
+
+		/** Executions of each of `deliveryIds`, once each has at least `atLeast`, plus any that come within 3 s more. */
+		async function executionsOfAll(
+			deliveryIds: string[],
+			atLeast: number,
+			timeoutMs = 60_000,
+		): Promise<Map<string, string[]>> {
 			await waitFor(
-				`${atLeast} execution(s) of delivery ${deliveryId}`,
-				async () => ((await look()).length >= atLeast ? true : undefined),
-				60_000,
+				`${atLeast} execution(s) of each of ${deliveryIds.length} deliveries`,
+				async () => {
+					const byDelivery = await executionsByDelivery();
+					return deliveryIds.every((id) => (byDelivery.get(id) ?? []).length >= atLeast)
+						? true
+						: undefined;
+				},
+				timeoutMs,
 				500,
 			);
 			await sleep(3000);
-			return await look();
+			return await executionsByDelivery();
 		}
+
+		/** Ids of the trigger's executions that emitted `deliveryId`: at least `atLeast`, plus any that come within 3 s more. */
+		async function executionsOf(deliveryId: string, atLeast: number): Promise<string[]> {
+			return (await executionsOfAll([deliveryId], atLeast)).get(deliveryId) ?? [];
+		}
+
+		const triggerUrl = (base: string) => `${base}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+		/** The webhook process nginx passed the trigger's path to last (its last answered request there). */
+		const processServingTrigger = (): QueueInstance => {
+			const { cluster } = stack;
+			const served = (cluster.balancer?.requests() ?? []).filter(
+				(r) => r.path === `/webhook/${TRIGGER_WEBHOOK_PATH}` && r.upstreams.length > 0,
+			);
+			const last = served.at(-1)?.upstreams.at(-1);
+			const instance = cluster.webhooks.find((w) => w.url === `http://${last}`);
+			if (!instance) throw new Error(`no webhook process at ${last}`);
+			return instance;
+		};
 
 		/** The body of a delivery the sandbox made, with another delivery id: a delivery n8n has not seen. */
 		async function freshDelivery(
@@ -209,7 +247,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			};
 		}
 
-		it("activated by main, it subscribes with the webhook instance's URL; a settled payment is delivered to the webhook instance and run by a worker", async () => {
+		it("activated by main, it subscribes with the load balancer's URL; main serves no production webhook; a settled payment is delivered through the load balancer and run by a worker", async () => {
 			const { sandbox, cluster } = stack;
 			workflowId = (
 				await importWorkflow(n8n(), 'trigger.json', {
@@ -225,15 +263,16 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				60_000,
 			);
 			expect(made).toHaveLength(4);
-			expect(new Set(made.map((s) => s.url))).toEqual(
-				new Set([`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`]),
-			);
-			// the webhook instance answers 404 for a moment after activation
-			await whenRegistered(
-				'the webhook instance to serve the trigger',
-				() => post(made[0].url, '{}'),
-				60_000,
-			);
+			expect(new Set(made.map((s) => s.url))).toEqual(new Set([triggerUrl(cluster.webhookUrl)]));
+			// the webhook processes answer 404 for a moment after activation
+			for (const webhook of cluster.webhooks)
+				await whenRegistered(
+					`${webhook.name} to serve the trigger`,
+					() => post(triggerUrl(webhook.url), '{}'),
+					60_000,
+				);
+			// N8N_DISABLE_PRODUCTION_MAIN_PROCESS: main has no production webhook route at all
+			expect((await post(triggerUrl(cluster.main.url), '{}')).status).toBe(404);
 
 			const [{ xtid }] = sandbox.control
 				.ledger()
@@ -264,9 +303,9 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
 		});
 
-		it('copies of one delivery at the same instant to one instance start one execution; one copy after the other across instances start one', async () => {
+		it('copies of one delivery at the same instant to one webhook process start one execution; one copy after the other across webhook processes start one', async () => {
 			const { sandbox, cluster } = stack;
-			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+			const url = (instance: QueueInstance) => triggerUrl(instance.url);
 
 			const burst = await freshDelivery('burst');
 			const answers = await Promise.all(
@@ -285,13 +324,17 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				body: { received: true, emitted: false, reason: 'duplicate delivery' },
 			});
 
-			// answered by the webhook instance, then repeated to main: the static data (in Postgres) knows it
+			// answered by one webhook process, then repeated to the other: the static data (in Postgres) knows it
 			const repeated = await freshDelivery('repeat');
 			expect(
-				await post(url(cluster.webhook), repeated.body, signed(sandbox, repeated.body)),
+				await post(url(cluster.webhooks[0]), repeated.body, signed(sandbox, repeated.body)),
 			).toEqual({ status: 200, body: undefined });
 			await sleep(1000);
-			const again = await post(url(cluster.main), repeated.body, signed(sandbox, repeated.body));
+			const again = await post(
+				url(cluster.webhooks[1]),
+				repeated.body,
+				signed(sandbox, repeated.body),
+			);
 			expect(again).toEqual({
 				status: 200,
 				body: { received: true, emitted: false, reason: 'duplicate delivery' },
@@ -299,21 +342,15 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 			expect(await executionsOf(repeated.deliveryId, 1)).toHaveLength(1);
 		});
 
-		it('copies of one delivery at the same instant to main and to the webhook instance: at least one execution, at most one per instance (the documented limit), measured', async () => {
+		it('copies of one delivery at the same instant to both webhook processes, bypassing the load balancer: at least one execution, at most one per process (the documented limit), measured', async () => {
 			const { sandbox, cluster } = stack;
-			const url = (instance: QueueInstance) => `${instance.url}/webhook/${TRIGGER_WEBHOOK_PATH}`;
+			const url = (instance: QueueInstance) => triggerUrl(instance.url);
 			const rounds = 5;
 			const measured: string[] = [];
 			for (let round = 0; round < rounds; round++) {
 				const delivery = await freshDelivery(`split-${round}`);
-				const copies = [
-					cluster.main,
-					cluster.webhook,
-					cluster.main,
-					cluster.webhook,
-					cluster.main,
-					cluster.webhook,
-				];
+				const [one, other] = cluster.webhooks;
+				const copies = [one, other, one, other, one, other];
 				const answers = await Promise.all(
 					copies.map((instance) =>
 						post(url(instance), delivery.body, signed(sandbox, delivery.body)),
@@ -322,7 +359,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				// 503: a copy that arrived while the same instance was processing the first one
 				expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
 				const emitted = answers.filter((a) => a.status === 200 && a.body === undefined).length;
-				// one copy per instance at most may say "emitted"
+				// one copy per process at most may say "emitted"
 				expect(emitted).toBeGreaterThanOrEqual(1);
 				expect(emitted).toBeLessThanOrEqual(2);
 				let ran = await executionsOf(delivery.deliveryId, 1);
@@ -333,8 +370,238 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 1 webhook instance, Postgre
 				measured.push(`${emitted} emitted/${ran.length} ran`);
 			}
 			say(
-				`[queue] simultaneous copies to main and the webhook instance, per delivery over ${rounds} rounds: ${measured.join(', ')}`,
+				`[queue] simultaneous copies to both webhook processes (no load balancer), per delivery over ${rounds} rounds: ${measured.join(', ')}`,
 			);
+		});
+
+		it('through the load balancer, copies of one delivery at the same instant (30 rounds of 6 copies): one execution each, every copy of a round passed to the same webhook process', async () => {
+			const { sandbox, cluster } = stack;
+			const balancer = cluster.balancer;
+			if (!balancer) throw new Error('the cluster has no load balancer');
+			const rounds = 30;
+			const copies = 6;
+			const template = JSON.parse((await freshDelivery('balanced-template')).body) as Record<
+				string,
+				unknown
+			>;
+			const logged = balancer.requests().length;
+			const deliveries: Array<{ deliveryId: string; body: string; answers: WebhookAnswer[] }> = [];
+			for (let round = 0; round < rounds; round++) {
+				const deliveryId = `queue-balanced-${round}-${template.deliveryId as string}`;
+				const body = JSON.stringify({ ...template, deliveryId });
+				const headers = signed(sandbox, body);
+				const answers = await Promise.all(
+					Array.from({ length: copies }, () => post(triggerUrl(cluster.webhookUrl), body, headers)),
+				);
+				deliveries.push({ deliveryId, body, answers });
+			}
+			const tally: Record<string, number> = {};
+			for (const { answers } of deliveries) {
+				for (const answer of answers) {
+					const kind =
+						answer.status === 200 && answer.body === undefined
+							? 'emitted'
+							: answer.status === 200
+								? 'duplicate'
+								: String(answer.status);
+					tally[kind] = (tally[kind] ?? 0) + 1;
+				}
+				// one copy emitted; the others asked to send again (in flight) or told it is a duplicate
+				expect(answers.filter((a) => a.status === 200 && a.body === undefined)).toHaveLength(1);
+				for (const answer of answers.filter((a) => !(a.status === 200 && a.body === undefined)))
+					expect(
+						answer.status === 503 ||
+							(answer.status === 200 &&
+								(answer.body as Record<string, unknown>).reason === 'duplicate delivery'),
+					).toBe(true);
+			}
+			// the bank's next attempt of every delivery: a duplicate, whichever copy was answered 503
+			for (const { body } of deliveries)
+				expect(await post(triggerUrl(cluster.webhookUrl), body, signed(sandbox, body))).toEqual({
+					status: 200,
+					body: { received: true, emitted: false, reason: 'duplicate delivery' },
+				});
+
+			const ran = await executionsOfAll(
+				deliveries.map((d) => d.deliveryId),
+				1,
+			);
+			const twice = deliveries.filter((d) => (ran.get(d.deliveryId) ?? []).length !== 1);
+			expect(twice).toEqual([]);
+			// consistent hashing on the path: nginx passed every copy to one webhook process, none failed over
+			const passed = balancer
+				.requests()
+				.slice(logged)
+				.filter((r) => r.path === `/webhook/${TRIGGER_WEBHOOK_PATH}`);
+			expect(passed).toHaveLength(rounds * (copies + 1));
+			expect(new Set(passed.flatMap((r) => r.upstreams)).size).toBe(1);
+			say(
+				`[queue] through nginx, ${rounds} rounds of ${copies} simultaneous copies: answers ${JSON.stringify(tally)}; deliveries run twice: ${twice.length}; all passed to ${passed[0].upstreams[0]}`,
+			);
+		});
+
+		it('through the load balancer, a burst of 30 deliveries over Maximum Running Executions (10) with a slow bank: at most 10 taken at once for the trigger as deployed, the rest answered 503, each run once when sent again', async () => {
+			const { sandbox, cluster } = stack;
+			const maxRunning = 10;
+			const latencyMs = 2000;
+			const burst = 30;
+			const template = JSON.parse((await freshDelivery('burst-template')).body) as Record<
+				string,
+				unknown
+			>;
+			// every delivery taken holds its place at least while the bank answers the transaction look-up
+			sandbox.control.setFaults([
+				{ method: 'GET', path: '/transaction/{xtid}', kind: 'latency', latencyMs },
+			]);
+			const requestsBefore = sandbox.control.requests().length;
+			const bodies = Array.from({ length: burst }, (_, index) =>
+				JSON.stringify({
+					...template,
+					deliveryId: `queue-over-${index}-${template.deliveryId as string}`,
+				}),
+			);
+			const began = Date.now();
+			const answers = await Promise.all(
+				bodies.map((body) => post(triggerUrl(cluster.webhookUrl), body, signed(sandbox, body))),
+			);
+			const burstSeconds = (Date.now() - began) / 1000;
+			const refused = bodies.filter((_, index) => answers[index].status === 503);
+			const emitted = answers.filter((a) => a.status === 200 && a.body === undefined).length;
+			expect(
+				answers.map((a) => a.status).filter((status) => status !== 200 && status !== 503),
+			).toEqual([]);
+			expect(emitted + refused.length).toBe(burst);
+			expect(refused.length).toBeGreaterThan(0);
+			for (const answer of answers.filter((a) => a.status === 503))
+				expect(answer.body).toEqual(
+					expect.objectContaining({
+						received: false,
+						reason: 'too many executions running; send again later',
+					}),
+				);
+			// the look-ups in flight at once: never more than the trigger's places, though two processes serve
+			const lookups = sandbox.control
+				.requests()
+				.slice(requestsBefore)
+				.filter((r) => r.method === 'GET' && r.route === '/transaction/{xtid}')
+				.map((r) => Date.parse(r.time));
+			const mostAtOnce = Math.max(
+				...lookups.map(
+					(start) => lookups.filter((t) => t <= start && start < t + latencyMs).length,
+				),
+			);
+			expect(lookups).toHaveLength(emitted);
+			expect(mostAtOnce).toBeLessThanOrEqual(maxRunning);
+			sandbox.control.clearFaults();
+			// the bank's next attempts of the refused ones, as it makes them: again after a 5xx, at most 5 passes
+			let waiting = refused;
+			const passes: string[] = [];
+			for (let pass = 0; pass < 5 && waiting.length > 0; pass++) {
+				const started = Date.now();
+				const again = await Promise.all(
+					waiting.map((body) => post(triggerUrl(cluster.webhookUrl), body, signed(sandbox, body))),
+				);
+				passes.push(
+					`${JSON.stringify(again.map((a) => a.status))} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+				);
+				for (const answer of again)
+					expect(answer.status === 200 || answer.status >= 500).toBe(true);
+				waiting = waiting.filter((_, index) => again[index].status !== 200);
+				if (waiting.length > 0) await sleep(1000);
+			}
+			say(`[queue] the refused deliveries sent again: ${passes.join('; ')}`);
+			expect(waiting).toEqual([]);
+			const ran = await executionsOfAll(
+				bodies.map((body) => String(JSON.parse(body).deliveryId)),
+				1,
+			);
+			expect(
+				bodies.filter((body) => (ran.get(String(JSON.parse(body).deliveryId)) ?? []).length !== 1),
+			).toEqual([]);
+			say(
+				`[queue] through nginx, ${burst} deliveries at once over Maximum Running Executions ${maxRunning} (look-ups ${latencyMs} ms): ${emitted} taken, ${refused.length} answered 503, in ${burstSeconds.toFixed(1)} s, at most ${mostAtOnce} look-ups at once; each run once after the refused ones were sent again`,
+			);
+		});
+
+		it('the webhook process serving the trigger SIGKILLed while the bank delivers: nginx passes its path to the other one, no delivery lost, only a copy in flight at the kill may run twice', async () => {
+			const { sandbox, cluster } = stack;
+			const balancer = cluster.balancer;
+			if (!balancer) throw new Error('the cluster has no load balancer');
+			// a delivery through the load balancer first: the process it reaches is the one serving the path now
+			await freshDelivery('kill-probe');
+			const victim = processServingTrigger();
+			const survivor = cluster.webhooks.find((w) => w !== victim);
+			if (!survivor) throw new Error('one webhook process only');
+			const logged = balancer.requests().length;
+			const before = sandbox.control.deliveries().length;
+			// slow transaction look-ups: deliveries are being processed by the victim when it is killed
+			sandbox.control.setFaults([
+				{ method: 'GET', path: '/transaction/{xtid}', kind: 'latency', latencyMs: 1000 },
+			]);
+			const count = 20;
+			const killAfter = 6;
+			let killedAt = 0;
+			let answeredBeforeKill: BalancedRequest[] = [];
+			remember();
+			const received: Array<Promise<unknown>> = [];
+			for (let index = 0; index < count; index++) {
+				// not awaited here: the bank delivers on its own while the next payments arrive
+				received.push(
+					sandbox.control.receive(sandbox.seeded.accounts.gbp, 20 + index, `QUEUE-KILL-${index}`),
+				);
+				if (index === killAfter - 1) {
+					await sleep(400);
+					victim.kill();
+					killedAt = Date.now();
+					answeredBeforeKill = balancer.requests().slice(logged);
+				}
+				await sleep(150);
+			}
+			const xtids = new Set(
+				(await Promise.all(received)).map((t) => String((t as { xtid: unknown }).xtid)),
+			);
+			await sandbox.control.waitForDeliveries();
+			const made = sandbox.control
+				.deliveries()
+				.slice(before)
+				.filter((d) => xtids.has(String(d.xtid)));
+			expect(made).toHaveLength(count);
+			// none lost: the bank's attempts ended in a 2xx for every delivery
+			expect(made.filter((d) => d.status !== 'delivered')).toEqual([]);
+			const ran = await executionsOfAll(
+				made.map((d) => d.deliveryId),
+				1,
+			);
+			const failedAttempt = (d: (typeof made)[number]) =>
+				d.attempts.some((a) => a.statusCode === undefined || a.statusCode >= 500);
+			const inFlight = made.filter(failedAttempt);
+			const twice = made.filter((d) => (ran.get(d.deliveryId) ?? []).length > 1);
+			for (const delivery of made) {
+				const executions = ran.get(delivery.deliveryId) ?? [];
+				expect(executions.length).toBeGreaterThanOrEqual(1);
+				expect(executions.length).toBeLessThanOrEqual(2);
+				// a second execution only for a delivery whose attempt the kill cut off, sent again by the bank
+				if (executions.length === 2) expect(failedAttempt(delivery)).toBe(true);
+			}
+			// the deliveries answered before the kill were the victim's
+			expect(answeredBeforeKill.length).toBeGreaterThan(0);
+			expect(new Set(answeredBeforeKill.flatMap((r) => r.upstreams))).toEqual(
+				new Set([victim.url.slice('http://'.length)]),
+			);
+			// after the kill nginx passed the trigger's path to the survivor
+			const afterKill = balancer
+				.requests()
+				.slice(logged)
+				.filter((r) => r.path === `/webhook/${TRIGGER_WEBHOOK_PATH}`);
+			expect(
+				afterKill.some((r) => r.upstreams.at(-1) === survivor.url.slice('http://'.length)),
+			).toBe(true);
+			const answered5xx = afterKill.filter((r) => r.status >= 500).length;
+			say(
+				`[queue] ${victim.name} SIGKILLed ${killAfter} deliveries into ${count}: all ${count} delivered, ${inFlight.length} had an attempt cut off (nginx answered ${answered5xx} with 5xx), ${twice.length} ran twice; statuses ${JSON.stringify(made.map((d) => d.attempts.map((a) => a.statusCode ?? a.error)))}; ${Math.round((Date.now() - killedAt) / 1000)} s from the kill to the last delivery's end`,
+			);
+			await victim.restart();
+			remember();
 		});
 
 		afterAll(async () => {

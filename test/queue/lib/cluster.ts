@@ -1,6 +1,7 @@
 /**
  * n8n in queue mode on one machine: Postgres and Redis (services.ts), one main instance, workers and
- * one webhook instance of the pinned n8n, each with its own user folder and the packed package
+ * one webhook instance of the pinned n8n, or two webhook processes behind nginx (examples/deploy/
+ * nginx-webhooks.conf, main then serving no production webhooks), each with its own user folder and the packed package
  * installed in it as a user installs it. Everything listens on 127.0.0.1 on the ports of ports.ts.
  * Each instance starts as the e2e harness starts its n8n (test/e2e/lib/n8n.ts: n8nEnv, launchN8n,
  * waitUntilReady, N8n.setUp); only the queue-mode environment and the roles are added here.
@@ -24,7 +25,14 @@ import { launchN8n, N8n, n8nEnv, type N8nRole, waitUntilReady } from '../../e2e/
 import { installPackage } from '../../e2e/lib/pack';
 import { type ManagedProcess, portIsFree } from '../../e2e/lib/processes';
 import { queuePorts, type QueuePorts } from './ports';
-import { type Postgres, type Service, startPostgres, startRedis } from './services';
+import {
+	type Balancer,
+	type Postgres,
+	type Service,
+	startBalancer,
+	startPostgres,
+	startRedis,
+} from './services';
 
 export const QUEUE_VERSION = '2.41.1';
 
@@ -96,6 +104,11 @@ export class QueueInstance {
 export interface ClusterOptions {
 	tarball: string;
 	workers?: number;
+	/**
+	 * 2: two webhook processes behind the load balancer, which N8N_WEBHOOK_URL then names, and main
+	 * serving no production webhooks; 1 (the default): one webhook process, addressed directly
+	 */
+	webhooks?: 1 | 2;
 	/** extra environment for every n8n instance */
 	env?: Record<string, string>;
 	say?: (line: string) => void;
@@ -110,7 +123,13 @@ export interface Cluster {
 	/** main signed in as the owner, with an API key: the e2e harness's REST helpers */
 	n8n: N8n;
 	workers: QueueInstance[];
+	/** the first webhook process */
 	webhook: QueueInstance;
+	webhooks: QueueInstance[];
+	/** nginx in front of the webhook processes, when there are two */
+	balancer?: Balancer;
+	/** where the bank's deliveries go: the load balancer, else the webhook process */
+	webhookUrl: string;
 	instances(): QueueInstance[];
 	stop(): Promise<void>;
 }
@@ -185,7 +204,8 @@ export function redisRss(redis: Service): number {
 /** Starts Postgres, Redis, main, the workers and the webhook instance; stops what started if one fails. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 	const say = options.say ?? (() => undefined);
-	const ports = queuePorts(options.workers ?? 2);
+	const webhookCount = options.webhooks ?? 1;
+	const ports = queuePorts(options.workers ?? 2, webhookCount);
 	const busy = await portsInUse(ports);
 	if (busy.length > 0) {
 		throw new Error(
@@ -198,9 +218,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 	chmodSync(runDir, 0o711);
 	const started: Array<{ stop(): Promise<void> }> = [];
 	const stopAllStarted = async () => {
-		// n8n first (it holds connections to both), then Redis and Postgres
-		const [services, n8ns] = [started.slice(0, 2), started.slice(2)];
-		await Promise.allSettled(n8ns.map((s) => s.stop()));
+		// the load balancer and n8n first (n8n holds connections to both services), then Redis and Postgres
+		const [services, others] = [started.slice(0, 2), started.slice(2)];
+		await Promise.allSettled(others.map((s) => s.stop()));
 		await Promise.allSettled(services.map((s) => s.stop()));
 	};
 	try {
@@ -211,7 +231,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		say(`[queue] postgres :${ports.postgres} and redis :${ports.redis} up`);
 
 		const mainUrl = `http://127.0.0.1:${ports.main}`;
-		const webhookUrl = `http://127.0.0.1:${ports.webhook}`;
+		const balanced = webhookCount > 1;
+		const webhookUrl = balanced
+			? `http://127.0.0.1:${ports.balancer}`
+			: `http://127.0.0.1:${ports.webhook}`;
 		const shared: Record<string, string> = {
 			EXECUTIONS_MODE: 'queue',
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -229,6 +252,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+			// n8n removes a finished job from Redis at once by default; the instance that enqueued it
+			// (webhook process or main) then waits for its end forever when it ended before that
+			// instance began to wait (Bull's job.finished() finds nothing left to check), and never
+			// answers the webhook call. Keeping the last finished jobs lets it see that the job ended.
+			N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '1000',
+			N8N_EXECUTIONS_QUEUE_KEEP_LAST_FAILED: '1000',
+			// behind the load balancer only the webhook processes take the bank's deliveries
+			...(balanced ? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : {}),
 			...STALLED_JOB_SETTINGS,
 			...options.env,
 		};
@@ -276,9 +307,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		);
 		await main.ready();
 		say(`[queue] main :${ports.main} ready`);
-		const webhook = instance('webhook', 'webhook', ports.webhook, ports.webhookBroker, webhookUrl);
-		await Promise.all([...workers, webhook].map((i) => i.ready()));
-		say(`[queue] ${workers.length} workers and the webhook instance :${ports.webhook} ready`);
+		const webhooks = ports.webhooks.map((port, index) =>
+			instance(
+				'webhook',
+				balanced ? `webhook-${index + 1}` : 'webhook',
+				port.http,
+				port.broker,
+				`http://127.0.0.1:${port.http}`,
+			),
+		);
+		await Promise.all([...workers, ...webhooks].map((i) => i.ready()));
+		say(
+			`[queue] ${workers.length} workers and webhook process(es) :${ports.webhooks.map((w) => w.http).join(', :')} ready`,
+		);
+		let balancer: Balancer | undefined;
+		if (balanced) {
+			balancer = await startBalancer(join(runDir, 'nginx'), ports.balancer, [
+				`127.0.0.1:${ports.webhooks[0].http}`,
+				`127.0.0.1:${ports.webhooks[1].http}`,
+			]);
+			started.push(balancer);
+			say(`[queue] nginx :${ports.balancer} in front of the webhook processes`);
+		}
 
 		const n8n = new N8n(
 			QUEUE_VERSION,
@@ -302,8 +352,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			main,
 			n8n,
 			workers,
-			webhook,
-			instances: () => [main, ...workers, webhook],
+			webhook: webhooks[0],
+			webhooks,
+			balancer,
+			webhookUrl,
+			instances: () => [main, ...workers, ...webhooks],
 			stop: () =>
 				(stopping ??= (async () => {
 					await stopAllStarted();

@@ -8,14 +8,19 @@ export interface QueuePorts {
 	redis: number;
 	main: number;
 	mainBroker: number;
+	/** the first webhook process (the one of a cluster without a load balancer) */
 	webhook: number;
 	webhookBroker: number;
+	/** every webhook process: where it answers HTTP and its task broker */
+	webhooks: Array<{ http: number; broker: number }>;
+	/** the load balancer in front of the webhook processes */
+	balancer: number;
 	/** each worker's health-check server and task broker */
 	workers: Array<{ health: number; broker: number }>;
 	all(): number[];
 }
 
-export function queuePorts(workers: number): QueuePorts {
+export function queuePorts(workers: number, webhooks = 1): QueuePorts {
 	const base = Number(process.env.CUSTOMER_BANKING_QUEUE_PORT_BASE ?? 15700);
 	if (!Number.isInteger(base) || base < 1024 || base > 32000)
 		throw new Error(
@@ -28,6 +33,11 @@ export function queuePorts(workers: number): QueuePorts {
 		mainBroker: base + 11,
 		webhook: base + 20,
 		webhookBroker: base + 21,
+		webhooks: Array.from({ length: webhooks }, (_, index) => ({
+			http: base + 20 + 2 * index,
+			broker: base + 21 + 2 * index,
+		})),
+		balancer: base + 50,
 		workers: Array.from({ length: workers }, (_, index) => ({
 			health: base + 30 + index,
 			broker: base + 40 + index,
@@ -40,8 +50,8 @@ export function queuePorts(workers: number): QueuePorts {
 			ports.redis,
 			ports.main,
 			ports.mainBroker,
-			ports.webhook,
-			ports.webhookBroker,
+			...ports.webhooks.flatMap((w) => [w.http, w.broker]),
+			ports.balancer,
 			...ports.workers.flatMap((w) => [w.health, w.broker]),
 		],
 	};
