@@ -113,28 +113,14 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		customerBankingApi: { id: credentialId, name: 'Customer Banking sandbox' },
 	});
 
-	it('pays each invoice once when Execute is pressed three times, also after Batch Size changed; off, the form warns and the next run pays again', async () => {
-		const { sandbox } = stack;
-		const tag = `ED${Date.now() % 100000}`;
-		const invoices = [12.5, 40, 1500].map((amount, index) => ({
-			account: sandbox.seeded.accounts.gbp,
-			payee: sandbox.seeded.payees.gbp,
-			amount,
-			reference: `${tag}-${index}`,
-		}));
-		const held = () =>
-			invoices.map(({ reference }) => {
-				const ledger = sandbox.control.ledger();
-				return (
-					ledger.transactions.filter((t) => t.reference === reference && t.direction === 'outgoing')
-						.length +
-					ledger.approvals.filter(
-						(a) => (a.transaction as Record<string, unknown>).reference === reference,
-					).length
-				);
-			});
-		const workflowId = await openNewWorkflow(
-			'Pay three invoices',
+	/** Manual Trigger → the invoices (a Set node) → one item per invoice → Pay (Map Automatically), opened in the editor. */
+	async function openInvoiceWorkflow(
+		name: string,
+		invoices: Array<Record<string, unknown>>,
+		payParameters: Record<string, unknown>,
+	): Promise<string> {
+		return await openNewWorkflow(
+			name,
 			[
 				manualTrigger,
 				{
@@ -163,8 +149,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 						resource: 'payment',
 						operation: 'submitBatch',
 						mappingMode: 'autoMapInputData',
-						batchSize: 3,
-						options: {},
+						...payParameters,
 					},
 					credentials: credentials(),
 				},
@@ -175,6 +160,36 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 				'One item per invoice': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] },
 			},
 		);
+	}
+
+	/** Invoices of the seeded GBP account and payee, with references of their own. */
+	function invoicesOf(tag: string, amounts: number[]): Array<Record<string, unknown>> {
+		return amounts.map((amount, index) => ({
+			account: stack.sandbox.seeded.accounts.gbp,
+			payee: stack.sandbox.seeded.payees.gbp,
+			amount,
+			reference: `${tag}${Date.now() % 100000}-${index}`,
+		}));
+	}
+
+	it('pays each invoice once when Execute is pressed three times, also after Batch Size changed; off, the form warns and the next run pays again', async () => {
+		const { sandbox } = stack;
+		const invoices = invoicesOf('ED', [12.5, 40, 1500]);
+		const held = () =>
+			invoices.map(({ reference }) => {
+				const ledger = sandbox.control.ledger();
+				return (
+					ledger.transactions.filter((t) => t.reference === reference && t.direction === 'outgoing')
+						.length +
+					ledger.approvals.filter(
+						(a) => (a.transaction as Record<string, unknown>).reference === reference,
+					).length
+				);
+			});
+		const workflowId = await openInvoiceWorkflow('Pay three invoices', invoices, {
+			batchSize: 3,
+			options: {},
+		});
 		const statuses = (execution: Execution) =>
 			nodeOutput(execution, 'Pay').map((item) => item.status);
 
@@ -219,55 +234,10 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 	});
 
 	it('Outputs by Outcome: the node shows one output per outcome, and each payment leaves on its own', async () => {
-		const { sandbox } = stack;
-		const tag = `EDO${Date.now() % 100000}`;
-		const invoices = [12.5, 1500, 6000].map((amount, index) => ({
-			account: sandbox.seeded.accounts.gbp,
-			payee: sandbox.seeded.payees.gbp,
-			amount,
-			reference: `${tag}-${index}`,
-		}));
-		const workflowId = await openNewWorkflow(
+		const workflowId = await openInvoiceWorkflow(
 			'Pay by outcome',
-			[
-				manualTrigger,
-				{
-					id: randomUUID(),
-					name: 'Invoices',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [220, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ invoices }), options: {} },
-				},
-				{
-					id: randomUUID(),
-					name: 'One item per invoice',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [440, 0],
-					parameters: { fieldToSplitOut: 'invoices', options: {} },
-				},
-				{
-					id: randomUUID(),
-					name: 'Pay',
-					type: `${PACKAGE}.customerBanking`,
-					typeVersion: 1,
-					position: [660, 0],
-					parameters: {
-						resource: 'payment',
-						operation: 'submitBatch',
-						mappingMode: 'autoMapInputData',
-						outputsByOutcome: true,
-						options: { maxAmount: '5000' },
-					},
-					credentials: credentials(),
-				},
-			],
-			{
-				'Manual Trigger': { main: [[{ node: 'Invoices', type: 'main', index: 0 }]] },
-				Invoices: { main: [[{ node: 'One item per invoice', type: 'main', index: 0 }]] },
-				'One item per invoice': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] },
-			},
+			invoicesOf('EDO', [12.5, 1500, 6000]),
+			{ outputsByOutcome: true, options: { maxAmount: '5000' } },
 		);
 		const execution = await executeInEditor(workflowId);
 		expect(executionError(execution)).toBeUndefined();
