@@ -1,6 +1,6 @@
 /**
  * Simplify (issue 22): one list of compact fields per resource (actions/simplify.ts), from which the form's
- * Simplify descriptions are written, and which the README's operations table states.
+ * Simplify descriptions are written, and which the operations page (docs/operations.md) states.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import {
 
 const RESOURCES = Object.keys(COMPACT_FIELDS) as SimplifiedResource[];
 const properties = new CustomerBanking().description.properties;
-const README = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+const OPERATIONS_PAGE = readFileSync(join(__dirname, '../../docs/operations.md'), 'utf8');
 
 describe('the compact field lists', () => {
 	it.each(RESOURCES)('%s: at most 10 fields, each once', (resource) => {
@@ -100,7 +100,7 @@ describe('the compact field lists', () => {
 	});
 });
 
-describe('the form and the README agree with the lists', () => {
+describe('the form and the operations page agree with the lists', () => {
 	const simplifyOf = (resource: string) =>
 		properties.filter(
 			(property) =>
@@ -140,8 +140,8 @@ describe('the form and the README agree with the lists', () => {
 		},
 	);
 
-	it.each(RESOURCES)('%s: the README operations row lists the same fields', (resource) => {
-		const row = README.split('\n').find((line) =>
+	it.each(RESOURCES)('%s: the operations page row lists the same fields', (resource) => {
+		const row = OPERATIONS_PAGE.split('\n').find((line) =>
 			line.startsWith(`| ${resource[0].toUpperCase()}${resource.slice(1)} |`),
 		);
 		expect(row).toContain(
