@@ -9,7 +9,7 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	baseUrlOf as normalisedBaseUrlOf,
@@ -31,6 +31,7 @@ import {
 	ruleFor,
 	type RetryMode,
 	type TooManyRequestsMeaning,
+	waitBeforeRetry,
 } from './retryPolicy';
 
 export { CREDENTIAL_TYPE } from './credentialRules';
@@ -341,7 +342,7 @@ export async function apiRequest<T = IDataObject>(
 			throw await failedRequest.call(this, prepared, options, failed);
 		}
 		if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
-		await sleep(delay);
+		await waitBeforeRetry(delay);
 	}
 }
 

@@ -1,4 +1,5 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { NETWORK_FAILURES } from './networkFailures';
 
@@ -155,4 +156,28 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits `ms` milliseconds; resolves when the next attempt may be sent. */
+export type RetryWait = (ms: number) => Promise<void>;
+
+let retryWait: RetryWait = sleep;
+
+/** The wait before the next attempt of a request: n8n-workflow's `sleep`, unless a test replaced it. */
+export async function waitBeforeRetry(ms: number): Promise<void> {
+	await retryWait(ms);
+}
+
+/**
+ * Replaces the wait between attempts for every request of this process, so a test sees each backoff
+ * without sleeping through it; the policy (which failures are retried, how many attempts, how long)
+ * is unchanged. Returns the function that puts the previous wait back, e.g.
+ * `const restore = replaceRetryWait(async (ms) => void waits.push(ms));` … `afterAll(restore)`.
+ */
+export function replaceRetryWait(wait: RetryWait): () => void {
+	const previous = retryWait;
+	retryWait = wait;
+	return () => {
+		retryWait = previous;
+	};
 }
