@@ -25,6 +25,7 @@ const PAGES = [
 	'docs/triggers.md',
 	'docs/security.md',
 	'docs/sandbox.md',
+	'docs/architecture.md',
 ];
 
 /** The rows of the Markdown table whose header row starts with `firstHeader`, as lists of cells. */
@@ -148,7 +149,6 @@ describe('links', () => {
 			'docs/scale.md',
 			'docs/performance.md',
 			'docs/development.md',
-			'docs/architecture.md',
 		];
 		expect(pages.filter((page) => !linked.has(page))).toEqual([]);
 	});
