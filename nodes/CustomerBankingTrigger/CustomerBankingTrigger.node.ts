@@ -5,78 +5,22 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { APP_DESCRIPTION } from '../CustomerBanking/appDescription';
 import { getAccounts } from '../CustomerBanking/methods/loadOptions';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
+import { Admission } from './admission';
 import {
-	admittedDelivery,
 	Answer,
 	deliveryFacts,
 	deliveryOutput,
-	handedOver,
 	parsedPayload,
 	verifiedDelivery,
 	watchedDelivery,
 } from './deliverySteps';
 import { triggerProperties } from './description';
-import { forgetSigningSecrets, readSigningSecrets } from './signingSecrets';
-import {
-	optionProblems,
-	readAccounts,
-	readEvents,
-	readEventValues,
-	readMaxRunning,
-	readScheme,
-	schemeProblems,
-	subscriptionProblems,
-} from './triggerParameters';
-import {
-	planSubscriptions,
-	removeStaleSubscriptions,
-	removeSubscriptions,
-	subscribeAllOrNothing,
-} from './subscriptions';
-import type { SubscriptionOwner, SubscriptionTarget } from './subscriptions';
-import { webhookAddressCheck } from './webhookAddress';
-
-import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
-
-/** Undefined when n8n has no URL for the webhook (nothing can be planned then). */
-function subscriptionOwner(this: IHookFunctions): SubscriptionOwner | undefined {
-	const webhookUrl = this.getNodeWebhookUrl('default');
-	if (!webhookUrl) return undefined;
-	return {
-		workflowId: this.getWorkflow().id ?? '',
-		nodeId: this.getNode().id,
-		webhookUrl,
-		// n8n registers test webhooks (the editor's "listen for test event") in manual mode.
-		isTest: this.getMode() === 'manual',
-	};
-}
-
-/**
- * Production refuses a webhook address that is not https; the sandbox subscribes it with a warning in
- * n8n's log (a webhook's `create` has no other way to warn: n8n shows only a thrown error).
- */
-async function checkWebhookAddress(this: IHookFunctions, webhookUrl: string): Promise<void> {
-	const { environment } = await this.getCredentials(CREDENTIAL);
-	const check = webhookAddressCheck(webhookUrl, environment);
-	if (check.verdict === 'refuse') {
-		throw new NodeOperationError(this.getNode(), check.message, {
-			description: check.description,
-		});
-	}
-	if (check.verdict === 'warn') {
-		this.logger.warn(`Customer Banking Trigger: ${check.message}. ${check.description}`);
-	}
-}
-
-function plannedSubscriptions(this: IHookFunctions): SubscriptionTarget[] {
-	const owner = subscriptionOwner.call(this);
-	if (!owner) return [];
-	return planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
-}
+import { subscribe, unsubscribe } from './subscriptionLifecycle';
 
 export class CustomerBankingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -124,42 +68,11 @@ export class CustomerBankingTrigger implements INodeType {
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
-				const problems = [
-					...subscriptionProblems(readAccounts.call(this), readEventValues.call(this)),
-					...schemeProblems(readScheme.call(this)),
-					...optionProblems(readMaxRunning.call(this)),
-				];
-				if (problems.length > 0) {
-					throw new NodeOperationError(this.getNode(), problems.join('; '));
-				}
-				// Fail closed: without a secret no delivery could ever be verified (spec §Events rule 1).
-				if ((await readSigningSecrets.call(this, Date.now())).length === 0) {
-					throw new NodeOperationError(
-						this.getNode(),
-						'Set "Webhook Signing Secret" in the Customer Banking credential before activating this trigger',
-						{
-							description:
-								'Deliveries are only accepted with a valid signature, and without the secret none can be verified.',
-						},
-					);
-				}
-				const owner = subscriptionOwner.call(this);
-				if (!owner) {
-					throw new NodeOperationError(this.getNode(), 'n8n has no webhook URL for this trigger');
-				}
-				await checkWebhookAddress.call(this, owner.webhookUrl);
-				const planned = planSubscriptions(owner, readAccounts.call(this), readEvents.call(this));
-				const staticData = this.getWorkflowStaticData('node');
-				await subscribeAllOrNothing.call(this, planned, owner.webhookUrl, staticData);
-				await removeStaleSubscriptions.call(this, staticData, planned);
-				return true;
+				return await subscribe.call(this);
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				forgetSigningSecrets.call(this);
-				const staticData = this.getWorkflowStaticData('node');
-				await removeSubscriptions.call(this, staticData, plannedSubscriptions.call(this));
-				return true;
+				return await unsubscribe.call(this);
 			},
 		},
 	};
@@ -173,9 +86,8 @@ export class CustomerBankingTrigger implements INodeType {
 		if (facts instanceof Answer) return facts.response;
 		const watched = watchedDelivery.call(this, facts);
 		if (watched instanceof Answer) return watched.response;
-		const admission = await admittedDelivery.call(this, watched, delivery);
+		const admission = await Admission.take(this, watched, delivery);
 		if (admission instanceof Answer) return admission.response;
-		const output = await deliveryOutput.call(this, watched, admission);
-		return handedOver.call(this, output, admission);
+		return await admission.settle(async () => await deliveryOutput.call(this, watched));
 	}
 }

@@ -137,19 +137,6 @@ export class DeliveryLedger {
 	}
 }
 
-// One ledger per trigger node (workflow id + node id) for the life of this n8n instance.
-const ledgers = new Map<string, DeliveryLedger>();
-
-export function ledgerFor(workflowId: string, nodeId: string): DeliveryLedger {
-	const owner = JSON.stringify([workflowId, nodeId]);
-	let ledger = ledgers.get(owner);
-	if (!ledger) {
-		ledger = new DeliveryLedger();
-		ledgers.set(owner, ledger);
-	}
-	return ledger;
-}
-
 /** What a delivery is about, read from its verified body. */
 export interface DeliveryIdentity {
 	deliveryId?: string;

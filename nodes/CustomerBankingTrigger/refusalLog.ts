@@ -1,5 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
+import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
+
 /**
  * Deliveries refused for their signature or timestamp are logged in summary, at most once per this
  * interval per trigger node: anybody can send them, and a line each would let a flood fill n8n's log.
@@ -15,26 +17,11 @@ interface Tally {
 	counts: Map<string, number>;
 }
 
-const tallies = new Map<string, Tally>();
-
-function tallyFor(this: IWebhookFunctions): Tally {
-	const node = this.getNode();
-	const key = JSON.stringify([this.getWorkflow().id ?? '', node.id || node.name]);
-	let tally = tallies.get(key);
-	if (!tally) {
-		if (tallies.size >= MAX_TALLIES) {
-			const oldest = tallies.keys().next();
-			if (!oldest.done) tallies.delete(oldest.value);
-		}
-		tally = { counts: new Map() };
-		tallies.set(key, tally);
-	}
-	return tally;
-}
+const tallies = new TriggerNodeRegistry<Tally>(() => ({ counts: new Map() }), MAX_TALLIES);
 
 /** Counts one refused delivery, and logs the refusals counted so far when the interval has passed. */
 export function noteRefusal(this: IWebhookFunctions, reason: string, nowMs: number): void {
-	const tally = tallyFor.call(this);
+	const tally = tallies.of(this);
 	tally.counts.set(reason, (tally.counts.get(reason) ?? 0) + 1);
 	const last = tally.loggedAtMs;
 	if (last !== undefined && nowMs - last < REFUSAL_LOG_INTERVAL_MS && nowMs >= last) return;

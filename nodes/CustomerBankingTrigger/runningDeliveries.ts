@@ -112,16 +112,3 @@ export class RunningDeliveries {
 		return [...this.places.values()].map((place) => place.staticData);
 	}
 }
-
-// One per trigger node (workflow id + node id) for as long as this n8n instance runs.
-const running = new Map<string, RunningDeliveries>();
-
-export function runningFor(workflowId: string, nodeId: string): RunningDeliveries {
-	const owner = JSON.stringify([workflowId, nodeId]);
-	let deliveries = running.get(owner);
-	if (!deliveries) {
-		deliveries = new RunningDeliveries();
-		running.set(owner, deliveries);
-	}
-	return deliveries;
-}

@@ -1,5 +1,6 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { TriggerNodeRegistry, type TriggerNodeCall } from '../shared/triggerNodeRegistry';
 import { usableSecrets } from './signature';
 
 import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
@@ -23,6 +24,8 @@ export const REREAD_INTERVAL_MS = 5_000;
 const MAX_REMEMBERED = 1_000;
 
 interface Remembered {
+	/** The credential the secrets were read from: another one's are never used. */
+	credentialId: string;
 	secrets?: string[];
 	secretsReadAtMs: number;
 	/** When the last read for a delivery the remembered secrets did not verify started. */
@@ -31,38 +34,35 @@ interface Remembered {
 	reading?: Promise<string[]>;
 }
 
-/** Per trigger node and credential, in this n8n instance's memory only (never in static data). */
-const remembered = new Map<string, Remembered>();
+type TriggerCall = IHookFunctions | IWebhookFunctions;
 
-function keyOf(this: IHookFunctions | IWebhookFunctions): string {
-	const node = this.getNode();
-	const credentialId = node.credentials?.[CREDENTIAL]?.id ?? '';
-	return [this.getWorkflow().id ?? '', node.id || node.name, credentialId].join('\u0000');
+function credentialIdOf(call: TriggerNodeCall): string {
+	return call.getNode().credentials?.[CREDENTIAL]?.id ?? '';
 }
 
-function entryFor(key: string): Remembered {
-	let entry = remembered.get(key);
-	if (!entry) {
-		if (remembered.size >= MAX_REMEMBERED) {
-			const oldest = remembered.keys().next();
-			if (!oldest.done) remembered.delete(oldest.value);
-		}
-		entry = { secretsReadAtMs: 0 };
-		remembered.set(key, entry);
-	}
-	return entry;
+const remembered = new TriggerNodeRegistry<Remembered>(
+	(call) => ({ credentialId: credentialIdOf(call), secretsReadAtMs: 0 }),
+	MAX_REMEMBERED,
+);
+
+/** What is remembered for this node and its current credential, if anything. */
+function rememberedFor(this: TriggerCall): Remembered | undefined {
+	const entry = remembered.peek(this);
+	return entry?.credentialId === credentialIdOf(this) ? entry : undefined;
+}
+
+function entryFor(this: TriggerCall): Remembered {
+	const entry = remembered.of(this);
+	if (entry.credentialId === credentialIdOf(this)) return entry;
+	return remembered.set(this, { credentialId: credentialIdOf(this), secretsReadAtMs: 0 });
 }
 
 /**
  * Reads the secrets from the credential (current first, then the previous one) and remembers them;
  * a read already under way for this node is shared.
  */
-export async function readSigningSecrets(
-	this: IHookFunctions | IWebhookFunctions,
-	nowMs: number,
-): Promise<string[]> {
-	const key = keyOf.call(this);
-	const entry = entryFor(key);
+export async function readSigningSecrets(this: TriggerCall, nowMs: number): Promise<string[]> {
+	const entry = entryFor.call(this);
 	if (entry.reading) return await entry.reading;
 	const reading = this.getCredentials(CREDENTIAL).then((credentials) =>
 		usableSecrets([
@@ -83,7 +83,7 @@ export async function readSigningSecrets(
 
 /** The secrets read less than SECRET_REUSE_MS ago, or undefined. */
 export function recentSigningSecrets(this: IWebhookFunctions, nowMs: number): string[] | undefined {
-	const entry = remembered.get(keyOf.call(this));
+	const entry = rememberedFor.call(this);
 	if (
 		!entry?.secrets ||
 		nowMs - entry.secretsReadAtMs >= SECRET_REUSE_MS ||
@@ -103,7 +103,7 @@ export async function rereadSigningSecrets(
 	this: IWebhookFunctions,
 	nowMs: number,
 ): Promise<string[] | undefined> {
-	const entry = entryFor(keyOf.call(this));
+	const entry = entryFor.call(this);
 	if (entry.reading) return await entry.reading;
 	const last = entry.rereadAtMs;
 	if (last !== undefined && nowMs - last < REREAD_INTERVAL_MS && nowMs >= last) return undefined;
@@ -112,5 +112,5 @@ export async function rereadSigningSecrets(
 }
 
 export function forgetSigningSecrets(this: IHookFunctions): void {
-	remembered.delete(keyOf.call(this));
+	remembered.forget(this);
 }

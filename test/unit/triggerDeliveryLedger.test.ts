@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	DeliveryLedger,
 	deliveryKey,
-	ledgerFor,
 	PERSISTED_KEYS,
 	persistedAsEnded,
 	persistRecentKeys,
@@ -125,13 +124,6 @@ describe('delivery ledger', () => {
 		// 20,000 ids taken over 200 s; 1,000 s later every one has expired and was pruned
 		expect(ledger.claim('late', NOW + 1200, 900)).toBe('claimed');
 		expect(ledger.size).toBe(1);
-	});
-
-	it('keeps one ledger per workflow and node', () => {
-		const first = ledgerFor('wf-ledger-test', 'node-1');
-		expect(ledgerFor('wf-ledger-test', 'node-1')).toBe(first);
-		expect(ledgerFor('wf-ledger-test', 'node-2')).not.toBe(first);
-		expect(ledgerFor('wf-ledger-test-2', 'node-1')).not.toBe(first);
 	});
 
 	it('keys on the signed delivery id, or on the signed body when it has none, hashed to a fixed size', () => {
