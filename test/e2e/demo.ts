@@ -85,7 +85,7 @@ async function main(): Promise<void> {
 			`       curl -X POST ${control}/approvals/${pending}/expire`,
 			`     and within a minute ${decided} runs,`,
 			`     and so does ${invoices}.`,
-			"     For INV-DEMO-0002, take its approvalRef from the Pay node's output and do the same.",
+			"     For INV-DEMO-0002, take its approvalId from the Pay node's output and do the same.",
 			`  3. Money arriving starts ${named(ACTIVE_EXAMPLE)} at once:`,
 			`       curl -X POST ${control}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
 			`     and a sent payment settling too: curl -X POST ${control}/transactions/<transaction ID>/settle`,

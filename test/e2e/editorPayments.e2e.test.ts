@@ -196,10 +196,10 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		const first = await executeInEditor(workflowId);
 		expect(executionError(first)).toBeUndefined();
 		expect(statuses(first)).toEqual(['submitted', 'submitted', 'pending_approval']);
-		const paidIds = nodeOutput(first, 'Pay').map((item) => item.xtid);
+		const paidIds = nodeOutput(first, 'Pay').map((item) => item.transactionId);
 		for (const run of [await executeInEditor(workflowId), await executeInEditor(workflowId)]) {
 			expect(statuses(run)).toEqual(['already_made', 'already_made', 'already_made']);
-			expect(nodeOutput(run, 'Pay').map((item) => item.xtid)).toEqual(paidIds);
+			expect(nodeOutput(run, 'Pay').map((item) => item.transactionId)).toEqual(paidIds);
 		}
 		expect(held()).toEqual([1, 1, 1]);
 		await shot('01-paid-once-already-made');

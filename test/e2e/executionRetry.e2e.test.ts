@@ -164,7 +164,7 @@ describe.each(selectedVersions())(
 						const [made] = stack.sandbox.control
 							.ledger()
 							.transactions.filter((t) => t.reference === output.reference);
-						expect(output.xtid).toBe(made.xtid);
+						expect(output.transactionId).toBe(made.xtid);
 					}
 					// the retry really is a new execution of n8n's, in retry mode
 					const full = await getExecution(stack.n8n, retried.id);
@@ -280,7 +280,7 @@ describe.each(selectedVersions())(
 							.transactions.filter(
 								(t) => t.reference === output.reference && t.direction === 'outgoing',
 							);
-						expect({ reference: output.reference, xtid: output.xtid }).toEqual({
+						expect({ reference: output.reference, xtid: output.transactionId }).toEqual({
 							reference: output.reference,
 							xtid: made.xtid,
 						});

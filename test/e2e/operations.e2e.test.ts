@@ -113,13 +113,13 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		expect(paid).toEqual(
 			expect.objectContaining({
 				status: 'submitted',
-				xpid: created.xpid,
+				payeeId: created.xpid,
 				amount: 12.34,
 				reference: 'E2E-OPS-0001',
 			}),
 		);
 		expect(paid.idempotencyKey).toMatch(UUID_V4);
-		expect(after.transactions.find((t) => t.xtid === paid.xtid)).toEqual(
+		expect(after.transactions.find((t) => t.xtid === paid.transactionId)).toEqual(
 			expect.objectContaining({
 				xaid: gbp,
 				direction: 'outgoing',
@@ -133,17 +133,17 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			expect.objectContaining({
 				status: 'pending_approval',
 				amount: 1500,
-				approvalRef: expect.any(String),
+				approvalId: expect.any(String),
 			}),
 		);
-		expect(after.approvals.find((a) => a.ref === batched.approvalRef)).toEqual(
-			expect.objectContaining({ xtid: batched.xtid, status: 'pending', parent_xaid: gbp }),
+		expect(after.approvals.find((a) => a.ref === batched.approvalId)).toEqual(
+			expect.objectContaining({ xtid: batched.transactionId, status: 'pending', parent_xaid: gbp }),
 		);
-		expect(after.transactions.find((t) => t.xtid === batched.xtid)).toBeUndefined();
+		expect(after.transactions.find((t) => t.xtid === batched.transactionId)).toBeUndefined();
 
 		// Transaction: Get / Get Many (limit 3: the first page, oldest first)
 		expect(nodeOutput(execution, 'Transaction')).toEqual([
-			expect.objectContaining({ xtid: paid.xtid, status: 'sent', amount: 12.34 }),
+			expect.objectContaining({ xtid: paid.transactionId, status: 'sent', amount: 12.34 }),
 		]);
 		const transactions = nodeOutput(execution, 'Transactions');
 		expect(transactions.map((t) => t.xtid)).toEqual(
@@ -155,7 +155,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 		// Simplify (on by default for Get Many) and Filters: the outgoing transactions of the last hour, compact
 		const outgoing = after.transactions.filter((t) => t.xaid === gbp && t.direction === 'outgoing');
-		expect(outgoing.map((t) => t.xtid)).toContain(paid.xtid);
+		expect(outgoing.map((t) => t.xtid)).toContain(paid.transactionId);
 		expect(outgoing.length).toBeLessThan(after.transactions.filter((t) => t.xaid === gbp).length);
 		expect(nodeOutput(execution, 'Outgoing Transactions')).toEqual(
 			outgoing.map((t) => simplifyRecord('transaction', t)),
@@ -174,10 +174,10 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 		// Approval: Get by Payment / Get / Get Many
 		expect(nodeOutput(execution, 'Approval of Payment')).toEqual([
-			expect.objectContaining({ ref: batched.approvalRef, xtid: batched.xtid }),
+			expect.objectContaining({ ref: batched.approvalId, xtid: batched.transactionId }),
 		]);
 		expect(nodeOutput(execution, 'Approval')).toEqual([
-			expect.objectContaining({ ref: batched.approvalRef, status: 'pending' }),
+			expect.objectContaining({ ref: batched.approvalId, status: 'pending' }),
 		]);
 		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(
 			after.approvals.map((a) => a.ref),

@@ -129,13 +129,17 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			expect(execution.status).toBe('success');
 			const [paid] = nodeOutput(execution, 'Pay');
 			expect(paid).toEqual(
-				expect.objectContaining({ status: 'submitted', reference, xtid: expect.any(String) }),
+				expect.objectContaining({
+					status: 'submitted',
+					reference,
+					transactionId: expect.any(String),
+				}),
 			);
 
 			const ledger = stack.sandbox.control.ledger();
 			const transactions = ledger.transactions.filter((t) => t.reference === reference);
 			expect(transactions).toEqual([
-				expect.objectContaining({ xtid: paid.xtid, direction: 'outgoing', amount: 42.5 }),
+				expect.objectContaining({ xtid: paid.transactionId, direction: 'outgoing', amount: 42.5 }),
 			]);
 			expect(
 				ledger.paymentRequests.filter((r) => JSON.stringify(r).includes(reference)),
@@ -226,25 +230,25 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 				expect.objectContaining({
 					status: 'pending_approval',
 					amount: 1500,
-					approvalRef: expect.any(String),
-					xtid: expect.any(String),
+					approvalId: expect.any(String),
+					transactionId: expect.any(String),
 				}),
 			);
 
 			const before = sandbox.control.ledger();
-			expect(before.approvals.find((a) => a.ref === pending.approvalRef)).toEqual(
-				expect.objectContaining({ status: 'pending', xtid: pending.xtid }),
+			expect(before.approvals.find((a) => a.ref === pending.approvalId)).toEqual(
+				expect.objectContaining({ status: 'pending', xtid: pending.transactionId }),
 			);
-			expect(before.transactions.find((t) => t.xtid === pending.xtid)).toBeUndefined();
+			expect(before.transactions.find((t) => t.xtid === pending.transactionId)).toBeUndefined();
 
-			await sandbox.control.approve(String(pending.approvalRef));
+			await sandbox.control.approve(String(pending.approvalId));
 
 			const listed = await run('account-transactions.json', 'e2e-account-transactions', {
 				xaid: gbp,
 			});
 			expect(executionError(listed)).toBeUndefined();
 			const transaction = nodeOutput(listed, 'All Transactions').find(
-				(t) => t.xtid === pending.xtid,
+				(t) => t.transactionId === pending.transactionId,
 			);
 			expect(transaction).toEqual(
 				expect.objectContaining({
@@ -255,7 +259,7 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 				}),
 			);
 			expect(
-				sandbox.control.ledger().approvals.find((a) => a.ref === pending.approvalRef)?.status,
+				sandbox.control.ledger().approvals.find((a) => a.ref === pending.approvalId)?.status,
 			).toBe('approved');
 		});
 	});

@@ -1,7 +1,7 @@
 /**
  * Issue 12 in a real n8n (both lines): against a bank that answers only what the spec promises (the
  * sandbox's spec-minimal mode), a batch of three with one rejection and one payment that needs approval
- * comes out as submitted, pending_approval (with its approvalRef) and rejected, without failing, each
+ * comes out as submitted, pending_approval (with its approval ID) and rejected, without failing, each
  * paid once; and the trigger, told the bank's payload field names, starts one execution per delivery.
  */
 import { selectedVersions } from './lib/config';
@@ -51,7 +51,7 @@ describe.each(selectedVersions())(
 			return { id: String(created.id) };
 		}
 
-		it('a batch of three: submitted, pending_approval with its approvalRef, rejected; no failure, each paid once', async () => {
+		it('a batch of three: submitted, pending_approval with its approval ID, rejected; no failure, each paid once', async () => {
 			const { n8n, sandbox } = stack;
 			expect(sandbox.variants.paymentAnswer).toBe('xtidOnly');
 			const workflow = await createWorkflow(
@@ -95,12 +95,12 @@ describe.each(selectedVersions())(
 				['SPECMIN-REJECT-1', 'rejected'],
 			]);
 			const ledger = sandbox.control.ledger();
-			const approval = ledger.approvals.find((a) => a.xtid === outputs[1].xtid);
-			expect(outputs[1].approvalRef).toBe(approval?.ref);
+			const approval = ledger.approvals.find((a) => a.xtid === outputs[1].transactionId);
+			expect(outputs[1].approvalId).toBe(approval?.ref);
 			expect(
 				ledger.transactions.filter((t) => t.reference === 'SPECMIN-OK-1').map((t) => t.xtid),
-			).toEqual([outputs[0].xtid]);
-			expect(ledger.approvals.filter((a) => a.xtid === outputs[1].xtid)).toHaveLength(1);
+			).toEqual([outputs[0].transactionId]);
+			expect(ledger.approvals.filter((a) => a.xtid === outputs[1].transactionId)).toHaveLength(1);
 			expect(ledger.transactions.filter((t) => t.reference === 'SPECMIN-REJECT-1')).toEqual([]);
 			expect(String(outputs[2].rejectionReason)).toMatch(/payee/);
 		});

@@ -205,7 +205,7 @@ class World {
 				continue;
 			}
 			const { transactions, approvals, xtids } = this.records(item, foreign);
-			const xtid = json.xtid === undefined ? undefined : String(json.xtid);
+			const xtid = json.transactionId === undefined ? undefined : String(json.transactionId);
 			// a held payment's record closed by a decline or an expiry (variant heldPaymentRecords) moved nothing
 			const made = transactions.filter((t) => !['DECLINED', 'EXPIRED'].includes(String(t.status)));
 			const live = approvals.filter((a) => a.status === 'pending' || a.status === 'approved');

@@ -137,7 +137,9 @@ it(`${PAYMENTS} payments under injected faults, with Retry On Fail and n8n's Ret
 		const claimsPaid = ['submitted', 'replayed', 'pending_approval', 'found_after_error'].includes(
 			String(output.status),
 		);
-		return claimsPaid ? paid.length !== 1 || paid[0].xtid !== output.xtid : paid.length !== 0;
+		return claimsPaid
+			? paid.length !== 1 || paid[0].xtid !== output.transactionId
+			: paid.length !== 0;
 	}).length;
 	console.log(
 		`payments: ${references.length} payments in ${tally.executions} executions (${tally.retryOnFailTries} node runs, ${tally.executionRetries} execution retries, ${tally.unfinished} unfinished), ${duplicates} duplicates, ${lost} lost, ${mismatches} statuses disagreeing with the ledger`,

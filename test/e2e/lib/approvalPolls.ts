@@ -74,10 +74,10 @@ export async function startApprovalStack(
 		if (executionError(paid.execution) !== undefined)
 			throw new Error(`paying ${reference} failed: ${String(executionError(paid.execution))}`);
 		const [result] = nodeOutput(paid.execution, 'Pay');
-		if (result?.status !== 'pending_approval' || typeof result.approvalRef !== 'string') {
+		if (result?.status !== 'pending_approval' || typeof result.approvalId !== 'string') {
 			throw new Error(`paying ${reference} did not ask for approval: ${JSON.stringify(result)}`);
 		}
-		return { ref: result.approvalRef, xtid: String(result.xtid) };
+		return { ref: result.approvalId, xtid: String(result.transactionId) };
 	}
 
 	return { stack, poll, payNeedingApproval };

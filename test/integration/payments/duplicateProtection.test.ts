@@ -102,7 +102,9 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 					'already_made',
 					'already_made',
 				]);
-				expect(items.map((item) => item.xtid)).toEqual(paid.map((item) => item.xtid));
+				expect(items.map((item) => item.transactionId)).toEqual(
+					paid.map((item) => item.transactionId),
+				);
 				expect(items.map((item) => (item.earlierPayments as IDataObject[])[0].state)).toEqual([
 					'sent',
 					'sent',
@@ -183,20 +185,20 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 			const [a, b] = [byItem(first), byItem(await (second as Promise<PaymentRun>))];
 			expect(heldAtBank(rows)).toEqual([1, 1]);
 			// both name the one payment the bank made for each invoice
-			expect(a.map((item) => item.xtid)).toEqual(b.map((item) => item.xtid));
+			expect(a.map((item) => item.transactionId)).toEqual(b.map((item) => item.transactionId));
 		});
 
 		it('a payment the approver declined is not sent again by the next run: it says not_sent, with the declined one', async () => {
 			const [, , big] = invoices();
 			const first = await execute(operation, [big]);
 			const [held] = byItem(first);
-			await sandbox.control.decline(String(held.approvalRef));
+			await sandbox.control.decline(String(held.approvalId));
 			const again = await execute(operation, [big]);
 			// a bank that lists declined approvals shows it before anything is sent; one that lists only
 			// pending ones (spec-minimal) is asked again under the first run's key and answers with the first payment
 			expect(again.posts.every((post) => post.key === first.posts[0].key)).toBe(true);
 			const [item] = byItem(again);
-			expect(item.xtid).toBe(held.xtid);
+			expect(item.transactionId).toBe(held.transactionId);
 			// a bank that shows neither the declined approval nor the payment's state lets the node say only
 			// that it took the payment (`accepted`), never that it was sent
 			expect(item.status).toBe(
@@ -266,7 +268,7 @@ describe('Skip Payments Already Made across operations and groupings', () => {
 		);
 		expect(again.posts).toHaveLength(1);
 		const [item] = byItem(again);
-		expect(item).toMatchObject({ status: 'replayed', xtid: paid.xtid });
+		expect(item).toMatchObject({ status: 'replayed', transactionId: paid.transactionId });
 		expect(heldAtBank([row])).toEqual([1]);
 	});
 
@@ -294,6 +296,6 @@ describe('Skip Payments Already Made across operations and groupings', () => {
 		const [a] = jsonOf(await validate('exec-a'));
 		const [b] = jsonOf(await validate('exec-b'));
 		expect(a.idempotencyKey).toBe(b.idempotencyKey);
-		expect(a.idempotencyKeySource).toBe('details');
+		expect(a.keySource).toBe('details');
 	});
 });

@@ -87,7 +87,9 @@ describe.each([
 		expect(outputs).toHaveLength(items.length);
 		// the bank's ledger and the outputs agree on every payment
 		for (const output of outputs) {
-			expect(output.xtid).toBe(sentWithReference(sandbox, String(output.reference))[0].xtid);
+			expect(output.transactionId).toBe(
+				sentWithReference(sandbox, String(output.reference))[0].xtid,
+			);
 		}
 	});
 

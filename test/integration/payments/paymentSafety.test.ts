@@ -68,7 +68,9 @@ describe('Submit Batch with a Custom Idempotency Key per item', () => {
 		);
 		// the last run: every invoice already paid is a replay, reported with the payment it made
 		for (const output of shuffled) {
-			expect(output.xtid).toBe(sentWithReference(sandbox, String(output.reference))[0].xtid);
+			expect(output.transactionId).toBe(
+				sentWithReference(sandbox, String(output.reference))[0].xtid,
+			);
 		}
 	});
 
@@ -89,7 +91,7 @@ describe('Submit Batch with a Custom Idempotency Key per item', () => {
 			const outputs = jsonOf(await run(operation, [invoice, invoice]));
 			// each run is its own execution: its first answer is news to it, the second repeats it
 			expect(outputs.map((output) => output.status)).toEqual(['submitted', 'replayed']);
-			expect(outputs[0].xtid).toBe(outputs[1].xtid);
+			expect(outputs[0].transactionId).toBe(outputs[1].transactionId);
 		}
 		expect(sentWithReference(sandbox, invoice.reference)).toHaveLength(1);
 	});
@@ -104,13 +106,15 @@ describe('a look-up never claims a payment that is not provably this one', () =>
 		// this one never reaches the bank: every attempt is reset before it is processed
 		sandbox.control.setFaults([{ method: 'POST', path: '/payments', kind: 'reset' }]);
 		const lost = await run('submit', [{ amount: 55, reference }]);
-		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([earlier.xtid]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
+			earlier.transactionId,
+		]);
 		expect(lost.error?.message).toMatch(/^Payment state unknown — not resubmitted/);
 		// nothing rules the earlier payment out (its time proves nothing): a candidate, never claimed
 		expectStateUnknown(lost.error, {
 			reference,
 			xaid: gbp.xaid,
-			candidates: [earlier.xtid as string],
+			candidates: [earlier.transactionId as string],
 			key: lost.posts[0].key,
 		});
 	});

@@ -117,7 +117,7 @@ describe('answer entries are paired with items only when their positions and ech
 				expect(first).toMatchObject({
 					status: 'submitted',
 					reference: paid,
-					xtid: sentWithReference(bank.sandbox, paid)[0].xtid,
+					transactionId: sentWithReference(bank.sandbox, paid)[0].xtid,
 				});
 				expect(second).toMatchObject({ status: 'rejected', reference: refused });
 				expect(String(second.rejectionReason)).toMatch(/insufficient/);
@@ -135,7 +135,7 @@ describe('answer entries are paired with items only when their positions and ech
 				const run = await pay(bank, 'submitBatch', {
 					itemParameters: references.map((reference, at) => ({ amount: 30 + at, reference })),
 				});
-				expect(byItem(run).map((item) => [item.status, item.xtid])).toEqual(
+				expect(byItem(run).map((item) => [item.status, item.transactionId])).toEqual(
 					references.map((reference) => [
 						'submitted',
 						sentWithReference(bank.sandbox, reference)[0].xtid,
@@ -162,8 +162,8 @@ describe('answer entries are paired with items only when their positions and ech
 				);
 				for (const [at, item] of byItem(run).entries()) {
 					expect(item.status).toBe('undetermined');
-					expect(item.xtid).toBeUndefined();
-					expect([...(item.xtids as string[])].sort()).toEqual([...made].sort());
+					expect(item.transactionId).toBeUndefined();
+					expect([...(item.transactionIds as string[])].sort()).toEqual([...made].sort());
 					expect(item.sharedWith).toEqual([0, 1, 2, 3]);
 					expect(at).toBeLessThan(4);
 				}
@@ -184,7 +184,7 @@ describe('answer entries are paired with items only when their positions and ech
 				expect(run.posts).toHaveLength(1);
 				expect(item.status).toBe('undetermined');
 				expect(String(item.statement)).toMatch(/both accepted and rejected/);
-				expect(item.xtids).toEqual([sentWithReference(bank.sandbox, reference)[0].xtid]);
+				expect(item.transactionIds).toEqual([sentWithReference(bank.sandbox, reference)[0].xtid]);
 			}),
 	);
 
@@ -200,7 +200,7 @@ describe('answer entries are paired with items only when their positions and ech
 			});
 			for (const item of byItem(run)) {
 				expect(item.status).toBe('undetermined');
-				expect(item.xtid).toBeUndefined();
+				expect(item.transactionId).toBeUndefined();
 			}
 			expect(run.posts).toHaveLength(1);
 			expect([timesPaid(bank, a), timesPaid(bank, b)]).toEqual([1, 1]);
@@ -234,10 +234,10 @@ describe('whether a payment was sent or is held comes from its approval or its t
 			});
 			const [first, second] = byItem(run);
 			const [approval] = approvalsWithReference(bank.sandbox, held);
-			expect(first).toMatchObject({ status: 'pending_approval', xtid: approval.xtid });
+			expect(first).toMatchObject({ status: 'pending_approval', transactionId: approval.xtid });
 			expect(second).toMatchObject({
 				status: 'submitted',
-				xtid: sentWithReference(bank.sandbox, sent)[0].xtid,
+				transactionId: sentWithReference(bank.sandbox, sent)[0].xtid,
 			});
 		}));
 
@@ -250,7 +250,7 @@ describe('whether a payment was sent or is held comes from its approval or its t
 				const [item] = byItem(run);
 				expect(item).toMatchObject({
 					status: 'accepted',
-					xtid: sentWithReference(bank.sandbox, reference)[0].xtid,
+					transactionId: sentWithReference(bank.sandbox, reference)[0].xtid,
 					transactionStatus: word,
 				});
 				expect(String(item.approvalCheck)).toContain(`"${word}"`);
@@ -301,7 +301,7 @@ describe('whether a payment was sent or is held comes from its approval or its t
 			);
 			expect(again).toMatchObject({
 				status: 'not_sent',
-				xtid: approval.xtid,
+				transactionId: approval.xtid,
 				approvalStatus: 'approved',
 				transactionStatus: 'failed',
 			});
@@ -329,7 +329,7 @@ describe('another payment is never claimed as this one', () => {
 				]);
 				const [item] = byItem(await pay(bank, 'submit', { itemParameters }));
 				expect(item.status).toBe('unknown');
-				expect(item.candidates).toEqual([earlier.xtid]);
+				expect(item.candidates).toEqual([earlier.transactionId]);
 				expect(timesPaid(bank, reference)).toBe(1);
 			}),
 		30_000,
@@ -367,8 +367,8 @@ describe('a record is taken only for the payment it names', () => {
 			const [item] = byItem(run);
 			const [made] = sentWithReference(bank.sandbox, reference);
 			expect(item.status).toBe('undetermined');
-			expect(item.xtid).toBeUndefined();
-			expect(item.xtids).toContain(made.xtid);
+			expect(item.transactionId).toBeUndefined();
+			expect(item.transactionIds).toContain(made.xtid);
 			expect(String(item.statement)).toMatch(/more outcomes than payments/);
 			expect(run.posts).toHaveLength(1);
 		}));
@@ -385,7 +385,7 @@ describe('a record is taken only for the payment it names', () => {
 				);
 				expect(item).toMatchObject({
 					status: 'accepted',
-					xtid: sentWithReference(bank.sandbox, reference)[0].xtid,
+					transactionId: sentWithReference(bank.sandbox, reference)[0].xtid,
 				});
 				expect(item.transactionStatus).toBeUndefined();
 				expect(String(item.approvalCheck)).toMatch(/another transaction/);

@@ -51,7 +51,7 @@ function submit(
 }
 
 describe('Payment → Submit', () => {
-	it('sends one payment per item, each with its own UUID v4 key, and reports xtid and key', async () => {
+	it('sends one payment per item, each with its own UUID v4 key, and reports its transaction ID and key', async () => {
 		const [first, second] = [newReference(), newReference()];
 		const run = await submit(
 			{},
@@ -84,28 +84,34 @@ describe('Payment → Submit', () => {
 			status: 'submitted',
 			reference: first,
 			amount: 25,
-			idempotencyKeySource: 'derived',
+			accountId: gbp.xaid,
+			payeeId: gbp.xpid,
+			keySource: 'derived',
 		});
+		// the bank's identifier names stay in the request; the output names them in plain words
+		expect(Object.keys(a)).not.toEqual(expect.arrayContaining(['xaid']));
+		expect(Object.keys(a)).not.toEqual(expect.arrayContaining(['xpid']));
+		expect(Object.keys(a)).not.toEqual(expect.arrayContaining(['xtid']));
 		expect(b).toMatchObject({
 			status: 'submitted',
 			reference: second,
 			amount: 30.5,
 			currency: 'GBP',
 		});
-		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.xtid]);
-		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
+		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.transactionId]);
+		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.transactionId]);
 		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
-	it('an amount of 1000 or more becomes an approval request: pending_approval with approvalRef, nothing sent', async () => {
+	it('an amount of 1000 or more becomes an approval request: pending_approval with its approval ID, nothing sent', async () => {
 		const reference = newReference();
 		const [result] = jsonOf(await submit({ amount: 1000, reference }));
 		expect(result).toMatchObject({ status: 'pending_approval', reference, amount: 1000 });
-		expect(result.approvalRef).toEqual(expect.any(String));
+		expect(result.approvalId).toEqual(expect.any(String));
 		const [approval] = approvalsWithReference(sandbox, reference);
 		expect(approval).toMatchObject({
-			ref: result.approvalRef,
-			xtid: result.xtid,
+			ref: result.approvalId,
+			xtid: result.transactionId,
 			status: 'pending',
 		});
 		expect(sentWithReference(sandbox, reference)).toEqual([]);
@@ -125,7 +131,7 @@ describe('Payment → Submit', () => {
 			candidates: [made[0].xtid as string],
 			key: first.posts[0].key,
 		});
-		const found: IDataObject = { idempotencyKey: first.posts[0].key, xtid: made[0].xtid };
+		const found: IDataObject = { idempotencyKey: first.posts[0].key, transactionId: made[0].xtid };
 		expect(first.posts.length).toBeGreaterThan(1);
 		expect(new Set(first.posts.map((post) => post.key))).toEqual(new Set([found.idempotencyKey]));
 		// looked up, not resubmitted: the only POSTs are the transport's resends with the same key
@@ -138,9 +144,9 @@ describe('Payment → Submit', () => {
 		const second = await submit({ amount: 42.1, reference }, { executionId: 'exec-retry-on-fail' });
 		const [replayed] = jsonOf(second);
 		expect(second.posts).toEqual([{ key: found.idempotencyKey, body: first.posts[0].body }]);
-		expect(replayed).toMatchObject({ status: 'submitted', xtid: found.xtid });
+		expect(replayed).toMatchObject({ status: 'submitted', transactionId: found.transactionId });
 		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
-		expect(sentWithReference(sandbox, reference)[0].xtid).toBe(found.xtid);
+		expect(sentWithReference(sandbox, reference)[0].xtid).toBe(found.transactionId);
 	}, 60_000);
 
 	it('a transport resend after a dropped answer reuses the key: one payment, reported as submitted', async () => {
@@ -153,7 +159,9 @@ describe('Payment → Submit', () => {
 		expect(run.posts).toHaveLength(2);
 		expect(run.posts[0]).toEqual(run.posts[1]);
 		expect(result).toMatchObject({ status: 'submitted' });
-		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
+			result.transactionId,
+		]);
 	});
 
 	it('a token refresh resend (401, new token, resent once) carries the same key and body: one payment', async () => {
@@ -174,7 +182,9 @@ describe('Payment → Submit', () => {
 				.filter((r) => r.method === 'POST' && r.url.endsWith('/payments'))
 				.map((r) => r.status),
 		).toEqual([401, 202]);
-		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([result.xtid]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
+			result.transactionId,
+		]);
 	});
 
 	it('a new execution without a custom key derives a new key: the workflow run again pays again (documented)', async () => {
@@ -183,8 +193,8 @@ describe('Payment → Submit', () => {
 		const [second] = jsonOf(await submit({ amount: 5, reference }, { executionId: 'exec-b' }));
 		expect(second.idempotencyKey).not.toBe(first.idempotencyKey);
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
-			first.xtid,
-			second.xtid,
+			first.transactionId,
+			second.transactionId,
 		]);
 	});
 
@@ -203,8 +213,8 @@ describe('Payment → Submit', () => {
 		const [b] = jsonOf(loop2);
 		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 9 });
 		expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
-		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.xtid]);
-		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.xtid]);
+		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.transactionId]);
+		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.transactionId]);
 
 		// Retry On Fail of the second run keeps its $runIndex: the same key, a replay, nothing paid again
 		const retried = await submit(
@@ -212,7 +222,10 @@ describe('Payment → Submit', () => {
 			{ executionId: 'exec-loop', runIndex: 1 },
 		);
 		expect(retried.posts).toEqual([{ key: b.idempotencyKey, body: loop2.posts[0].body }]);
-		expect(jsonOf(retried)[0]).toMatchObject({ status: 'submitted', xtid: b.xtid });
+		expect(jsonOf(retried)[0]).toMatchObject({
+			status: 'submitted',
+			transactionId: b.transactionId,
+		});
 		expect(sentWithReference(sandbox, second)).toHaveLength(1);
 	});
 
@@ -230,12 +243,12 @@ describe('Payment → Submit', () => {
 		const [a] = jsonOf(first);
 		const [b] = jsonOf(second);
 		expect(a).toMatchObject({
-			idempotencyKeySource: 'custom',
+			keySource: 'custom',
 			customIdempotencyKey: `invoice-${reference}`,
 		});
 		expect(a.idempotencyKey).toMatch(UUID_V4);
 		expect(b.idempotencyKey).toBe(a.idempotencyKey);
-		expect(b.xtid).toBe(a.xtid);
+		expect(b.transactionId).toBe(a.transactionId);
 		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 		// the bank replayed the original answer
 		const replays = sandbox.control
@@ -328,9 +341,9 @@ describe('Payment → Submit', () => {
 		);
 		const [paid, lost] = jsonOf(run);
 		expect(paid).toMatchObject({ status: 'submitted', reference });
-		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([paid.xtid]);
+		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([paid.transactionId]);
 		// only one payment exists: it is item 0's, so item 1's state is unknown, never "found" as item 0's xtid
-		expect(lost).not.toMatchObject({ xtid: paid.xtid });
+		expect(lost).not.toMatchObject({ transactionId: paid.transactionId });
 		expect(lost.error).toMatch(/^Payment state unknown — not resubmitted/);
 	});
 
@@ -501,11 +514,11 @@ describe('Payment → Submit: look-up window', () => {
 		expectStateUnknown(run.error, {
 			reference: 'MONTHLY-RENT',
 			xaid: pastSandbox.seeded.accounts.gbp,
-			candidates: [earlier[0].xtid as string],
+			candidates: [earlier[0].transactionId as string],
 			key: run.posts[0].key,
 		});
 		expect(sentWithReference(pastSandbox, 'MONTHLY-RENT').map((t) => t.xtid)).toEqual([
-			earlier[0].xtid,
+			earlier[0].transactionId,
 		]);
 	});
 });

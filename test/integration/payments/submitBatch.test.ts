@@ -90,7 +90,7 @@ describe('Payment → Submit Batch', () => {
 		);
 		for (const [index, reference] of refs.entries()) {
 			expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
-				results[index].xtid,
+				results[index].transactionId,
 			]);
 		}
 	});
@@ -129,7 +129,7 @@ describe('Payment → Submit Batch', () => {
 			['submitted', small, { item: 0 }],
 			['pending_approval', large, { item: 1 }],
 		]);
-		expect(submitted[1].json.approvalRef).toBe(approvalsWithReference(sandbox, large)[0].ref);
+		expect(submitted[1].json.approvalId).toBe(approvalsWithReference(sandbox, large)[0].ref);
 		expect(
 			rejected.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
 		).toEqual([['rejected', foreignPayee, { item: 2 }]]);
@@ -188,15 +188,15 @@ describe('Payment → Submit Batch', () => {
 					/^one of the rejections of this request: [^|]*insufficient available balance[^|]* \| [^|]*payee .* not found on account/,
 				);
 			}
-			expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
+			expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.transactionId]);
 			expect(approvalsWithReference(sandbox, shortOfFunds)).toEqual([]);
 			expect(sentWithReference(sandbox, shortOfFunds)).toEqual([]);
 
 			// Retry On Fail: the request is replayed with its key, still nothing resubmitted, nothing paid again
 			const again = await submitBatch(items, { parameters, executionId: 'batch-resubmit' });
 			expect(again.posts).toEqual(run.posts);
-			expect(jsonOf(again).map((result) => [result.status, result.xtid])).toEqual([
-				['submitted', a.xtid],
+			expect(jsonOf(again).map((result) => [result.status, result.transactionId])).toEqual([
+				['submitted', a.transactionId],
 				['rejected', undefined],
 				['rejected', undefined],
 			]);
@@ -218,7 +218,7 @@ describe('Payment → Submit Batch', () => {
 		expect(b).toMatchObject({
 			status: 'pending_approval',
 			idempotencyKey: resubmission.key,
-			idempotencyKeySource: 'resubmission',
+			keySource: 'resubmission',
 			resubmission: { resubmitted: true, firstIdempotencyKey: firstPost.key },
 		});
 		expect((b.resubmission as IDataObject).firstRejection).toMatch(
@@ -232,13 +232,19 @@ describe('Payment → Submit Batch', () => {
 		expect((c.resubmission as IDataObject).notResubmittedBecause).toMatch(
 			/would be rejected again/,
 		);
-		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
-		expect(approvalsWithReference(sandbox, shortOfFunds).map((x) => x.xtid)).toEqual([b.xtid]);
+		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.transactionId]);
+		expect(approvalsWithReference(sandbox, shortOfFunds).map((x) => x.xtid)).toEqual([
+			b.transactionId,
+		]);
 
 		// Retry On Fail: both requests are replayed with their keys, nothing is paid again
 		const again = await submitBatch(items, { parameters, executionId: 'batch-resubmit' });
 		expect(again.posts).toEqual(run.posts);
-		expect(jsonOf(again).map((result) => result.xtid)).toEqual([a.xtid, b.xtid, undefined]);
+		expect(jsonOf(again).map((result) => result.transactionId)).toEqual([
+			a.transactionId,
+			b.transactionId,
+			undefined,
+		]);
 		expect(sentWithReference(sandbox, accepted)).toHaveLength(1);
 		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
 	});
@@ -279,8 +285,8 @@ describe('Payment → Submit Batch', () => {
 			/insufficient available balance/,
 		);
 		const [approval] = approvalsWithReference(sandbox, shortOfFunds);
-		expect(b).toMatchObject({ xtid: approval.xtid, approvalRef: approval.ref });
-		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.xtid]);
+		expect(b).toMatchObject({ transactionId: approval.xtid, approvalId: approval.ref });
+		expect(sentWithReference(sandbox, accepted).map((t) => t.xtid)).toEqual([a.transactionId]);
 		expect(approvalsWithReference(sandbox, shortOfFunds)).toHaveLength(1);
 	});
 
@@ -346,7 +352,7 @@ describe('Payment → Submit Batch', () => {
 		sandbox.control.clearFaults();
 		const again = await submitBatch(items, { executionId: 'batch-lost' });
 		expect(again.posts).toEqual([run.posts[0]]);
-		expect(jsonOf(again).map((result) => [result.status, result.xtid])).toEqual([
+		expect(jsonOf(again).map((result) => [result.status, result.transactionId])).toEqual([
 			['submitted', madeSmall],
 			['pending_approval', madeLarge],
 		]);
@@ -393,7 +399,7 @@ describe('Payment → Submit Batch', () => {
 		const [pending] = jsonOf(
 			await submitBatch(items, { executionId: 'batch-declined', parameters }),
 		);
-		await sandbox.control.decline(pending.approvalRef as string);
+		await sandbox.control.decline(pending.approvalId as string);
 		const again = await submitBatch(items, { executionId: 'batch-declined', parameters });
 		expect(again.posts).toHaveLength(1);
 		// the bank replays its original answer; the node reads the approval's current state: declined, so
@@ -402,10 +408,10 @@ describe('Payment → Submit Batch', () => {
 		const showsDecided = sandbox.variants.approvalList === 'allStatuses';
 		expect(jsonOf(again)[0]).toMatchObject(
 			showsDecided
-				? { status: 'not_sent', xtid: pending.xtid }
+				? { status: 'not_sent', transactionId: pending.transactionId }
 				: {
 						status: 'accepted',
-						xtid: pending.xtid,
+						transactionId: pending.transactionId,
 						approvalCheck: expect.stringContaining('declined or may have expired'),
 					},
 		);
@@ -440,9 +446,9 @@ describe('Payment → Submit Batch', () => {
 		const first = await submitBatch(items, { executionId: 'batch-custom-1' });
 		const second = await submitBatch(items, { executionId: 'batch-custom-2' });
 		expect(second.posts[0].key).toBe(first.posts[0].key);
-		expect(jsonOf(first)[1]).toMatchObject({ idempotencyKeySource: 'custom' });
-		expect(jsonOf(second).map((result) => result.xtid)).toEqual(
-			jsonOf(first).map((result) => result.xtid),
+		expect(jsonOf(first)[1]).toMatchObject({ keySource: 'custom' });
+		expect(jsonOf(second).map((result) => result.transactionId)).toEqual(
+			jsonOf(first).map((result) => result.transactionId),
 		);
 		for (const reference of refs) expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 	});

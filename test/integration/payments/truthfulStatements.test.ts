@@ -186,7 +186,7 @@ describe("case 4: n8n's Retry after the workflow was edited pays nothing twice",
 			for (const output of outputsOf(retried)) {
 				const made = sentWithReference(bank.sandbox, String(output.reference));
 				if (['submitted', 'replayed', 'found_after_error'].includes(String(output.status))) {
-					expect(output.xtid).toBe(made[0]?.xtid);
+					expect(output.transactionId).toBe(made[0]?.xtid);
 				} else {
 					expect(made.length === 0 || output.status === 'unknown').toBe(true);
 				}
@@ -286,7 +286,7 @@ describe('case 6: an accepted payment is never reported "not sent" without evide
 			});
 			const [result] = outputsOf(run);
 			expect(result.status).toBe('accepted');
-			expect(result.xtid).toBe(sentWithReference(bank.sandbox, reference)[0].xtid);
+			expect(result.transactionId).toBe(sentWithReference(bank.sandbox, reference)[0].xtid);
 		} finally {
 			await bank.sandbox.close();
 		}
@@ -388,7 +388,7 @@ describe('case 8: a mixed batch answer from a bank that answers only what the sp
 				const [held, refused, sent] = byItem.map((item) => item.json);
 				expect(sent).toMatchObject({
 					status: 'submitted',
-					xtid: sentWithReference(bank.sandbox, `${reference}C`)[0].xtid,
+					transactionId: sentWithReference(bank.sandbox, `${reference}C`)[0].xtid,
 				});
 				const [approval] = approvalsWithReference(bank.sandbox, `${reference}A`);
 				if (held.status === 'undetermined') {
@@ -397,13 +397,13 @@ describe('case 8: a mixed batch answer from a bank that answers only what the sp
 						expect(item).toMatchObject({
 							status: 'undetermined',
 							notPaid: true,
-							xtids: [approval.xtid],
+							transactionIds: [approval.xtid],
 						});
 						expect(String(item.statement)).toMatch(/waiting for approval/);
 						expect(String(item.statement)).toMatch(/rejected/);
 					}
 				} else {
-					expect(held).toMatchObject({ status: 'pending_approval', xtid: approval.xtid });
+					expect(held).toMatchObject({ status: 'pending_approval', transactionId: approval.xtid });
 					expect(refused).toMatchObject({ status: 'rejected' });
 				}
 				expect(sentWithReference(bank.sandbox, `${reference}A`)).toEqual([]);

@@ -10,6 +10,7 @@ import type { PaymentStep } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
+import { withPlainNames } from '../outputNames';
 import type { BatchItemResult, OutputName } from '../types';
 import type { ReadResult } from './readPayment';
 
@@ -25,7 +26,7 @@ export interface BatchPlacement {
 function keyFields(key: IdempotencyKey): IDataObject {
 	return {
 		idempotencyKey: key.key,
-		idempotencyKeySource: key.source,
+		keySource: key.source,
 		...(key.customKey !== undefined && { customIdempotencyKey: key.customKey }),
 	};
 }
@@ -41,11 +42,11 @@ function acceptedFields(outcome: Extract<PaymentOutcome, { kind: 'accepted' }>):
 	delete fields.status;
 	delete fields.approvalRef;
 	const state = outcome.state;
-	return {
+	return withPlainNames({
 		...fields,
 		...state?.fields,
 		...(state?.check !== undefined && { approvalCheck: state.check }),
-	};
+	});
 }
 
 type Reported = Exclude<PaymentOutcome, { kind: 'failed' }>;
@@ -57,8 +58,9 @@ interface Shown {
 	output?: OutputName;
 }
 
+/** The bank's ID of the request, for its support. */
 const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
-	requestId !== undefined ? { requestId } : {};
+	requestId !== undefined ? { bankRequestId: requestId } : {};
 
 /**
  * One row per kind of outcome: status submitted / pending_approval (spec §States and transitions: an
@@ -86,14 +88,14 @@ const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: K
 			output: REJECTED,
 		}),
 		undetermined: ({ statement, notPaid, xtids, sharedWith, ...outcome }) => ({
-			before: { status: 'undetermined', statement, notPaid, xtids, sharedWith },
+			before: { status: 'undetermined', statement, notPaid, transactionIds: xtids, sharedWith },
 			after: requestIdOf(outcome),
 		}),
 		found: ({ found, failure }) => ({
 			before: {
 				status: 'found_after_error',
-				xtid: found.xtid,
-				...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+				transactionId: found.xtid,
+				...(found.approvalRef !== undefined && { approvalId: found.approvalRef }),
 				...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
 				...(found.transactionStatus !== undefined && {
 					transactionStatus: found.transactionStatus,
@@ -135,7 +137,7 @@ export function outcomeResult(
 	};
 	const { before, after, output } = shown(outcome);
 	const nextStep = nextStepOf(before.status as PaymentStatus);
-	const json = { ...before, nextStep, ...payment.body, ...after, ...context };
+	const json = { ...before, nextStep, ...withPlainNames(payment.body), ...after, ...context };
 	return { itemIndex, results: [output ? { json, output } : { json }] };
 }
 
@@ -150,7 +152,7 @@ function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 					nextStep: nextStepOf('rejected'),
 					rejectionReason: reason,
 					notSent: true,
-					...payment.body,
+					...withPlainNames(payment.body),
 				},
 				output: REJECTED,
 			},
@@ -161,9 +163,9 @@ function overLimitResult(payment: Payment, reason: string): BatchItemResult {
 /** What an output item shows of an earlier payment the bank holds. */
 function earlierPaymentFields(found: FoundPayment): IDataObject {
 	return {
-		xtid: found.xtid,
+		transactionId: found.xtid,
 		state: stateOf(found),
-		...(found.approvalRef !== undefined && { approvalRef: found.approvalRef }),
+		...(found.approvalRef !== undefined && { approvalId: found.approvalRef }),
 		...(found.approvalStatus !== undefined && { approvalStatus: found.approvalStatus }),
 		...(found.transactionStatus !== undefined && { transactionStatus: found.transactionStatus }),
 		foundIn: found.foundIn,
@@ -195,10 +197,10 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 				json: {
 					status,
 					nextStep: nextStepOf(status),
-					xtid: first.xtid,
+					transactionId: first.xtid,
 					message,
 					notSent: true,
-					...payment.body,
+					...withPlainNames(payment.body),
 					earlierPayments: earlier.map(earlierPaymentFields),
 				},
 				output: REJECTED,
