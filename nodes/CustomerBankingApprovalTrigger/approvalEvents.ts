@@ -58,11 +58,6 @@ export interface ApprovalState {
 	 */
 	settled: string[];
 	settledMissing: string[];
-	/**
-	 * False for state saved before `settled` existed: the decided approvals the bank lists then are taken
-	 * as a baseline, not reported as new.
-	 */
-	settledTaken: boolean;
 	/** The bank listed more decided approvals than MAX_SETTLED: approvals never seen pending are not reported. */
 	settledOverflow: boolean;
 }
@@ -108,7 +103,6 @@ export function readState(staticData: IDataObject): ApprovalState {
 		pending,
 		watched,
 		settled: textsOf(stored.settled),
-		settledTaken: Array.isArray(stored.settled),
 		settledMissing: textsOf(stored.settledMissing),
 		settledOverflow: stored.settledOverflow === true,
 	};

@@ -146,7 +146,7 @@ function candidatesOf(poll: Poll, listedDecided: Map<string, IDataObject>): Cand
 	for (const [ref, approval] of listedDecided) {
 		if (handled.has(ref)) continue;
 		const key = settledKey(ref);
-		if (remembered.has(key) || !known.baselineTaken || !known.settledTaken) poll.settled.add(key);
+		if (remembered.has(key) || !known.baselineTaken) poll.settled.add(key);
 		else if (!known.settledOverflow) {
 			candidates.push({
 				ref,
@@ -215,7 +215,6 @@ async function pollChanges(
 		pending: {},
 		watched: {},
 		settled: [],
-		settledTaken: true,
 		settledMissing: [],
 		settledOverflow: known.settledOverflow,
 	};

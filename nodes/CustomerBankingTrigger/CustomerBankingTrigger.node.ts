@@ -31,11 +31,9 @@ export class CustomerBankingTrigger implements INodeType {
 			dark: 'file:../../icons/customerBanking.dark.svg',
 		},
 		group: ['trigger'],
-		// Same behaviour in both. For a webhook start node of version 1, n8n evaluates a binaryData
-		// expression on every delivery (an expression sandbox per request in n8n 2.x); from 1.1 it only
-		// parses the JSON body, so new triggers are 1.1 and saved workflows keep working as 1.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// One version, above 1: for a webhook start node of version 1, n8n evaluates a binaryData
+		// expression on every delivery (an expression sandbox per request in n8n 2.x).
+		version: 1.1,
 		subtitle: '={{ [].concat($parameter["events"]).join(", ") }}',
 		// the nodes panel shows this for the app's one entry, actions included (appDescription.ts)
 		description: APP_DESCRIPTION,

@@ -23,7 +23,7 @@ import type { SignatureScheme } from './signature';
  * killed before that execution ends: after the restart, the bank's next attempt of it runs again, since
  * nothing saved says it ran to its end. n8n saves the static data of a webhook call just before it
  * answers the call (both lines' `live-webhooks.js` response callback): at once for a delivery the node
- * answers itself, after the execution for one it emits (deliverySteps.ts `handedOver`). So a call's
+ * answers itself, after the execution for one it emits (admission.ts `handOver`). So a call's
  * own static data is only ever saved once its own execution has ended, and its own key is written there
  * as ended; other keys are written as ended once n8n has answered their delivery.
  */

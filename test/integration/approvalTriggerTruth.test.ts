@@ -173,25 +173,6 @@ describe.each<[string, Partial<BankVariants>]>([
 		expect(decided.map((event) => event.ref)).not.toContain(old.ref);
 	});
 
-	it('state saved by the previous version of the node (no decided approvals remembered): old decisions are not reported as new', async () => {
-		const [old] = await requestApprovals(sandbox, [1200]);
-		await sandbox.control.approve(old.ref);
-		const [waiting] = await requestApprovals(sandbox, [1300]);
-		const node = sandboxTrigger(sandbox);
-		node.database = {
-			approvals: {
-				baselineTaken: true,
-				pending: { [waiting.ref]: { xtid: waiting.xtid, account: sandbox.seeded.accounts.gbp } },
-			},
-		};
-		const upgraded = node.restart();
-		await sandbox.control.decline(waiting.ref);
-		expect((await upgraded.poll()).map((event) => [event.ref, event.decision])).toEqual([
-			[waiting.ref, expectedDecision(variants, 'decline')],
-		]);
-		expect(await upgraded.poll()).toEqual([]);
-	});
-
 	it.each(['onEmit', 'everyPoll'] as const)(
 		'restarts (n8n saving state %s): requested before, decided after → emitted once',
 		async (saveRule) => {
