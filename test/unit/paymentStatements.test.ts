@@ -6,6 +6,8 @@ import {
 	type AcceptedEvidence,
 	acceptedStatement,
 	type AcceptedStatus,
+	EVIDENCE_TABLE,
+	evidenceRowOf,
 	failedRequestStatus,
 	mayClaim,
 	settledWithoutApprovals,
@@ -229,6 +231,13 @@ const ROWS: Row[] = [
 ];
 
 describe('the statement for an accepted payment: one row per evidence', () => {
+	it('has a test row for every row of the evidence table', () => {
+		const tested = new Set(
+			ROWS.map(([, evidence]) => evidenceRowOf({ xtid: XTID, ...evidence }).evidence),
+		);
+		expect(EVIDENCE_TABLE.map((row) => row.evidence).filter((row) => !tested.has(row))).toEqual([]);
+	});
+
 	it("marks a payment whose record shows another payment's details, and one whose record shows its own", () => {
 		const ofAnother = acceptedStatement({
 			xtid: XTID,

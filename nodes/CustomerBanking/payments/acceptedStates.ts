@@ -213,7 +213,8 @@ const STATE_WORDS: Record<AcceptedStatus, (xtid: string) => string> = {
  * Payments an answer accounts for only together (`lead` says why): as many as its xtids and rejections
  * left, with nothing to tell which is which, or (`contradicts`) an answer that contradicts itself. Each
  * xtid's state is read (evidence.ts), and one statement says what is known of them all. Never sent again
- * automatically.
+ * automatically. `notPaid` (none of them paid) only when every payment is
+ * accounted for: by a distinct xtid that is not paid, or, in an answer that adds up, by a rejection.
  */
 export async function accountedTogether(
 	this: IExecuteFunctions,
@@ -230,7 +231,11 @@ export async function accountedTogether(
 		(subject) => acceptedStatement(evidence.get(subject) as AcceptedEvidence).status,
 	);
 	const sharedWith = payments.map((payment) => payment.itemIndex);
-	const notPaid = states.every((state) => state === 'pending_approval' || state === 'not_sent');
+	// the xtids speak for as many payments as they are; the rest are refused only by an answer that adds up
+	const accountedFor = xtids.length + (contradicts ? 0 : reasons.length);
+	const notPaid =
+		accountedFor >= payments.length &&
+		states.every((state) => state === 'pending_approval' || state === 'not_sent');
 	const named = xtids.map((xtid, index) => STATE_WORDS[states[index]](xtid));
 	const listed =
 		named.length === 0

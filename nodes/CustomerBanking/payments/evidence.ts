@@ -155,73 +155,145 @@ function notSent(evidence: AcceptedEvidence, why: string): Statement {
 	};
 }
 
+/** What the approval and the transaction of a payment say, in the vocabulary's words. */
+interface Said {
+	approval: Says;
+	transaction: Says;
+}
+
+/** One row of the evidence table: the evidence it covers, and the one statement that evidence allows. */
+export interface EvidenceRow {
+	evidence: string;
+	applies: (evidence: AcceptedEvidence, said: Said) => boolean;
+	statement: (evidence: AcceptedEvidence) => Statement;
+}
+
+const contradicting = (evidence: AcceptedEvidence) =>
+	accepted(evidence, `${shown(evidence)}, which contradict each other`);
+const statusOf = (read: ApprovalEvidence | TransactionEvidence) =>
+	read.read === 'record' ? read.status : undefined;
+
 /**
- * The statement for one accepted payment, from what its approval and its transaction show (the evidence
- * table, one row per case in test/unit/paymentStatements.test.ts).
+ * The evidence table, first matching row first; the last row covers all evidence the others do not.
+ * test/unit/paymentStatements.test.ts has a row for each.
  */
+export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
+	{
+		evidence: "its records show another payment's details",
+		applies: ({ differs }) => differs !== undefined,
+		statement: (evidence) => ({
+			...accepted(
+				evidence,
+				`its records show ${evidence.differs}, so the answer may name another payment`,
+			),
+			ofAnother: true,
+		}),
+	},
+	{
+		evidence: 'its approval holds it, its transaction says sent',
+		applies: (_, said) => said.approval === 'held' && said.transaction === 'sent',
+		statement: contradicting,
+	},
+	{
+		evidence: 'its approval holds it',
+		applies: (_, said) => said.approval === 'held',
+		statement: (evidence) => ({ status: 'pending_approval', fields: fieldsOf(evidence) }),
+	},
+	{
+		evidence: 'approved, its transaction says refused or failed',
+		applies: (_, said) => said.approval === 'sent' && said.transaction === 'refused',
+		statement: (evidence) =>
+			notSent(
+				evidence,
+				`It was approved, but its transaction says ${quoted(statusOf(evidence.transaction))}`,
+			),
+	},
+	{
+		evidence: 'approved, its transaction says held or decided in part',
+		applies: (_, said) =>
+			said.approval === 'sent' && (said.transaction === 'held' || said.transaction === 'notFinal'),
+		statement: contradicting,
+	},
+	{
+		evidence: 'approved',
+		applies: (_, said) => said.approval === 'sent',
+		statement: (evidence) => ({ status: 'submitted', fields: fieldsOf(evidence) }),
+	},
+	{
+		evidence: 'its approval refused, its transaction says sent',
+		applies: (_, said) => said.approval === 'refused' && said.transaction === 'sent',
+		statement: contradicting,
+	},
+	{
+		evidence: 'its approval refused (declined or expired)',
+		applies: (_, said) => said.approval === 'refused',
+		statement: (evidence) =>
+			notSent(
+				evidence,
+				`Its approval was not given (the bank says ${quoted(statusOf(evidence.approval))})`,
+			),
+	},
+	{
+		evidence: 'its approval decided in part',
+		applies: (_, said) => said.approval === 'notFinal',
+		statement: (evidence) =>
+			accepted(
+				evidence,
+				`its approval says ${quoted(statusOf(evidence.approval))}: decided in part, not final${evidence.transaction.read === 'notRead' ? '' : `; ${shown({ ...evidence, approval: { read: 'notRead' } })}`}`,
+			),
+	},
+	{
+		evidence: 'no approval says anything known, its transaction says sent',
+		applies: (_, said) => said.transaction === 'sent',
+		statement: (evidence) => ({ status: 'submitted', fields: fieldsOf(evidence) }),
+	},
+	{
+		evidence: 'no approval says anything known, its transaction says refused or failed',
+		applies: (_, said) => said.transaction === 'refused',
+		statement: (evidence) =>
+			notSent(evidence, `Its transaction says ${quoted(statusOf(evidence.transaction))}`),
+	},
+	{
+		evidence: 'no approval says anything known, its transaction says held',
+		applies: (_, said) => said.transaction === 'held',
+		statement: (evidence) =>
+			accepted(
+				evidence,
+				`${shown(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
+			),
+	},
+	{
+		evidence: 'no approval says anything known, no transaction of it shown',
+		applies: ({ approval, transaction }) =>
+			transaction.read === 'missing' && approval.read !== 'failed',
+		statement: (evidence) =>
+			accepted(
+				evidence,
+				`${shown(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
+			),
+	},
+	{
+		evidence: 'anything else: words nobody knows, records of others, reads that failed',
+		applies: () => true,
+		statement: (evidence) => accepted(evidence, shown(evidence) || 'nothing of it could be read'),
+	},
+];
+
+/** The row of the evidence table this evidence falls under. */
+export function evidenceRowOf(evidence: AcceptedEvidence): EvidenceRow {
+	const said = {
+		approval: approvalSays(evidence.approval),
+		transaction: transactionSays(evidence.transaction),
+	};
+	return EVIDENCE_TABLE.find((row) => row.applies(evidence, said)) as EvidenceRow;
+}
+
+/** The statement for one accepted payment, from what its approval and its transaction show. */
 export function acceptedStatement(evidence: AcceptedEvidence): Statement {
-	const statement = statementOf(evidence);
+	const statement = evidenceRowOf(evidence).statement(evidence);
 	return evidence.shows === true && statement.ofAnother === undefined
 		? { ...statement, shown: true }
 		: statement;
-}
-
-function statementOf(evidence: AcceptedEvidence): Statement {
-	const { approval, transaction, differs } = evidence;
-	if (differs !== undefined) {
-		const why = `its records show ${differs}, so the answer may name another payment`;
-		return { ...accepted(evidence, why), ofAnother: true };
-	}
-	const fromApproval = approvalSays(approval);
-	const fromTransaction = transactionSays(transaction);
-	const fields = fieldsOf(evidence);
-	const approvalStatus = approval.read === 'record' ? approval.status : undefined;
-	const transactionStatus = transaction.read === 'record' ? transaction.status : undefined;
-	switch (fromApproval) {
-		case 'held':
-			return fromTransaction === 'sent'
-				? accepted(evidence, `${shown(evidence)}, which contradict each other`)
-				: { status: 'pending_approval', fields };
-		case 'sent':
-			if (fromTransaction === 'refused')
-				return notSent(
-					evidence,
-					`It was approved, but its transaction says ${quoted(transactionStatus)}`,
-				);
-			if (fromTransaction === 'held' || fromTransaction === 'notFinal')
-				return accepted(evidence, `${shown(evidence)}, which contradict each other`);
-			return { status: 'submitted', fields };
-		case 'refused':
-			return fromTransaction === 'sent'
-				? accepted(evidence, `${shown(evidence)}, which contradict each other`)
-				: notSent(evidence, `Its approval was not given (the bank says ${quoted(approvalStatus)})`);
-		case 'notFinal':
-			return accepted(
-				evidence,
-				`its approval says ${quoted(approvalStatus)}: decided in part, not final${transaction.read === 'notRead' ? '' : `; ${shown({ ...evidence, approval: { read: 'notRead' } })}`}`,
-			);
-		case 'unknown':
-		case 'none':
-			break;
-	}
-	switch (fromTransaction) {
-		case 'sent':
-			return { status: 'submitted', fields };
-		case 'refused':
-			return notSent(evidence, `Its transaction says ${quoted(transactionStatus)}`);
-		case 'held':
-			return accepted(
-				evidence,
-				`${shown(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
-			);
-		default:
-			if (transaction.read === 'missing' && approval.read !== 'failed')
-				return accepted(
-					evidence,
-					`${shown(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
-				);
-			return accepted(evidence, shown(evidence) || 'nothing of it could be read');
-	}
 }
 
 /** Whether this evidence settles the state without reading the account's approvals. */

@@ -206,6 +206,28 @@ describe('answer entries are paired with items only when their positions and ech
 			expect([timesPaid(bank, a), timesPaid(bank, b)]).toEqual([1, 1]);
 		}));
 
+	it('an answer that names one transaction for two items, that transaction failed: never "none of them has been paid" while the other\'s may be', async () =>
+		await withBank({ answerOddity: 'repeatedXtid', answerEchoes: false }, async (bank) => {
+			const [a, b] = [newReference('P1F'), newReference('P1G')];
+			const execution = { executionId: `exec-evidence-${++counter}`, contextData: {} };
+			const items = {
+				itemParameters: [
+					{ amount: 10, reference: a },
+					{ amount: 11, reference: b },
+				],
+			};
+			await pay(bank, 'submitBatch', { ...execution, ...items });
+			await bank.sandbox.control.fail(String(sentWithReference(bank.sandbox, a)[0].xtid));
+			// Retry On Fail: the same execution reads the named transaction again, now failed
+			const rerun = byItem(await pay(bank, 'submitBatch', { ...execution, ...items }));
+			expect(timesPaid(bank, b)).toBe(1);
+			for (const item of rerun) {
+				expect(item.status).toBe('undetermined');
+				expect(item.notPaid).toBe(false);
+				expect(String(item.statement)).not.toMatch(/None of them has been paid/);
+			}
+		}));
+
 	it('an answer whose rejectedCount disagrees with its rejections is contradictory: nothing resubmitted', async () =>
 		await withBank({ answerOddity: 'wrongRejectedCount' }, async (bank) => {
 			const [a, b] = [newReference('P1C'), newReference('P1D')];

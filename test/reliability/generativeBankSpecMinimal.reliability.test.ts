@@ -1,0 +1,8 @@
+import { describeGenerativeBank } from './generativeBank';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: async () => undefined,
+}));
+
+describeGenerativeBank('specMinimal');
