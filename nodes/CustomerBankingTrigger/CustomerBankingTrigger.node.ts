@@ -32,7 +32,7 @@ export class CustomerBankingTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// One version, above 1: for a webhook start node of version 1, n8n evaluates a binaryData
-		// expression on every delivery (an expression sandbox per request in n8n 2.x).
+		// expression on every delivery (shared/n8nInternals.ts 5.).
 		version: 1.1,
 		subtitle: '={{ [].concat($parameter["events"]).join(", ") }}',
 		// the nodes panel shows this for the app's one entry, actions included (appDescription.ts)

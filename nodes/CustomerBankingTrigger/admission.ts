@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { afterRunStarts, whenAnswerEnds } from '../shared/n8nInternals';
 import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
 import {
 	DeliveryLedger,
@@ -67,14 +67,12 @@ export class Admission {
 		private readonly books: DeliveryBooks,
 		private readonly staticData: IDataObject,
 	) {
-		// n8n closes the response once the execution ended (or failed), or when the bank hung up (maybe
+		// n8n ends the response once the execution ended (or failed), or when the bank hung up (maybe
 		// already, while the delivery was verified); only an answer n8n finished sending says it ended
-		const response = call.getResponseObject();
-		this.closed = response.closed;
-		response.once('close', () => {
+		this.closed = whenAnswerEnds(call, (answered) => {
 			this.closed = true;
 			if (this.place) books.running.free(this.place);
-			if (response.writableFinished) this.answered();
+			if (answered) this.answered();
 		});
 	}
 
@@ -137,16 +135,15 @@ export class Admission {
 
 	/**
 	 * Nothing of the node's can fail after this point: n8n starts the execution with the data returned
-	 * and answers the bank when it has ended (response mode 'lastNode', both lines'
-	 * `webhook-helpers.js`), saving the static data first if it is marked changed (`live-webhooks.js`).
-	 * Only now is the key handed over, so recognised as a duplicate in this instance, and written into
-	 * the static data of every call still waiting for its answer, so whichever n8n saves last holds it:
-	 * as ended into this call's own (n8n saves that only once this execution has ended), as running into
-	 * the others' until n8n has answered this one (`answered`).
+	 * and answers the bank when it has ended, saving the static data first if it is marked changed
+	 * (n8nInternals.ts 1. and 2.). Only now is the key handed over, so recognised as a duplicate in this
+	 * instance, and written into the static data of every call still waiting for its answer, so
+	 * whichever n8n saves last holds it: as ended into this call's own (n8n saves that only once this
+	 * execution has ended), as running into the others' until n8n has answered this one (`answered`).
 	 *
 	 * n8n 2.41.1 starts the run in the same tick as this call returns, and that clears the "changed"
-	 * mark of the static data written here (`workflow-runner.js` `establishContextForPersistence` builds
-	 * a workflow over the same object), so the keys are written again once the run has started.
+	 * mark of the static data written here (n8nInternals.ts 4.), so the keys are written again once the
+	 * run has started.
 	 */
 	private handOver(output: IDataObject): IWebhookResponseData {
 		const { key, staticData } = this;
@@ -155,7 +152,7 @@ export class Admission {
 		for (const data of new Set([staticData, ...running.staticDataOfRunning()])) {
 			persistRecentKeys(data, ledger, data === staticData ? key : undefined);
 		}
-		void sleep(0).then(() => persistRecentKeys(staticData, ledger, key));
+		afterRunStarts(() => persistRecentKeys(staticData, ledger, key));
 		return { workflowData: [[{ json: output }]] };
 	}
 

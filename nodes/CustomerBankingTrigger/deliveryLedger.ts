@@ -8,7 +8,7 @@ import type { SignatureScheme } from './signature';
  * answer that makes the bank send it again.
  *
  * In memory, per n8n instance: every webhook call gets its own copy of the static data, read from the
- * database (n8n 2.41.1 `live-webhooks.js`), so concurrent copies of a delivery cannot see each other
+ * database (shared/n8nInternals.ts 2.), so concurrent copies of a delivery cannot see each other
  * there. A key is claimed synchronously, before any `await`, so two copies cannot both see it as new.
  * A claimed key is "in flight" until its delivery either hands its execution to n8n (`handOver`) or
  * fails (`release`): a copy arriving meanwhile is asked to come back later, since nobody knows yet
@@ -22,7 +22,7 @@ import type { SignatureScheme } from './signature';
  * execution still runs too (into the static data of every delivery answered meanwhile), and n8n may be
  * killed before that execution ends: after the restart, the bank's next attempt of it runs again, since
  * nothing saved says it ran to its end. n8n saves the static data of a webhook call just before it
- * answers the call (both lines' `live-webhooks.js` response callback): at once for a delivery the node
+ * answers the call (shared/n8nInternals.ts 2.): at once for a delivery the node
  * answers itself, after the execution for one it emits (admission.ts `handOver`). So a call's
  * own static data is only ever saved once its own execution has ended, and its own key is written there
  * as ended; other keys are written as ended once n8n has answered their delivery.
@@ -169,7 +169,7 @@ const RUNNING = 'running';
 /**
  * The keys are saved in one string, "<key> <Unix seconds> <ended|running>" triples joined by ",",
  * oldest first: n8n wraps every object inside static data in a change-tracking proxy each time it
- * builds the workflow (several times per call, n8n-workflow `observable-object.js`), so PERSISTED_KEYS
+ * builds the workflow (several times per call, shared/n8nInternals.ts 3.), so PERSISTED_KEYS
  * entries saved as arrays would cost that many proxies each time, while a string costs none. Keys are
  * base64url, so neither separator occurs in them.
  */

@@ -174,8 +174,9 @@ export async function deliveryOutput(
 ): Promise<IDataObject> {
 	const output: IDataObject = {
 		event: facts.event,
-		account: facts.xaid,
-		xtid: facts.xtid,
+		// the names the action node's outputs give these IDs (actions/outputNames.ts)
+		accountId: facts.xaid,
+		transactionId: facts.xtid,
 		deliveryId: facts.deliveryId ?? null,
 		occurredAt: facts.occurredAt ?? null,
 	};

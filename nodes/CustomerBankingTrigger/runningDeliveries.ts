@@ -6,11 +6,9 @@ import { sleep } from 'n8n-workflow';
  * node, in the memory of the n8n instance that received them.
  *
  * The trigger lets n8n answer an accepted delivery when its execution has ended (webhook response mode
- * 'lastNode': both lines' `webhook-helpers.js` wait for `getPostExecutePromise` and only then call the
- * response callback; in queue mode the instance that received the webhook waits for the worker the same
- * way). So the end of a delivery's HTTP response (express' 'close', also when the sender hangs up)
- * marks the end of the execution it started, as far as anything a node can see tells. A delivery holds
- * its place from the moment it is accepted (before its transaction is fetched) until then; when all
+ * 'lastNode', shared/n8nInternals.ts 1.). So the end of a delivery's HTTP response (express' 'close',
+ * also when the sender hangs up) marks the end of the execution it started, as far as anything a node
+ * can see tells. A delivery holds its place from the moment it is accepted (before its transaction is fetched) until then; when all
  * places are taken, a new delivery waits for one (first come, first served) for at most
  * PLACE_WAIT_SECONDS, and only then is asked to come back later and not emitted, so n8n never holds
  * more executions of this trigger than the bound, however fast the bank delivers, and a short burst

@@ -8,7 +8,7 @@ import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/cred
 /**
  * How long a trigger reuses the signing secrets it read. Every credential read makes n8n load and
  * decrypt the credential and set up an expression sandbox for it: in n8n 2.41.1 that was 100 ms of a
- * delivery's 220 ms answer time (docs/benchmark-results.md). A secret removed from the credential is
+ * delivery's 220 ms answer time (shared/n8nInternals.ts 6.). A secret removed from the credential is
  * refused at the latest this long after.
  */
 export const SECRET_REUSE_MS = 15_000;
