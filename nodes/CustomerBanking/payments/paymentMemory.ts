@@ -8,8 +8,6 @@ export interface XtidClaims {
 
 /** What the node remembers of one request it sent, under its key. */
 export interface SentRequest {
-	/** Unix ms (n8n's clock) of the first attempt sent with this key. */
-	firstAttemptAt: number;
 	/** xtids the bank answered this key with. */
 	xtids: string[];
 	/** Digest of the request body (paymentIdentity.ts): the key is never sent with another. */
@@ -37,9 +35,6 @@ function objectAt(memory: IDataObject, name: string): IDataObject {
 	memory[name] = fresh;
 	return fresh;
 }
-
-const strings = (value: unknown): string[] =>
-	Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 
 /**
  * What the node remembers about the payments it sent, in its execution context: n8n keeps that
@@ -70,19 +65,10 @@ export class PaymentMemory {
 		add: (xtid) => (this.claimed[xtid] = true),
 	};
 
-	/** The request sent with this key, as remembered (older executions kept only the time and xtids). */
+	/** The request sent with this key, as remembered (store wrote it whole). */
 	request(key: string): SentRequest | undefined {
-		const stored = this.keys[key] as Partial<SentRequest> | undefined;
-		if (typeof stored?.firstAttemptAt !== 'number') return undefined;
-		return {
-			firstAttemptAt: stored.firstAttemptAt,
-			xtids: strings(stored.xtids),
-			...(typeof stored.body === 'string' && { body: stored.body }),
-			members: strings(stored.members),
-			asBatch: stored.asBatch === true,
-			// records of earlier versions carry no flag: taken as possibly made
-			possiblyMade: stored.possiblyMade !== false,
-		};
+		const stored = this.keys[key] as SentRequest | undefined;
+		return stored === undefined ? undefined : { ...stored };
 	}
 
 	/** The key a payment (by identity) was first sent with. */
@@ -97,18 +83,17 @@ export class PaymentMemory {
 	}
 
 	/**
-	 * Notes an attempt about to be sent with `key`; the first one records its time, body and payments, and
+	 * Notes an attempt about to be sent with `key`; the first one records its body and payments, and
 	 * binds each payment to this key unless a request that may have made it holds it. Returns the request
 	 * as remembered.
 	 */
 	recordAttempt(
 		key: string,
 		sent: { body: string; members: string[]; asBatch: boolean },
-		now: number,
 	): { request: SentRequest; first: boolean } {
 		const known = this.request(key);
 		if (known) return { request: known, first: false };
-		const request: SentRequest = { firstAttemptAt: now, xtids: [], ...sent, possiblyMade: true };
+		const request: SentRequest = { xtids: [], ...sent, possiblyMade: true };
 		this.store(key, request);
 		// a payment stays bound to the first request that may have made it; one that made nothing binds it no more
 		for (const identity of sent.members) {
@@ -128,7 +113,6 @@ export class PaymentMemory {
 	/** Notes the bank's answer to a key; true when it had already answered the key with this xtid. */
 	answered(key: string, xtid: string): boolean {
 		const known = this.request(key) ?? {
-			firstAttemptAt: Date.now(),
 			xtids: [],
 			members: [],
 			asBatch: false,

@@ -541,11 +541,11 @@ export class PaymentRun {
 		const body = requestBodyOf(payments, asBatch);
 		const identities =
 			this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
-		const { request: sent, first } = this.memory.recordAttempt(
-			key.key,
-			{ body: bodyDigest(body), members: identities, asBatch },
-			Date.now(),
-		);
+		const { request: sent, first } = this.memory.recordAttempt(key.key, {
+			body: bodyDigest(body),
+			members: identities,
+			asBatch,
+		});
 		// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
 		const earlierMayHaveBeenMade = !first && sent.possiblyMade;
 		let response: IDataObject;
