@@ -95,8 +95,8 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 		expect(nodeOutput(execution, TRIGGER)).toEqual([
 			expect.objectContaining({
 				event: 'TransactionConfirmed',
-				account: gbp,
-				xtid,
+				accountId: gbp,
+				transactionId: xtid,
 				deliveryId: expect.any(String),
 				transaction: settled,
 			}),

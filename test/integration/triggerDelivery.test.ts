@@ -133,8 +133,8 @@ describe('verified deliveries', () => {
 			{
 				json: {
 					event: 'TransactionReceived',
-					account: gbp,
-					xtid: transaction.xtid,
+					accountId: gbp,
+					transactionId: transaction.xtid,
 					deliveryId: delivery.headers['x-cb-delivery-id'],
 					occurredAt: payload.occurredAt,
 					transaction: expect.objectContaining({
@@ -166,7 +166,11 @@ describe('verified deliveries', () => {
 		const result = await trigger.webhook.call(context);
 
 		const json = result.workflowData?.[0][0].json;
-		expect(json).toMatchObject({ event: 'TransactionConfirmed', account: gbp, xtid });
+		expect(json).toMatchObject({
+			event: 'TransactionConfirmed',
+			accountId: gbp,
+			transactionId: xtid,
+		});
 		expect(json?.transaction).toMatchObject({
 			xtid,
 			direction: 'outgoing',
@@ -186,8 +190,8 @@ describe('verified deliveries', () => {
 
 		expect(result.workflowData?.[0][0].json).toEqual({
 			event: 'TransactionReceived',
-			account: gbp,
-			xtid: transaction.xtid,
+			accountId: gbp,
+			transactionId: transaction.xtid,
 			deliveryId: delivery.headers['x-cb-delivery-id'],
 			occurredAt: payloadOf(delivery).occurredAt,
 		});
@@ -231,7 +235,7 @@ describe('verified deliveries', () => {
 		const { context } = webhookContext(credentialsFor(sandbox), parameters, delivery);
 		const result = await trigger.webhook.call(context);
 		expect(result.workflowData?.[0][0].json).toMatchObject({
-			xtid: transaction.xtid,
+			transactionId: transaction.xtid,
 			occurredAt: '2026-11-21T10:00:00.000Z',
 		});
 	});
