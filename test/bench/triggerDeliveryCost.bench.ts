@@ -1,7 +1,7 @@
 /**
- * The trigger's cost per delivery as deliveries pile up (issue 10: flat after 10,000): webhook() in
+ * The trigger's cost per delivery as deliveries pile up (flat after 10,000): webhook() in
  * process, fetch off, with static data read from and saved to a "database" copy on every call as n8n
- * does, timed per block of 1,000 signed deliveries. Then a flood of forged deliveries (issue 21: a
+ * does, timed per block of 1,000 signed deliveries. Then a flood of forged deliveries (a
  * current timestamp, a wrong signature), 50 at a time: refusals per second, CPU per refusal, and how
  * many credential reads and log lines they caused.
  * Run: `npx tsx test/bench/triggerDeliveryCost.bench.ts [--deliveries 12000] [--forged 20000]`.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 in a real n8n (both lines): the Customer Banking Approval Trigger in an active workflow. A
+ * In a real n8n (both lines), the Customer Banking Approval Trigger in an active workflow. A
  * payment of 1,500 submitted through the action node starts exactly one "requested" execution; the bank
  * approving, declining or expiring it starts exactly one "decided" execution each; ten further polls
  * emit nothing. n8n polls at every activation, so each poll here is a deactivation and an activation,
@@ -37,7 +37,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (
 		const expired = await payNeedingApproval('E2E-APPR-3');
 		const requested = await poll();
 		expect(requested).toHaveLength(1);
-		expect(events(requested).map((event) => [event.event, event.ref])).toEqual([
+		expect(events(requested).map((event) => [event.event, event.approvalId])).toEqual([
 			['approvalRequested', approved.ref],
 			['approvalRequested', declined.ref],
 			['approvalRequested', expired.ref],
@@ -49,8 +49,8 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (
 			expect.objectContaining({
 				event: 'approvalDecided',
 				decision: 'approved',
-				ref: approved.ref,
-				xtid: approved.xtid,
+				approvalId: approved.ref,
+				transactionId: approved.xtid,
 				transaction: expect.objectContaining({ xtid: approved.xtid }),
 			}),
 		]);
@@ -60,12 +60,16 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Approval Trigger', (
 			expect.objectContaining({
 				event: 'approvalDecided',
 				decision: 'declined',
-				ref: declined.ref,
+				approvalId: declined.ref,
 			}),
 		]);
 		await sandbox.control.expire(expired.ref);
 		expect(events(await poll())).toEqual([
-			expect.objectContaining({ event: 'approvalDecided', decision: 'expired', ref: expired.ref }),
+			expect.objectContaining({
+				event: 'approvalDecided',
+				decision: 'expired',
+				approvalId: expired.ref,
+			}),
 		]);
 
 		for (let i = 0; i < 10; i++) expect(await poll()).toEqual([]);

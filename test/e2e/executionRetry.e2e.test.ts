@@ -1,5 +1,5 @@
 /**
- * Issue 11 in a real n8n (both lines): a workflow whose payment node fails mid-way (the bank stops
+ * n8n's Retry in a real n8n (both lines): a workflow whose payment node fails mid-way (the bank stops
  * answering) is retried with n8n's own Retry (the REST call the editor's Retry buttons make), with the
  * original and with the current workflow: every invoice is paid exactly once. The same after the saved
  * workflow was edited before the Retry (Batch Size changed, Submit Batch switched to Submit), retried

@@ -1,5 +1,5 @@
 /**
- * Issue 12 in a real n8n (both lines): against a bank that answers only what the spec promises (the
+ * A real n8n (both lines) against a bank that answers only what the spec promises (the
  * sandbox's spec-minimal mode), a batch of three with one rejection and one payment that needs approval
  * comes out as submitted, pending_approval (with its approval ID) and rejected, without failing, each
  * paid once; and the trigger, told the bank's payload field names, starts one execution per delivery.

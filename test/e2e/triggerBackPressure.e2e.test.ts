@@ -1,5 +1,5 @@
 /**
- * Issue 24 in a real n8n (both lines): back-pressure. The trigger (Maximum Running Executions set low)
+ * Back-pressure in a real n8n (both lines). The trigger (Maximum Running Executions set low)
  * starts a workflow that waits; n8n answers a delivery only once its execution has ended, and while
  * the bound is reached a new delivery waits up to PLACE_WAIT_SECONDS for a place, then gets 503 with
  * Retry-After and starts nothing. A sender that resends every 503 gets each event run exactly once: executions = distinct deliveries, none twice. Also with

@@ -1,5 +1,5 @@
 /**
- * Issues 10 and 21 in a real n8n (both lines): after deactivations that failed part-way, activation leaves
+ * The trigger in a real n8n (both lines): after deactivations that failed part-way, activation leaves
  * every subscription live; one bank delivery starts at most one execution for concurrent copies, for the
  * bank's retries during a slow transaction fetch, and across an n8n restart; a delivery whose transaction
  * fetch fails is run when the bank retries it, and no copy is answered 200 before its event ran.

@@ -1,5 +1,5 @@
 /**
- * Issue 10: one delivery → at most one execution, no invalid delivery ever emitted. Thousands of
+ * One delivery → at most one execution, no invalid delivery ever emitted. Thousands of
  * deliveries an unlucky network, an impatient bank and an attacker would send, fed to webhook() as n8n
  * does (a fresh static-data copy per call, calls overlapping), against the sandbox.
  */

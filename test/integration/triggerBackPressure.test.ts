@@ -1,5 +1,5 @@
 /**
- * Issue 24: back-pressure. A trigger node never has more deliveries accepted and not yet answered (its
+ * Back-pressure: a trigger node never has more deliveries accepted and not yet answered (its
  * transaction being fetched, or its execution running: n8n answers when the execution has ended) than
  * its Maximum Running Executions; the others wait for a place (first come, first served), and only
  * those that get none within PLACE_WAIT_SECONDS get a retryable answer (503 + Retry-After), are not

@@ -1,5 +1,5 @@
 /**
- * Issue 10: after every activation n8n reports as successful, every account × event subscription is
+ * After every activation n8n reports as successful, every account × event subscription is
  * live at the bank, whatever happened to earlier activations and deactivations; after the last
  * successful deactivation nothing is left. The node's static data is handled as n8n 2.41.1 handles it
  * (active-workflow-manager: saved only after every webhook method of an activation or deactivation

@@ -1,5 +1,5 @@
 /**
- * Issue 20 reliability check: what the Approval Trigger and the Approval operations say about approvals,
+ * Reliability check: what the Approval Trigger and the Approval operations say about approvals,
  * compared with the sandbox ledger (the approval's true status), across banks the spec allows: the
  * sandbox defaults, spec-minimal, a bank that keeps records of held payments, a bank naming decided
  * approvals with negations, each listing every status or pending ones only. Seeded random rounds:
@@ -145,7 +145,7 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 				const events = await trigger.poll();
 				const truth = truthNow();
 				for (const event of events) {
-					const ref = String(event.ref);
+					const ref = String(event.approvalId);
 					if (event.event === 'approvalRequested') continue;
 					check(who, ref, String(event.decision), truth);
 					reported[who].set(ref, (reported[who].get(ref) ?? 0) + 1);
@@ -184,7 +184,7 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 				.poll('manual')
 				.catch(() => []);
 			for (const event of example)
-				check('Fetch Test Event', String(event.ref), String(event.decision), truthNow());
+				check('Fetch Test Event', String(event.approvalId), String(event.decision), truthNow());
 			for (const status of ['pending', 'decided']) {
 				const run = await runNode(sandbox, sandboxCredentials(sandbox), {
 					parameters: {
@@ -198,7 +198,7 @@ describe.each(BANKS)('approval statements against the ledger: %s', (name, varian
 				if (run.error) throw run.error;
 				const truth = truthNow();
 				for (const approval of mainJson(run))
-					check(`Get Many (${status})`, String(approval.ref), status, truth);
+					check(`Get Many (${status})`, String(approval.approvalId), status, truth);
 			}
 		}
 		for (const ref of pending.splice(0)) await sandbox.control.decline(ref);

@@ -1,5 +1,5 @@
 /**
- * Issue 20, cases 3-8, as a reliability check: the payment sequences that once produced false
+ * Reliability check: the payment sequences that once produced false
  * statements, run with seeded variation (amounts, counts, batch sizes, where the failure falls, which
  * refusal follows, what the user edits before n8n's Retry, how approvals are decided) against every bank
  * the API documentation allows that matters here (sandbox defaults, spec-minimal, 409 while a key is in

@@ -1,5 +1,5 @@
 /**
- * Issue 11 reliability check: over 1,000 payments (Submit and Submit Batch, custom and derived keys)
+ * Reliability check: over 1,000 payments (Submit and Submit Batch, custom and derived keys)
  * through a bank that fails at random (500s, 429s, dropped connections, payments committed whose answer
  * is lost, failing look-ups), recovered the way a user recovers: n8n's Retry On Fail (the node again,
  * same execution), then n8n's Retry of the failed execution (a new execution that gets the failed one's

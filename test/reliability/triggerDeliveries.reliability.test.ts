@@ -1,5 +1,5 @@
 /**
- * Issue 21 reliability check: the bank's own deliveries of hundreds of events reach the trigger through
+ * Reliability check: the bank's own deliveries of hundreds of events reach the trigger through
  * a bank whose transaction look-ups fail at random after a while, with extra copies of each delivery sent
  * at the same time and other deliveries completing meanwhile. webhook() is called as n8n calls it: static
  * data read from a "database" for each call and saved when the call is answered, a call that throws

@@ -4,7 +4,7 @@ import { type FaultRule, type Sandbox, startSandbox } from './index';
 import type { PaymentResponse } from './payments/model';
 import { type Api, apiAs, call, type ErrorBody, requestToken } from './testing';
 
-describe('sandbox fault injection (issue 2 item 11)', () => {
+describe('sandbox fault injection', () => {
 	let sandbox: Sandbox;
 	let api: Api;
 

@@ -1,5 +1,5 @@
 /**
- * Return All reads ahead (issue 24): the next page is requested while the previous one is still on
+ * Return All reads ahead: the next page is requested while the previous one is still on
  * its way or being read, two pages at a time until the bank first answers 429, then one at a time;
  * never a page past the list's end as its `total` tells it (at most ceil(N/limit) + 1 requests, as
  * without read-ahead), items in the list's order. Without a `total` (a bare array, spec §Pagination

@@ -1,5 +1,5 @@
 /**
- * Issue 11: n8n's Retry of a failed execution never pays twice. The retry is a new execution (new id,
+ * n8n's Retry of a failed execution never pays twice. The retry is a new execution (new id,
  * mode 'retry') that gets the failed execution's context data back (n8n 2.41.1 / 1.123.81
  * execution.service.js retry()): the node keeps its keys there. When that context is gone, payments are
  * looked up before anything is sent (spec §Errors rule 3).

@@ -1,5 +1,5 @@
 /**
- * Issue 11: once an attempt's outcome is unknown, a later refusal never turns it into "nothing was
+ * Once an attempt's outcome is unknown, a later refusal never turns it into "nothing was
  * paid": the payment is looked up. The first attempt commits and its answer is lost; every resend is
  * then refused in a way a bank or a gateway may refuse it.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22: "Map Automatically" takes each payment from the input item's fields account, payee, amount,
+ * "Map Automatically" takes each payment from the input item's fields account, payee, amount,
  * reference (and optionally currency, description), as a spreadsheet of invoices names them; missing
  * and extra fields are errors naming the item and the field, before anything is sent.
  */

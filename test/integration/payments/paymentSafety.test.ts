@@ -1,5 +1,5 @@
 /**
- * Issue 11: custom keys protect each payment on its own in Submit Batch, whatever the order or
+ * Custom keys protect each payment on its own in Submit Batch, whatever the order or
  * grouping; a look-up never claims another payment; a repeated key says it was a replay.
  */
 import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';

@@ -1,5 +1,5 @@
 /**
- * Issue 20, cases 3-8: every payment status is one the evidence says, under banks the API
+ * Every payment status is one the evidence says, under banks the API
  * documentation allows (sandbox variants) and after the failures users meet (Retry On Fail, n8n's Retry
  * after the workflow was edited). Each case is the sequence that made a false statement before.
  */
