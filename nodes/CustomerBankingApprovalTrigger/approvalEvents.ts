@@ -123,20 +123,24 @@ export function writeState(staticData: IDataObject, state: ApprovalState): void 
 	};
 }
 
-/** ref, xtid, account and whatever else the record carries about the payment (spec: "not shown"). */
+/**
+ * The approval's, payment's and account's IDs under the names the action node's outputs give them
+ * (actions/outputNames.ts), and whatever else the record carries about the payment (spec: "not shown").
+ */
 export function describeApproval(approval: IDataObject): IDataObject {
 	const payment = approvalPayment(approval);
 	const meta = objectOf(approval.meta);
 	const details: IDataObject = {
-		ref: text(approval.ref),
-		xtid: text(approval.xtid) ?? text(payment.xtid),
-		account: approvalAccount(approval) ?? null,
+		approvalId: text(approval.ref),
+		transactionId: text(approval.xtid) ?? text(payment.xtid),
+		accountId: approvalAccount(approval) ?? null,
 		bankStatus: text(approval.status),
 	};
 	for (const [name, value] of Object.entries({
 		amount: payment.amount,
 		currency: payment.currency,
-		payee: payment.xpid ?? payment.payeeName,
+		payeeId: payment.xpid,
+		payeeName: payment.payeeName,
 		reference: payment.reference,
 		approvers: meta.approvers,
 		expiresAt: meta.expiresAt,
@@ -254,7 +258,12 @@ export function decidedEvent(
 		decision,
 		...(approval
 			? describeApproval(approval)
-			: { ref, xtid: known.xtid, account: known.account, bankStatus: null }),
+			: {
+					approvalId: ref,
+					transactionId: known.xtid,
+					accountId: known.account,
+					bankStatus: null,
+				}),
 		transactionStatus: transaction ? (text(transaction.status) ?? null) : null,
 		...(note !== undefined && { note }),
 		...(approval && { approval }),

@@ -41,8 +41,8 @@ async function oneAtATime<T>(this: IPollFunctions, poll: () => Promise<T>): Prom
 /** What an approval's record tells about its payment, as remembered while it is watched. */
 function knownOf(details: IDataObject): { xtid: string | null; account: string | null } {
 	return {
-		xtid: (details.xtid as string | null) ?? null,
-		account: (details.account as string | null) ?? null,
+		xtid: (details.transactionId as string | null) ?? null,
+		account: (details.accountId as string | null) ?? null,
 	};
 }
 
@@ -65,12 +65,12 @@ async function exampleEvent(
 		: []) {
 		const details = describeApproval(approval);
 		const known = knownOf(details);
-		const read = await readDecision.call(this, String(details.ref), known, approval);
+		const read = await readDecision.call(this, String(details.approvalId), known, approval);
 		const { judgement } = read;
 		if (judgement.kind === 'pending') continue;
 		return judgement.kind === 'decided'
-			? decidedEvent(String(details.ref), known, read, judgement.decision)
-			: decidedEvent(String(details.ref), known, read, 'undetermined', judgement.note);
+			? decidedEvent(String(details.approvalId), known, read, judgement.decision)
+			: decidedEvent(String(details.approvalId), known, read, 'undetermined', judgement.note);
 	}
 	throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
 		description: events.includes('approvalDecided')
@@ -109,7 +109,7 @@ function readList(
 	const listedDecided = new Map<string, IDataObject>();
 	for (const approval of approvals) {
 		const details = describeApproval(approval);
-		const ref = String(details.ref ?? '');
+		const ref = String(details.approvalId ?? '');
 		if (!ref) continue;
 		if (!isPending(approval)) {
 			listedDecided.set(ref, approval);

@@ -5,6 +5,8 @@
  * hits every cell alike; medians with min–max, and the ratios the targets are written in.
  *
  * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged,overload --forged 2000 --overload-seconds 60 --page-latency 20 --profile ours,trigger-off]`.
+ * Return All only, Simplify on beside off: `npm run bench -- --only returnAll --return-all-counts 50000
+ * --return-all-cells ours,oursSimplifyOff,http500,raw,empty --page-latency 0 --out <file>`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { spawnSync } from 'node:child_process';
@@ -80,6 +82,10 @@ const ONLY =
 const OVERLOAD_SECONDS = option('overload-seconds', 60);
 /** Added to every page of the Return All lists in a second pass (0: no such pass). */
 const PAGE_LATENCY_MS = option('page-latency', 20);
+const countsIndex = process.argv.indexOf('--return-all-counts');
+/** Transactions per Return All list, e.g. `--return-all-counts 50000` for the large list only. */
+const RETURN_ALL_COUNTS =
+	countsIndex === -1 ? [50_000, 5_000] : process.argv[countsIndex + 1].split(',').map(Number);
 
 const report: string[] = [];
 function say(line = ''): void {
@@ -218,6 +224,7 @@ async function maybeProfiled<T>(
 
 type ReturnAllCell =
 	| 'ours'
+	| 'oursSimplifyOff'
 	| 'ahead'
 	| 'oneByOne'
 	| 'http500'
@@ -286,8 +293,29 @@ async function measureReturnAll(
 	};
 }
 
+const RETURN_ALL_CELLS: ReturnAllCell[] = [
+	'ours',
+	'oursSimplifyOff',
+	'ahead',
+	'oneByOne',
+	'http500',
+	'http100',
+	'oursNotSaved',
+	'http500NotSaved',
+	'raw',
+	'empty',
+];
+const cellsIndex = process.argv.indexOf('--return-all-cells');
+/**
+ * The Return All cells to run, e.g. `--return-all-cells ours,oursSimplifyOff,http500,raw,empty` for
+ * Simplify on against off beside n8n's own nodes; a ratio whose cells did not run is left out.
+ */
+const RETURN_ALL_ONLY =
+	cellsIndex === -1 ? RETURN_ALL_CELLS : process.argv[cellsIndex + 1].split(',');
+
 const RETURN_ALL_LABELS: Record<ReturnAllCell, string> = {
-	ours: 'this package, Return All',
+	ours: 'this package, Return All (Simplify on, the default)',
+	oursSimplifyOff: 'this package, Return All, Simplify off',
 	ahead: 'the same through a pass-through (read ahead)',
 	oneByOne: "the same through a pass-through hiding the list's total (one page at a time)",
 	http500: 'HTTP Request + Split Out, limit 500',
@@ -316,19 +344,25 @@ function reportReturnAll(figures: ReturnAllFigures, cells: ReturnAllCell[], tota
 	}
 	say();
 	const t = (cell: ReturnAllCell) => time[cell].median;
-	const notSaved = cells.includes('oursNotSaved')
-		? `Without n8n saving the execution: ${ratio(t('oursNotSaved'), t('http500NotSaved'))} the limit-500 HTTP Request workflow's time and ` +
-			`${ratio(t('oursNotSaved'), t('raw'))} the raw loop's; memory ${ratio(extraMemory.oursNotSaved, extraMemory.http500NotSaved)}. `
-		: '';
-	say(
-		`Ratios: ${ratio(t('ours'), t('http500'))} the limit-500 HTTP Request workflow (target ≤ 0.35×), ` +
-			`${ratio(t('ours'), t('raw'))} the raw sequential loop (target ≤ 1.0×); ` +
-			`memory ${ratio(extraMemory.ours, extraMemory.http500)} the limit-500 HTTP Request workflow's (target ≤ 0.4×). ` +
-			`The raw loop alone, which only reads the pages, takes ${ratio(t('raw'), t('http500'))} the limit-500 HTTP Request workflow's time. ` +
-			notSaved +
-			`Read-ahead: ${ratio(t('ahead'), t('oneByOne'))} the time of one page at a time (same pass-through). ` +
-			`Token exchanges over the measured runs: ${figures.tokens}.`,
-	);
+	const ran = (...needed: ReturnAllCell[]) => needed.every((cell) => cells.includes(cell));
+	const sentences = [
+		ran('ours', 'http500') &&
+			`${ratio(t('ours'), t('http500'))} the limit-500 HTTP Request workflow (target ≤ 0.35×); ` +
+				`memory ${ratio(extraMemory.ours, extraMemory.http500)} the limit-500 HTTP Request workflow's (target ≤ 0.4×).`,
+		ran('ours', 'raw') && `${ratio(t('ours'), t('raw'))} the raw sequential loop (target ≤ 1.0×).`,
+		ran('ours', 'oursSimplifyOff', 'http500') &&
+			`Simplify on ${ratio(t('ours'), t('http500'))} and off ${ratio(t('oursSimplifyOff'), t('http500'))} the limit-500 HTTP Request workflow; ` +
+				`on takes ${ratio(t('ours'), t('oursSimplifyOff'))} the time of off (target ≤ 1.1×), memory ${ratio(extraMemory.ours, extraMemory.oursSimplifyOff)}.`,
+		ran('raw', 'http500') &&
+			`The raw loop alone, which only reads the pages, takes ${ratio(t('raw'), t('http500'))} the limit-500 HTTP Request workflow's time.`,
+		ran('oursNotSaved', 'http500NotSaved', 'raw') &&
+			`Without n8n saving the execution: ${ratio(t('oursNotSaved'), t('http500NotSaved'))} the limit-500 HTTP Request workflow's time and ` +
+				`${ratio(t('oursNotSaved'), t('raw'))} the raw loop's; memory ${ratio(extraMemory.oursNotSaved, extraMemory.http500NotSaved)}.`,
+		ran('ahead', 'oneByOne') &&
+			`Read-ahead: ${ratio(t('ahead'), t('oneByOne'))} the time of one page at a time (same pass-through).`,
+		`Token exchanges over the measured runs: ${figures.tokens}.`,
+	];
+	say(`Ratios: ${sentences.filter(Boolean).join(' ')}`);
 	say();
 }
 
@@ -355,6 +389,7 @@ async function benchReturnAll(
 	};
 	const paths = {
 		ours: 'bench-ours',
+		oursSimplifyOff: 'bench-ours-simplify-off',
 		ahead: 'bench-ours-ahead',
 		oneByOne: 'bench-ours-one-by-one',
 		http500: 'bench-http-500',
@@ -364,6 +399,7 @@ async function benchReturnAll(
 		empty: 'bench-empty',
 	};
 	await imported(n8n, returnAllWorkflow(paths.ours, credentialId));
+	await imported(n8n, returnAllWorkflow(paths.oursSimplifyOff, credentialId, false));
 	// read-ahead against one page at a time, both through the same pass-through (listProxy.ts)
 	const proxies = [
 		await startListProxy(sandbox.baseUrl, false),
@@ -396,17 +432,7 @@ async function benchReturnAll(
 		const total = await raw(xaid);
 		const runCell = async (cell: ReturnAllCell) =>
 			cell === 'raw' ? void (await raw(xaid)) : await call(n8n, paths[cell], { xaid });
-		const cells: ReturnAllCell[] = [
-			'ours',
-			'ahead',
-			'oneByOne',
-			'http500',
-			'http100',
-			'oursNotSaved',
-			'http500NotSaved',
-			'raw',
-			'empty',
-		];
+		const cells = RETURN_ALL_CELLS.filter((cell) => RETURN_ALL_ONLY.includes(cell));
 		const tag = `-${total}`;
 		say(
 			`### Return All ${total.toLocaleString('en')} transactions (${RUNS} interleaved runs per cell)`,
@@ -424,7 +450,9 @@ async function benchReturnAll(
 				latencyMs: PAGE_LATENCY_MS,
 			},
 		]);
-		const remote: ReturnAllCell[] = ['ours', 'ahead', 'oneByOne', 'http500', 'raw', 'empty'];
+		const remote = (['ours', 'ahead', 'oneByOne', 'http500', 'raw', 'empty'] as const).filter(
+			(cell) => cells.includes(cell),
+		);
 		say(
 			`### Return All ${total.toLocaleString('en')} transactions, every page answered ${PAGE_LATENCY_MS} ms later (a bank across a network; ${RUNS} interleaved runs per cell)`,
 		);
@@ -1007,7 +1035,7 @@ async function main(): Promise<void> {
 			`Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`. Absolute times vary between machines; compare the ratios, measured side by side in one run.`,
 		);
 		say();
-		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, [50_000, 5_000]);
+		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, RETURN_ALL_COUNTS);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
 		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
 		if (ONLY.includes('forged')) await benchForged(stack, id);

@@ -48,10 +48,10 @@ describe('Account', () => {
 		const result = await run({ resource: 'account', operation: 'getMany', returnAll: true });
 		const accounts = mainJson(result);
 		const { gbp, eur, usd, cad, suspended, otherWorkspace } = sandbox.seeded.accounts;
-		expect(accounts.map((account) => account.xaid).sort()).toEqual(
+		expect(accounts.map((account) => account.accountId).sort()).toEqual(
 			[gbp, eur, usd, cad, suspended].sort(),
 		);
-		expect(accounts.map((account) => account.xaid)).not.toContain(otherWorkspace);
+		expect(accounts.map((account) => account.accountId)).not.toContain(otherWorkspace);
 		expect(result.calls).toEqual(['GET /accounts?page=0&limit=500']);
 	});
 
@@ -73,7 +73,7 @@ describe('Account', () => {
 		expect(account).toBeDefined();
 		expect(mainJson(result)).toEqual([
 			{
-				xaid,
+				accountId: xaid,
 				currency: 'EUR',
 				balance: account?.balance,
 				availableBalance: account?.availableBalance,
@@ -146,7 +146,9 @@ describe('Transaction', () => {
 		});
 		const transactions = mainJson(result);
 		expect(transactions).toHaveLength(7);
-		expect(new Set(transactions.map((transaction) => transaction.xaid))).toEqual(new Set([xaid]));
+		expect(new Set(transactions.map((transaction) => transaction.accountId))).toEqual(
+			new Set([xaid]),
+		);
 		expect(result.calls).toEqual([`GET /account/${xaid}/transactions?page=0&limit=7`]);
 	});
 
@@ -266,7 +268,7 @@ describe('Simplify', () => {
 		);
 		expect(simplified).toEqual(simplifyRecord('account', raw));
 		expect(simplified).toEqual(
-			expect.objectContaining({ xaid, currency: 'GBP', status: 'ACTIVE' }),
+			expect.objectContaining({ accountId: xaid, currency: 'GBP', status: 'ACTIVE' }),
 		);
 	});
 
@@ -379,7 +381,7 @@ describe('Transaction Get Many: Filters', () => {
 			(transaction) => transaction.direction === 'outgoing',
 		);
 		expect(expected.length).toBeGreaterThan(0);
-		expect(outgoing.map((transaction) => transaction.xtid)).toEqual(
+		expect(outgoing.map((transaction) => transaction.transactionId)).toEqual(
 			expected.map((transaction) => transaction.xtid),
 		);
 	});
@@ -397,7 +399,7 @@ describe('Transaction Get Many: Filters', () => {
 				filters: { status: ' SETTLED ' },
 			}),
 		);
-		expect(settled.map((t) => t.xtid)).toEqual(
+		expect(settled.map((t) => t.transactionId)).toEqual(
 			ofAccount.filter((t) => t.status === 'settled').map((t) => t.xtid),
 		);
 		expect(settled.length).toBeGreaterThan(0);
@@ -422,7 +424,7 @@ describe('Transaction Get Many: Filters', () => {
 				filters: { status: 'sent, settled' },
 			}),
 		);
-		expect(both.map((t) => t.xtid)).toEqual(
+		expect(both.map((t) => t.transactionId)).toEqual(
 			ofAccount.filter((t) => ['sent', 'settled'].includes(t.status as string)).map((t) => t.xtid),
 		);
 	});

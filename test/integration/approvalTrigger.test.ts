@@ -106,7 +106,11 @@ describe.each<[string, VariantsOption]>([
 		expect(await trigger().poll()).toEqual([]);
 		const including = await trigger({ options: { includePendingAtStart: true } }).poll();
 		expect(including).toEqual([
-			expect.objectContaining({ event: 'approvalRequested', ref: old.ref, xtid: old.xtid }),
+			expect.objectContaining({
+				event: 'approvalRequested',
+				approvalId: old.ref,
+				transactionId: old.xtid,
+			}),
 		]);
 	});
 
@@ -115,14 +119,15 @@ describe.each<[string, VariantsOption]>([
 		await node.poll();
 		const [approved, declined, expired] = await requestApprovals([1500, 1600, 1700]);
 		const requested = await node.poll();
-		expect(requested.map((event) => [event.event, event.ref])).toEqual([
+		expect(requested.map((event) => [event.event, event.approvalId])).toEqual([
 			['approvalRequested', approved.ref],
 			['approvalRequested', declined.ref],
 			['approvalRequested', expired.ref],
 		]);
 		expect(requested[0]).toMatchObject({
-			xtid: approved.xtid,
-			account: sandbox.seeded.accounts.gbp,
+			transactionId: approved.xtid,
+			accountId: sandbox.seeded.accounts.gbp,
+			payeeId: sandbox.seeded.payees.gbp,
 			bankStatus: 'pending',
 			amount: 1500,
 			reference: expect.any(String),
@@ -136,7 +141,7 @@ describe.each<[string, VariantsOption]>([
 		const transaction = sandbox.control
 			.ledger(WORKSPACE)
 			.transactions.find((t) => t.xtid === approved.xtid);
-		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual([
+		expect(decided.map((event) => [event.event, event.approvalId, event.decision])).toEqual([
 			['approvalDecided', approved.ref, 'approved'],
 			['approvalDecided', declined.ref, 'declined'],
 			['approvalDecided', expired.ref, 'expired'],
@@ -167,13 +172,13 @@ describe.each<[string, VariantsOption]>([
 		expect(await node.poll()).toEqual([]);
 		await sandbox.control.decline(first.ref);
 		node = node.restart();
-		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+		expect((await node.poll()).map((event) => [event.approvalId, event.decision])).toEqual([
 			[first.ref, 'declined'],
 		]);
 		node = node.restart();
 		expect(await node.poll()).toEqual([]);
 		await sandbox.control.approve(second.ref);
-		expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+		expect((await node.poll()).map((event) => [event.approvalId, event.decision])).toEqual([
 			[second.ref, 'approved'],
 		]);
 	});
@@ -216,7 +221,7 @@ describe.each<[string, VariantsOption]>([
 		expect(reads.map((r) => r.path)).toEqual(['/approvals', '/approvals']);
 		await sandbox.control.approve(approvals[7].ref);
 		sandbox.control.clearRequests();
-		expect((await node.poll()).map((event) => event.ref)).toEqual([approvals[7].ref]);
+		expect((await node.poll()).map((event) => event.approvalId)).toEqual([approvals[7].ref]);
 		const changedReads = sandbox.control
 			.requests()
 			.filter((r) => r.method === 'GET' && !r.path.startsWith('/approvals'));
@@ -232,7 +237,7 @@ describe.each<[string, VariantsOption]>([
 		const node = trigger();
 		const [approval] = await requestApprovals([1500]);
 		const [example] = await node.poll('manual');
-		expect(example).toMatchObject({ event: 'approvalRequested', ref: approval.ref });
+		expect(example).toMatchObject({ event: 'approvalRequested', approvalId: approval.ref });
 		// still the first poll: a baseline, nothing emitted
 		expect(await node.poll()).toEqual([]);
 	});

@@ -68,7 +68,7 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 		for (const [index, outcome] of OUTCOMES.entries()) await decide(outcome, approvals[index].ref);
 
 		const decided = await node.poll();
-		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual(
+		expect(decided.map((event) => [event.event, event.approvalId, event.decision])).toEqual(
 			OUTCOMES.map((outcome, index) => [
 				'approvalDecided',
 				approvals[index].ref,
@@ -97,7 +97,7 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 				expect(events).toEqual([]);
 				continue;
 			}
-			expect(events.map((event) => [event.ref, event.decision])).toEqual([
+			expect(events.map((event) => [event.approvalId, event.decision])).toEqual([
 				[approval.ref, expectedDecision(variants, outcome)],
 			]);
 			expect(await node.poll()).toEqual([]);
@@ -113,7 +113,7 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 			node = node.restart();
 			expect(await node.poll()).toEqual([]);
 			await decide(outcome, approval.ref);
-			expect((await node.poll()).map((event) => [event.ref, event.decision])).toEqual([
+			expect((await node.poll()).map((event) => [event.approvalId, event.decision])).toEqual([
 				[approval.ref, expectedDecision(variants, outcome)],
 			]);
 			expect(await node.poll()).toEqual([]);
@@ -131,7 +131,7 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 				continue;
 			}
 			const [example] = await node.poll('manual');
-			expect([example.ref, example.decision]).toEqual([
+			expect([example.approvalId, example.decision]).toEqual([
 				approval.ref,
 				expectedDecision(variants, outcome),
 			]);
@@ -161,7 +161,7 @@ describe.each<[string, Partial<BankVariants>]>([
 		for (const [index, outcome] of OUTCOMES.entries())
 			await sandbox.control[outcome](approvals[index].ref);
 		const decided = await node.poll();
-		expect(decided.map((event) => [event.event, event.ref, event.decision])).toEqual(
+		expect(decided.map((event) => [event.event, event.approvalId, event.decision])).toEqual(
 			OUTCOMES.map((outcome, index) => [
 				'approvalDecided',
 				approvals[index].ref,
@@ -170,7 +170,7 @@ describe.each<[string, Partial<BankVariants>]>([
 		);
 		for (let i = 0; i < 3; i++) expect(await node.poll()).toEqual([]);
 		// the one decided before activation is part of the baseline: never emitted
-		expect(decided.map((event) => event.ref)).not.toContain(old.ref);
+		expect(decided.map((event) => event.approvalId)).not.toContain(old.ref);
 	});
 
 	it.each(['onEmit', 'everyPoll'] as const)(
@@ -185,7 +185,7 @@ describe.each<[string, Partial<BankVariants>]>([
 			await sandbox.control.decline(second.ref);
 			node = node.restart();
 			const decided = await node.poll();
-			expect(decided.map((event) => [event.ref, event.decision])).toEqual([
+			expect(decided.map((event) => [event.approvalId, event.decision])).toEqual([
 				[first.ref, 'approved'],
 				[second.ref, expectedDecision(variants, 'decline')],
 			]);
@@ -289,7 +289,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 				expect.objectContaining({
 					event: 'approvalDecided',
 					decision: 'undetermined',
-					ref: pending.ref,
+					approvalId: pending.ref,
 					bankStatus: decidedStatus,
 					transactionStatus: transaction
 						? ((transaction.status as string | undefined) ?? null)
@@ -332,7 +332,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		expect(events).toEqual([
 			expect.objectContaining({
 				decision: 'undetermined',
-				ref: pending.ref,
+				approvalId: pending.ref,
 				bankStatus: null,
 				transactionStatus: null,
 			}),
@@ -351,7 +351,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 			if (i === 2 || i === 5) node = node.restart();
 			seen.push(...(await node.poll()));
 		}
-		expect(seen.map((event) => [event.ref, event.decision])).toEqual([
+		expect(seen.map((event) => [event.approvalId, event.decision])).toEqual([
 			[pending.ref, 'undetermined'],
 		]);
 	});
@@ -361,7 +361,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		transactions.set(String(declined.xtid), { xtid: declined.xtid, status: 'sent' });
 		const [example] = await trigger(['approvalDecided']).poll('manual');
 		expect(example).toMatchObject({
-			ref: declined.ref,
+			approvalId: declined.ref,
 			decision: 'undetermined',
 			bankStatus: 'declined',
 			transactionStatus: 'sent',

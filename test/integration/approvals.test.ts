@@ -70,7 +70,7 @@ describe('Approval', () => {
 	it('Get Many (Return All, all accounts): every pending approval', async () => {
 		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true });
 		const approvals = mainJson(result);
-		expect(approvals.map((approval) => approval.xtid).sort()).toEqual(
+		expect(approvals.map((approval) => approval.transactionId).sort()).toEqual(
 			[...gbpXtids, ...eurXtids].sort(),
 		);
 		expect(approvals.every((approval) => approval.status === 'pending')).toBe(true);
@@ -85,7 +85,7 @@ describe('Approval', () => {
 			account: byId(xaid),
 			returnAll: true,
 		});
-		expect(mainJson(all).map((approval) => approval.xtid)).toEqual(eurXtids);
+		expect(mainJson(all).map((approval) => approval.transactionId)).toEqual(eurXtids);
 		const limited = await run({
 			operation: 'getMany',
 			scope: 'account',
@@ -94,7 +94,10 @@ describe('Approval', () => {
 			limit: 1,
 		});
 		expect(mainJson(limited)).toEqual([
-			expect.objectContaining({ xtid: gbpXtids[0], parent_xaid: sandbox.seeded.accounts.gbp }),
+			expect.objectContaining({
+				transactionId: gbpXtids[0],
+				accountId: sandbox.seeded.accounts.gbp,
+			}),
 		]);
 		expect(limited.calls).toEqual([
 			`GET /account/${sandbox.seeded.accounts.gbp}/approvals?page=0&limit=1`,
@@ -113,10 +116,10 @@ describe('Approval', () => {
 			returnAll: true,
 		};
 		const pending = mainJson(await run({ ...scope, status: 'pending' }));
-		expect(pending.map((approval) => approval.xtid)).toEqual([eurXtids[1]]);
+		expect(pending.map((approval) => approval.transactionId)).toEqual([eurXtids[1]]);
 		const decided = mainJson(await run({ ...scope, status: 'decided' }));
 		// a bank that lists pending approvals only shows no decided one
-		expect(decided.map((approval) => approval.xtid)).toEqual(
+		expect(decided.map((approval) => approval.transactionId)).toEqual(
 			sandbox.variants.approvalList === 'pendingOnly' ? [] : [eurXtids[0]],
 		);
 		const limited = mainJson(
@@ -201,8 +204,8 @@ describe('Approval: Simplify, and Status filtered while paging', () => {
 			const detailed = typeof transaction === 'object' && transaction !== null;
 			expect(approval).toEqual(
 				expect.objectContaining({
-					ref: raw[index].ref,
-					xtid: raw[index].xtid,
+					approvalId: raw[index].ref,
+					transactionId: raw[index].xtid,
 					status: raw[index].status,
 				}),
 			);
@@ -241,7 +244,10 @@ describe('Approval: Simplify, and Status filtered while paging', () => {
 			returnAll: false,
 			limit: 2,
 		});
-		expect(mainJson(result).map((approval) => approval.xtid)).toEqual([gbpXtids[3], gbpXtids[4]]);
+		expect(mainJson(result).map((approval) => approval.transactionId)).toEqual([
+			gbpXtids[3],
+			gbpXtids[4],
+		]);
 		expect(result.calls).toEqual([`GET /account/${xaid}/approvals?page=0&limit=500`]);
 	});
 });

@@ -204,12 +204,12 @@ describe('pinned data has the shape of real output', () => {
 	it("a delivery: the trigger's fields and the transaction as the bank gives it", async () => {
 		const [delivery] = pinned('settled-payments.json', 'Customer Banking Trigger');
 		expect(Object.keys(delivery).sort()).toEqual([
-			'account',
+			'accountId',
 			'deliveryId',
 			'event',
 			'occurredAt',
 			'transaction',
-			'xtid',
+			'transactionId',
 		]);
 		const incoming = await sandbox.control.receive(sandbox.seeded.accounts.gbp, 10, 'Pinned shape');
 		const transaction = await run({
@@ -218,7 +218,7 @@ describe('pinned data has the shape of real output', () => {
 			transactionId: String((incoming as { xtid: string }).xtid),
 		});
 		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(keys(transaction));
-		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.xtid);
+		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.transactionId);
 	});
 
 	it('approval events: requested, and approved, declined and expired as the Approval Trigger emits them', async () => {

@@ -71,7 +71,7 @@ describe('Payee: Get and Get Many', () => {
 		const [raw] = mainJson(found);
 		expect(simplified).toEqual(simplifyRecord('payee', raw));
 		expect(simplified).toEqual(
-			expect.objectContaining({ xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }),
+			expect.objectContaining({ payeeId: xpid, name: 'Berlin Parts GmbH', currency: 'EUR' }),
 		);
 		expect(raw).toHaveProperty('iban');
 		expect(simplified).not.toHaveProperty('iban');
@@ -84,14 +84,16 @@ describe('Payee: Get and Get Many', () => {
 	it('Get Many (Return All): pages of 100, the largest payee lists allow', async () => {
 		const result = await run({ operation: 'getMany', scope: 'all', returnAll: true });
 		const payees = mainJson(result);
-		expect(payees.map((payee) => payee.xpid)).toEqual(
+		expect(payees.map((payee) => payee.payeeId)).toEqual(
 			expect.arrayContaining(
 				Object.values(sandbox.seeded.payees).filter(
 					(xpid) => xpid !== sandbox.seeded.payees.otherWorkspace,
 				),
 			),
 		);
-		expect(payees.map((payee) => payee.xpid)).not.toContain(sandbox.seeded.payees.otherWorkspace);
+		expect(payees.map((payee) => payee.payeeId)).not.toContain(
+			sandbox.seeded.payees.otherWorkspace,
+		);
 		expect(result.calls).toEqual(['GET /payees?page=0&limit=100']);
 	});
 
@@ -105,7 +107,7 @@ describe('Payee: Get and Get Many', () => {
 			limit: 1,
 		});
 		expect(mainJson(result)).toEqual([
-			expect.objectContaining({ xpid: sandbox.seeded.payees.usd, xaid }),
+			expect.objectContaining({ payeeId: sandbox.seeded.payees.usd, accountId: xaid }),
 		]);
 		expect(result.calls).toEqual([`GET /account/${xaid}/payees?page=0&limit=1`]);
 	});

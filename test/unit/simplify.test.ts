@@ -16,6 +16,7 @@ import {
 	type SimplifiedResource,
 	simplifyRecord,
 } from '../../nodes/CustomerBanking/actions/simplify';
+import { readAllPages } from '../../nodes/CustomerBanking/transport/paginate';
 import {
 	createdTimeOf,
 	readTransactionFilters,
@@ -32,7 +33,7 @@ describe('the compact field lists', () => {
 		expect(new Set(keys).size).toBe(keys.length);
 	});
 
-	it('a record keeps only the listed fields it has, in the list order, as the bank sent them', () => {
+	it('a record keeps only the listed fields it has, in the list order, as the bank sent them, under plain names', () => {
 		const record = {
 			status: 'settled',
 			xtid: 't-1',
@@ -43,21 +44,38 @@ describe('the compact field lists', () => {
 			xpid: '',
 		};
 		expect(simplifyRecord('transaction', record)).toEqual({
-			xtid: 't-1',
+			transactionId: 't-1',
 			status: 'settled',
 			amount: 0,
 			reference: null,
-			xpid: '',
+			payeeId: '',
 		});
 		expect(Object.keys(simplifyRecord('transaction', record))).toEqual([
-			'xtid',
+			'transactionId',
 			'status',
 			'amount',
 			'reference',
-			'xpid',
+			'payeeId',
 		]);
 		expect(simplifyRecord('payee', {})).toEqual({});
 	});
+
+	it("keeps the bank's values themselves: no copy of a nested value", () => {
+		const counterparty = { name: 'Acme', country: 'GB' };
+		const simplified = simplifyRecord('transaction', {
+			xtid: 't',
+			counterpartyName: counterparty,
+		} as unknown as IDataObject);
+		expect(simplified.counterpartyName).toBe(counterparty);
+	});
+
+	it.each(RESOURCES)(
+		"%s: every output name is a plain one, the bank's identifier names only where it is read from",
+		(resource) => {
+			for (const { key } of COMPACT_FIELDS[resource])
+				expect(key).not.toMatch(/^(?:x[apt]ids?|ref|parent_xaid|requestId)$/);
+		},
+	);
 
 	it('approval: the payment details are lifted from transaction and meta where they are objects, never made up', () => {
 		const detailed = {
@@ -69,15 +87,15 @@ describe('the compact field lists', () => {
 			meta: { created: '2026-01-01T00:00:00Z', approvers: ['x'] },
 		};
 		expect(simplifyRecord('approval', detailed)).toEqual({
-			ref: 'r',
-			xtid: 't',
-			parent_xaid: 'a',
+			approvalId: 'r',
 			status: 'pending',
 			amount: 12.5,
 			currency: 'GBP',
 			reference: 'INV-1',
-			xpid: 'p',
 			created: '2026-01-01T00:00:00Z',
+			transactionId: 't',
+			accountId: 'a',
+			payeeId: 'p',
 		});
 		// spec §Approval only: `transaction` may be the xtid itself, meta may be empty or absent
 		expect(
@@ -88,15 +106,55 @@ describe('the compact field lists', () => {
 				transaction: 't',
 				meta: {},
 			}),
-		).toEqual({ ref: 'r', xtid: 't', status: 'pending' });
+		).toEqual({ approvalId: 'r', status: 'pending', transactionId: 't' });
 		expect(simplifyRecord('approval', { ref: 'r', transaction: null, meta: 'x' })).toEqual({
-			ref: 'r',
+			approvalId: 'r',
 		});
 		// inherited members are not fields of the record
 		expect(simplifyRecord('approval', { transaction: {}, meta: {} })).toEqual({});
 		expect(
 			simplifyRecord('approval', { transaction: Object.create({ amount: 5 }) as IDataObject }),
 		).toEqual({});
+		expect(simplifyRecord('account', Object.create({ xaid: 'a' }) as IDataObject)).toEqual({});
+	});
+});
+
+describe('Simplify while paging', () => {
+	const pageOf = (page: number) => ({
+		total: 5,
+		results: [0, 1]
+			.map((at) => ({ xtid: `t-${page * 2 + at}`, requestId: 'r', status: 'sent' }))
+			.filter((_, at) => page * 2 + at < 5),
+	});
+	const shaped: IDataObject[] = [];
+	const shape = (record: IDataObject) => {
+		shaped.push(record);
+		return simplifyRecord('transaction', record);
+	};
+
+	it("shapes each page as it is taken; Filters and the stop condition read the bank's record", async () => {
+		shaped.length = 0;
+		const seenByKeep: IDataObject[] = [];
+		const records = await readAllPages<IDataObject>({
+			pageSize: 2,
+			limit: Infinity,
+			keep: (record) => {
+				seenByKeep.push(record);
+				return record.xtid !== 't-1';
+			},
+			until: (record) => record.xtid === 't-3',
+			shape,
+			fetchPage: async (page) => pageOf(page),
+			notAList: () => new Error('not a list'),
+		});
+		expect(records).toEqual([
+			{ transactionId: 't-0', status: 'sent' },
+			{ transactionId: 't-2', status: 'sent' },
+			{ transactionId: 't-3', status: 'sent' },
+		]);
+		expect(seenByKeep.every((record) => 'xtid' in record)).toBe(true);
+		// only the records returned are shaped: none filtered out, none after the stop
+		expect(shaped.map((record) => record.xtid)).toEqual(['t-0', 't-2', 't-3']);
 	});
 });
 

@@ -5,24 +5,25 @@ import { getBoolean } from './parameters';
 export type SimplifiedResource = 'account' | 'transaction' | 'payee' | 'approval';
 
 interface CompactField {
-	/** The key in the simplified output. */
+	/** The key in the simplified output: a plain name (outputNames.ts for the bank's identifiers). */
 	key: string;
 	/** Where the record holds it, as a path of keys, when not at the top under the same key. */
-	from?: string[];
+	from?: readonly string[];
 	/** The field in plain words, for the form. */
 	label: string;
 }
 
 /**
- * The simplified shape of each resource: the one list the form's Simplify description and the README's
- * operations table are written from (test/unit/simplify.test.ts checks that they agree). A simplified
- * record holds the fields of this list that the bank's record has, in this order, as the bank sent them;
- * a missing one is left out, never filled in. Transaction and approval fields are not shown by the API
+ * The simplified shape of each resource: the one list the form's Simplify description and the
+ * operations page (docs/operations.md) are written from (test/unit/simplify.test.ts checks that they
+ * agree). A simplified record holds the fields of this list that the bank's record has, in this order,
+ * as the bank sent them, under the plain names (an identifier such as xtid becomes transactionId); a
+ * missing one is left out, never filled in. Transaction and approval fields are not shown by the API
  * documentation (spec §Transaction, §Approval): the lists name what banks commonly send.
  */
 export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly CompactField[]>> = {
 	account: [
-		{ key: 'xaid', label: 'account ID' },
+		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
 		{ key: 'name', label: 'name' },
 		{ key: 'displayName', label: 'display name' },
 		{ key: 'type', label: 'type' },
@@ -34,20 +35,19 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 		{ key: 'createdDate', label: 'created date' },
 	],
 	transaction: [
-		{ key: 'xtid', label: 'transaction ID' },
-		{ key: 'xaid', label: 'account ID' },
+		{ key: 'transactionId', from: ['xtid'], label: 'transaction ID' },
 		{ key: 'direction', label: 'direction' },
 		{ key: 'status', label: 'status' },
 		{ key: 'amount', label: 'amount' },
 		{ key: 'currency', label: 'currency' },
 		{ key: 'reference', label: 'reference' },
 		{ key: 'counterpartyName', label: 'counterparty name' },
-		{ key: 'xpid', label: 'payee ID' },
 		{ key: 'created', label: 'created time' },
+		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
+		{ key: 'payeeId', from: ['xpid'], label: 'payee ID' },
 	],
 	payee: [
-		{ key: 'xpid', label: 'payee ID' },
-		{ key: 'xaid', label: 'account ID' },
+		{ key: 'payeeId', from: ['xpid'], label: 'payee ID' },
 		{ key: 'name', label: 'name' },
 		{ key: 'displayName', label: 'display name' },
 		{ key: 'currency', label: 'currency' },
@@ -56,45 +56,62 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 		{ key: 'countryCode', label: 'country' },
 		{ key: 'created', label: 'created time' },
 		{ key: 'updated', label: 'updated time' },
+		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
 	],
 	// spec §Approval: ref, xtid, parent_xaid, status, the related transaction and meta; where the bank
 	// sends the payment's details inside them, they are lifted to the top
 	approval: [
-		{ key: 'ref', label: 'approval reference' },
-		{ key: 'xtid', label: 'transaction ID' },
-		{ key: 'parent_xaid', label: 'account ID' },
+		{ key: 'approvalId', from: ['ref'], label: 'approval ID' },
 		{ key: 'status', label: 'status' },
 		{ key: 'amount', from: ['transaction', 'amount'], label: 'amount' },
 		{ key: 'currency', from: ['transaction', 'currency'], label: 'currency' },
 		{ key: 'reference', from: ['transaction', 'reference'], label: 'payment reference' },
-		{ key: 'xpid', from: ['transaction', 'xpid'], label: 'payee ID' },
 		{ key: 'created', from: ['meta', 'created'], label: 'created time' },
 		{ key: 'expiresAt', from: ['meta', 'expiresAt'], label: 'expiry time' },
+		{ key: 'transactionId', from: ['xtid'], label: 'transaction ID' },
+		{ key: 'accountId', from: ['parent_xaid'], label: 'account ID' },
+		{ key: 'payeeId', from: ['transaction', 'xpid'], label: 'payee ID' },
 	],
 };
 
-function valueAt(record: IDataObject, path: string[]): unknown {
-	let value: unknown = record;
-	for (const key of path) {
-		if (
-			typeof value !== 'object' ||
-			value === null ||
-			Array.isArray(value) ||
-			!Object.hasOwn(value, key)
-		) {
-			return undefined;
-		}
-		value = (value as IDataObject)[key];
-	}
-	return value;
+/** Where a field of a simplified record comes from, worked out once per resource, not per record. */
+interface Source {
+	key: string;
+	/** The key at the record's top. */
+	top: string;
+	/** The keys below it, for a field lifted from a nested object. */
+	below: readonly string[];
 }
 
-/** The record in its simplified shape: only the listed fields it has. */
+const sourcesOf = (fields: readonly CompactField[]): readonly Source[] =>
+	fields.map(({ key, from = [key] }) => ({ key, top: from[0], below: from.slice(1) }));
+
+const SOURCES: Readonly<Record<SimplifiedResource, readonly Source[]>> = {
+	account: sourcesOf(COMPACT_FIELDS.account),
+	transaction: sourcesOf(COMPACT_FIELDS.transaction),
+	payee: sourcesOf(COMPACT_FIELDS.payee),
+	approval: sourcesOf(COMPACT_FIELDS.approval),
+};
+
+function ownValue(value: unknown, key: string): unknown {
+	return typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		Object.hasOwn(value, key)
+		? (value as IDataObject)[key]
+		: undefined;
+}
+
+/**
+ * The record in its simplified shape: only the listed fields it has. The one object made per record is
+ * the simplified one; the bank's values go into it as they are, not copied.
+ */
 export function simplifyRecord(resource: SimplifiedResource, record: IDataObject): IDataObject {
 	const compact: IDataObject = {};
-	for (const field of COMPACT_FIELDS[resource]) {
-		const value = valueAt(record, field.from ?? [field.key]);
-		if (value !== undefined) compact[field.key] = value as IDataObject[string];
+	for (const { key, top, below } of SOURCES[resource]) {
+		let value = ownValue(record, top);
+		for (const next of below) value = ownValue(value, next);
+		if (value !== undefined) compact[key] = value as IDataObject[string];
 	}
 	return compact;
 }
@@ -105,7 +122,7 @@ export function compactFieldsInWords(resource: SimplifiedResource): string {
 	return `the ${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-/** The simplified shape as the README writes it: "`xaid`, `name`, …, `created` (from `meta.created`)". */
+/** The simplified shape as the operations page writes it: "`accountId` (from `xaid`), `name`, …". */
 export function compactFieldsForReadme(resource: SimplifiedResource): string {
 	return COMPACT_FIELDS[resource]
 		.map((field) => `\`${field.key}\`${field.from ? ` (from \`${field.from.join('.')}\`)` : ''}`)
@@ -140,22 +157,20 @@ export function runsAsAiTool(this: IExecuteFunctions): boolean {
 
 /**
  * How the records leave the node, read before any request: simplified when Simplify is on or an AI agent
- * runs the node, as the bank sent them otherwise.
+ * runs the node (the record's shape to apply), as the bank sent them otherwise (undefined). A list takes
+ * it page by page (requestAllItems' `shape`), so the bank's full records are not all held at once.
  */
 export function readSimplify(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	resource: SimplifiedResource,
 	defaultOn: boolean,
-): <Result extends IDataObject | IDataObject[]>(result: Result) => Result {
+): ((record: IDataObject) => IDataObject) | undefined {
 	const simplify =
 		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, defaultOn, 'Simplify');
-	const shape = (record: IDataObject) =>
+	if (!simplify) return undefined;
+	return (record) =>
 		typeof record === 'object' && record !== null && !Array.isArray(record)
 			? simplifyRecord(resource, record)
 			: record;
-	return <Result extends IDataObject | IDataObject[]>(result: Result): Result => {
-		if (!simplify) return result;
-		return (Array.isArray(result) ? result.map(shape) : shape(result)) as Result;
-	};
 }

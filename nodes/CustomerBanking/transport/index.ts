@@ -94,6 +94,8 @@ export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointInte
 	keep?: (item: T) => boolean;
 	/** Stop reading pages once a kept item satisfies this; that item is the last one returned. */
 	until?: (item: T) => boolean;
+	/** What is kept of each item, applied page by page (paginate.ts). */
+	shape?: (item: T) => T;
 	itemIndex?: number;
 }
 
@@ -364,7 +366,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: BankingContext,
 	options: ApiRequestAllItemsOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, keep, until, itemIndex, tooManyRequests } = options;
+	const { path, qs, returnAll, keep, until, shape, itemIndex, tooManyRequests } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
@@ -382,6 +384,7 @@ export async function apiRequestAllItems<T = IDataObject>(
 		limit,
 		keep,
 		until,
+		shape,
 		fetchPage: async (page, rateLimited) =>
 			await apiRequest.call(this, {
 				credentials,

@@ -43,6 +43,11 @@ export interface ReadAllPagesOptions<T> {
 	/** Stop reading pages once a kept item satisfies this; that item is the last one returned. */
 	until?: (item: T) => boolean;
 	/**
+	 * What is kept of each item (Simplify), applied as its page is taken, so that a page's records as
+	 * the bank sent them are dropped with the page rather than held until the list ends.
+	 */
+	shape?: (item: T) => T;
+	/**
 	 * Requests page `page` (0-based, spec §Pagination) and resolves to the bank's answer; calls
 	 * `rateLimited` when the bank answered it 429 (the transport waits and sends it again).
 	 */
@@ -106,13 +111,15 @@ function takePage<T>(
 	response: unknown,
 	collected: T[],
 ): { done: T[] } | { pagesKnown?: number } {
-	const { pageSize, limit, keep, until } = options;
+	const { pageSize, limit, keep, until, shape } = options;
 	const listPage = readListPage<T>(response);
 	if (!listPage) throw options.notAList();
 	const kept = keep ? listPage.items.filter(keep) : listPage.items;
 	const matchAt = until ? kept.findIndex(until) : -1;
-	if (matchAt >= 0) return { done: [...collected, ...kept.slice(0, matchAt + 1)].slice(0, limit) };
-	collected.push(...kept);
+	const taken = matchAt >= 0 ? kept.slice(0, matchAt + 1) : kept;
+	const shaped = shape ? taken.map(shape) : taken;
+	if (matchAt >= 0) return { done: [...collected, ...shaped].slice(0, limit) };
+	collected.push(...shaped);
 	if (collected.length >= limit) return { done: collected.slice(0, limit) };
 	const endOfList =
 		listPage.items.length < pageSize ||

@@ -66,23 +66,32 @@ export function emptyWorkflow(path: string): BenchWorkflow {
 	]);
 }
 
-export function returnAllWorkflow(path: string, credentialId: string): BenchWorkflow {
-	return chain(`bench: Return All with this package (${path})`, [
-		webhookAnsweringAtEnd(path),
-		{
-			name: 'All Transactions',
-			type: 'n8n-nodes-customer-banking.customerBanking',
-			typeVersion: 1,
-			credentials: credential(credentialId),
-			parameters: {
-				resource: 'transaction',
-				operation: 'getMany',
-				scope: 'account',
-				account: { __rl: true, mode: 'id', value: XAID },
-				returnAll: true,
+/** Simplify as the user leaves it (on by default for Get Many), or switched off: the records as the bank sent them. */
+export function returnAllWorkflow(
+	path: string,
+	credentialId: string,
+	simplify = true,
+): BenchWorkflow {
+	return chain(
+		`bench: Return All with this package, Simplify ${simplify ? 'on' : 'off'} (${path})`,
+		[
+			webhookAnsweringAtEnd(path),
+			{
+				name: 'All Transactions',
+				type: 'n8n-nodes-customer-banking.customerBanking',
+				typeVersion: 1,
+				credentials: credential(credentialId),
+				parameters: {
+					resource: 'transaction',
+					operation: 'getMany',
+					scope: 'account',
+					account: { __rl: true, mode: 'id', value: XAID },
+					returnAll: true,
+					...(!simplify && { simplify: false }),
+				},
 			},
-		},
-	]);
+		],
+	);
 }
 
 /** What a user builds without this package: HTTP Request paging the list with the same credential, then Split Out. */

@@ -16,7 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Accounts: GET /account/{xaid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'account', false);
+	const simplify = readSimplify.call(this, itemIndex, 'account', false);
 	const account = await request.call(this, ENDPOINTS.account.at({ xaid }), { itemIndex });
-	return output(account);
+	return simplify ? simplify(account) : account;
 }

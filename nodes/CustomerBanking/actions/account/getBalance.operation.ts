@@ -17,5 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const xaid = getAccountId.call(this, itemIndex);
 	const balance = await request.call(this, ENDPOINTS.balance.at({ xaid }), { itemIndex });
 	// the balance object does not name its account; keep the output self-describing
-	return { xaid, ...balance };
+	return { accountId: xaid, ...balance };
 }

@@ -15,10 +15,11 @@ export const description = updateDisplayOptions(
 
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const output = readSimplify.call(this, itemIndex, 'account', true);
+	const shape = readSimplify.call(this, itemIndex, 'account', true);
 	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), {
 		...getListOptions.call(this, itemIndex),
+		shape,
 		itemIndex,
 	});
-	return output(accounts);
+	return accounts;
 }

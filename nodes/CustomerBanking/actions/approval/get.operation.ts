@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Approval Reference (ref)',
 		itemIndex,
 	);
-	const output = readSimplify.call(this, itemIndex, 'approval', false);
+	const simplify = readSimplify.call(this, itemIndex, 'approval', false);
 	const approval = await request.call(this, ENDPOINTS.approval.at({ ref }), { itemIndex });
-	return output(approval);
+	return simplify ? simplify(approval) : approval;
 }

@@ -22,7 +22,7 @@ export const description = updateDisplayOptions(
 // the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'approval', false);
+	const simplify = readSimplify.call(this, itemIndex, 'approval', false);
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
 	const approvals = await searchApprovals.call(
 		this,
@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const match = approvals.find(isThePayment);
-	if (match) return output(match);
+	if (match) return simplify ? simplify(match) : match;
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:

@@ -50,13 +50,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'approval', true);
+	const shape = readSimplify.call(this, itemIndex, 'approval', true);
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
 	const keep =
 		status === 'any'
 			? undefined
 			: (approval: IDataObject) =>
 					status === 'pending' ? isPending(approval) : !isPending(approval);
-	const approvals = await listApprovals.call(this, scope, { ...list, keep, itemIndex });
-	return output(approvals);
+	const approvals = await listApprovals.call(this, scope, { ...list, keep, shape, itemIndex });
+	return approvals;
 }

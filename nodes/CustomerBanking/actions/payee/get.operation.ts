@@ -16,7 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Payees: GET /payee/{xpid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xpid = getPayeeId.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'payee', false);
+	const simplify = readSimplify.call(this, itemIndex, 'payee', false);
 	const payee = await getPayee.call(this, xpid, itemIndex);
-	return output(payee);
+	return simplify ? simplify(payee) : payee;
 }

@@ -24,11 +24,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
 	const keep = readPayeeFilters.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'payee', true);
+	const shape = readSimplify.call(this, itemIndex, 'payee', true);
 	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), {
 		...list,
 		keep,
+		shape,
 		itemIndex,
 	});
-	return output(payees);
+	return payees;
 }

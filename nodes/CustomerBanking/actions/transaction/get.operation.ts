@@ -18,7 +18,7 @@ export const description = updateDisplayOptions(
 // spec §Transactions: GET /transaction/{xtid}, the full and current record
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'transaction', false);
+	const simplify = readSimplify.call(this, itemIndex, 'transaction', false);
 	const transaction = await request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex });
-	return output(transaction);
+	return simplify ? simplify(transaction) : transaction;
 }

@@ -24,11 +24,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
 	const keep = readTransactionFilters.call(this, itemIndex);
-	const output = readSimplify.call(this, itemIndex, 'transaction', true);
+	const shape = readSimplify.call(this, itemIndex, 'transaction', true);
 	const transactions = await requestAllItems.call(this, ENDPOINTS.transactions.at(scope), {
 		...list,
 		keep,
+		shape,
 		itemIndex,
 	});
-	return output(transactions);
+	return transactions;
 }
