@@ -200,8 +200,7 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 
 		const accounts = JSON.parse(received.get('Accounts')!) as Json[];
 		const ledger = stack.sandbox.control.ledger().accounts;
-		const byId = (a: Json, b: Json) =>
-			String(a.xaid ?? a.xpid).localeCompare(String(b.xaid ?? b.xpid));
+		const byId = (a: Json, b: Json) => String(a.accountId).localeCompare(String(b.accountId));
 		expect([...accounts].sort(byId)).toEqual(
 			ledger.map((account) => simplifyRecord('account', account)).sort(byId),
 		);
@@ -210,7 +209,7 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 
 		const payees = JSON.parse(received.get('Payees')!) as Json[];
 		const payeeKeys = COMPACT_FIELDS.payee.map((field) => field.key);
-		expect(payees.map((payee) => payee.xpid)).toEqual(
+		expect(payees.map((payee) => payee.payeeId)).toEqual(
 			expect.arrayContaining([stack.sandbox.seeded.payees.gbp, stack.sandbox.seeded.payees.eur]),
 		);
 		for (const payee of payees)

@@ -45,7 +45,7 @@ describe.each(selectedVersions())(
 			const approved = await payNeedingApproval('E2E-HELD-1');
 			const declined = await payNeedingApproval('E2E-HELD-2');
 			const expired = await payNeedingApproval('E2E-HELD-3');
-			expect(events(await poll()).map((event) => [event.event, event.ref])).toEqual([
+			expect(events(await poll()).map((event) => [event.event, event.approvalId])).toEqual([
 				['approvalRequested', approved.ref],
 				['approvalRequested', declined.ref],
 				['approvalRequested', expired.ref],
@@ -58,7 +58,7 @@ describe.each(selectedVersions())(
 				expect.objectContaining({
 					event: 'approvalDecided',
 					decision: 'declined',
-					ref: declined.ref,
+					approvalId: declined.ref,
 					transactionStatus: 'DECLINED',
 				}),
 			]);
@@ -67,7 +67,7 @@ describe.each(selectedVersions())(
 				expect.objectContaining({
 					event: 'approvalDecided',
 					decision: 'expired',
-					ref: expired.ref,
+					approvalId: expired.ref,
 					transactionStatus: 'EXPIRED',
 				}),
 			]);
@@ -76,7 +76,7 @@ describe.each(selectedVersions())(
 				expect.objectContaining({
 					event: 'approvalDecided',
 					decision: 'approved',
-					ref: approved.ref,
+					approvalId: approved.ref,
 					transactionStatus: 'sent',
 					transaction: expect.objectContaining({ xtid: approved.xtid }),
 				}),
@@ -92,7 +92,9 @@ describe.each(selectedVersions())(
 			await sandbox.control.approve(approved.ref);
 			const decided = await poll();
 			expect(decided).toHaveLength(1);
-			expect(events(decided).map((event) => [event.event, event.ref, event.decision])).toEqual([
+			expect(
+				events(decided).map((event) => [event.event, event.approvalId, event.decision]),
+			).toEqual([
 				['approvalDecided', declined.ref, 'declined'],
 				['approvalDecided', approved.ref, 'approved'],
 			]);

@@ -105,8 +105,8 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			expect.objectContaining({ xpid: created.xpid, purpose: 'Upserted purpose' }),
 		]);
 		const payees = nodeOutput(execution, 'Payees');
-		expect(payees.filter((p) => p.xpid === created.xpid)).toHaveLength(1);
-		expect(payees.every((p) => p.xaid === gbp)).toBe(true);
+		expect(payees.filter((p) => p.payeeId === created.xpid)).toHaveLength(1);
+		expect(payees.every((p) => p.accountId === gbp)).toBe(true);
 
 		// Payment: Submit (no policy: sent) and Submit Batch (≥ 1000: approval)
 		const [paid] = nodeOutput(execution, 'Pay');
@@ -146,7 +146,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			expect.objectContaining({ xtid: paid.transactionId, status: 'sent', amount: 12.34 }),
 		]);
 		const transactions = nodeOutput(execution, 'Transactions');
-		expect(transactions.map((t) => t.xtid)).toEqual(
+		expect(transactions.map((t) => t.transactionId)).toEqual(
 			after.transactions
 				.filter((t) => t.xaid === gbp)
 				.slice(0, 3)
@@ -179,7 +179,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		expect(nodeOutput(execution, 'Approval')).toEqual([
 			expect.objectContaining({ ref: batched.approvalId, status: 'pending' }),
 		]);
-		expect(nodeOutput(execution, 'Approvals').map((a) => a.ref)).toEqual(
+		expect(nodeOutput(execution, 'Approvals').map((a) => a.approvalId)).toEqual(
 			after.approvals.map((a) => a.ref),
 		);
 
@@ -218,7 +218,9 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 			const items = nodeOutput(execution, 'All Transactions');
 			expect(items).toHaveLength(count);
-			expect(new Set(items.map((t) => t.xtid))).toEqual(new Set(expected.map((t) => t.xtid)));
+			expect(new Set(items.map((t) => t.transactionId))).toEqual(
+				new Set(expected.map((t) => t.xtid)),
+			);
 
 			const pages = sandbox.control
 				.requests()

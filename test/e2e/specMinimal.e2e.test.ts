@@ -155,8 +155,8 @@ describe.each(selectedVersions())(
 			const [emitted] = nodeOutput(execution, 'Customer Banking Trigger');
 			expect(emitted).toMatchObject({
 				event: 'TransactionReceived',
-				account: sandbox.seeded.accounts.gbp,
-				xtid: transaction.xtid,
+				accountId: sandbox.seeded.accounts.gbp,
+				transactionId: transaction.xtid,
 			});
 			const delivery = sandbox.control.deliveries().find((d) => d.xtid === transaction.xtid);
 			expect(JSON.parse(String(delivery?.body))).toHaveProperty('transactionId', transaction.xtid);
