@@ -89,4 +89,34 @@ function findJargon(description, file) {
 	return problems;
 }
 
-module.exports = { findJargon, RULES };
+/**
+ * The API's names for its identifiers and its request ID (spec §Identifiers; spec §Payments'
+ * `requestId`), and the node's own former words for them: an output names them in plain words instead
+ * (accountId, payeeId, transactionId, approvalId, bankRequestId; actions/outputNames.ts).
+ */
+const API_OUTPUT_NAME = /^(?:x[apt]ids?|ref|parent_xaid|requestId|approvalRef)$/;
+
+/**
+ * Every key of `output` (an output item the node builds, or a list of them), nested objects and lists
+ * included, that is one of the API's names. `raw` names the keys whose value is the bank's record as
+ * sent, which keeps the bank's names and is not looked into.
+ */
+function findApiOutputNames(output, where, raw = []) {
+	const problems = [];
+	const visit = (value, path) => {
+		if (Array.isArray(value)) {
+			value.forEach((entry, index) => visit(entry, `${path}[${index}]`));
+			return;
+		}
+		if (value === null || typeof value !== 'object') return;
+		for (const [key, entry] of Object.entries(value)) {
+			if (API_OUTPUT_NAME.test(key))
+				problems.push({ where, property: `${path}.${key}`, name: key });
+			if (!raw.includes(key)) visit(entry, `${path}.${key}`);
+		}
+	};
+	visit(output, '');
+	return problems;
+}
+
+module.exports = { findJargon, findApiOutputNames, RULES };

@@ -1,15 +1,17 @@
 // Fails when a label, description, hint, placeholder, notice or option of a published node or of the
-// credential shows the API's words (scripts/jargon.cjs). Loads the TypeScript sources named in
-// package.json's "n8n" section (run with tsx: `npm run lint:jargon`), so no build is needed; files
-// named on the command line are checked instead (the checker's own test plants one). Without named
-// files, the README's user sections are checked too (scripts/readmeJargon.cjs).
+// credential shows the API's words (scripts/jargon.cjs), or when an output the nodes build (Simplify,
+// payment results, both triggers: scripts/output-samples.mjs) names a field with one of the API's
+// identifier names. Loads the TypeScript sources named in package.json's "n8n" section (run with tsx:
+// `npm run lint:jargon`), so no build is needed. Files named on the command line are checked instead,
+// their forms only (the checker's own test plants one); without them, the README's user sections
+// (scripts/readmeJargon.cjs) and the outputs are checked too.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { findJargon } = require('./jargon.cjs');
+const { findApiOutputNames, findJargon } = require('./jargon.cjs');
 const { findReadmeJargon } = require('./readmeJargon.cjs');
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,16 +45,39 @@ for (const source of sources) {
 
 if (named.length === 0) problems.push(...readmeProblems());
 
+const outputProblems = [];
+let outputs = 0;
+if (named.length === 0) {
+	const { outputSamples } = await import('./output-samples.mjs');
+	for (const { where, output, raw } of await outputSamples()) {
+		outputs++;
+		outputProblems.push(...findApiOutputNames(output, where, raw));
+	}
+}
+
 for (const problem of problems) {
 	console.error(
 		`${problem.file}: ${problem.property}: ${problem.words} ("${problem.match}") in: ${problem.text}`,
+	);
+}
+for (const problem of outputProblems) {
+	console.error(
+		`${problem.where}: output field ${problem.property}: the API's name "${problem.name}"`,
 	);
 }
 if (problems.length > 0) {
 	console.error(
 		`lint-jargon: ${problems.length} problem(s): write plain words in the form (the API reference belongs in the documentation)`,
 	);
-	process.exit(1);
 }
-console.log(`lint-jargon: no API words in the forms of ${sources.length} files`);
+if (outputProblems.length > 0) {
+	console.error(
+		`lint-jargon: ${outputProblems.length} output field(s) named as the API names them: use the plain names (nodes/CustomerBanking/actions/outputNames.ts)`,
+	);
+}
+if (problems.length > 0 || outputProblems.length > 0) process.exit(1);
+console.log(
+	`lint-jargon: no API words in the forms of ${sources.length} files` +
+		(named.length === 0 ? `, nor among the field names of ${outputs} kinds of output` : ''),
+);
 if (named.length === 0) console.log("lint-jargon: no API words in the README's user sections");

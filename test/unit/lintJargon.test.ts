@@ -12,7 +12,7 @@ import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credent
 import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
 import { CustomerBankingApprovalTrigger } from '../../nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
-import { findJargon } from '../../scripts/jargon.cjs';
+import { findApiOutputNames, findJargon } from '../../scripts/jargon.cjs';
 
 const repoRoot = join(__dirname, '..', '..');
 
@@ -128,6 +128,41 @@ describe('findJargon', () => {
 	});
 });
 
+describe('findApiOutputNames', () => {
+	it.each(['xtid', 'xaid', 'xpid', 'xtids', 'ref', 'parent_xaid', 'requestId', 'approvalRef'])(
+		'names an output field called %s, at the top or nested',
+		(name) => {
+			const output = {
+				status: 'already_made',
+				earlierPayments: [{ transactionId: 't', [name]: 'x' }],
+				[name]: 'x',
+			};
+			expect(findApiOutputNames(output, 'Payment')).toEqual([
+				{ where: 'Payment', property: `.earlierPayments[0].${name}`, name },
+				{ where: 'Payment', property: `.${name}`, name },
+			]);
+		},
+	);
+
+	it("passes plain names, and leaves the bank's own record inside an output alone", () => {
+		const output = {
+			approvalId: 'a',
+			transactionId: 't',
+			accountId: 'c',
+			payeeId: 'p',
+			bankRequestId: 'r',
+			reference: 'INV-1',
+			approval: { ref: 'a', xtid: 't', parent_xaid: 'c' },
+		};
+		expect(findApiOutputNames(output, 'Approval Trigger', ['approval'])).toEqual([]);
+		expect(findApiOutputNames(output, 'Approval Trigger').map((p) => p.name)).toEqual([
+			'ref',
+			'xtid',
+			'parent_xaid',
+		]);
+	});
+});
+
 describe('scripts/lint-jargon.mjs', () => {
 	const run = (...files: string[]) =>
 		spawnSync(
@@ -148,6 +183,8 @@ describe('scripts/lint-jargon.mjs', () => {
 		expect(result.stderr).toBe('');
 		expect(result.status).toBe(0);
 		expect(result.stdout).toMatch(/no API words in the forms of 4 files/);
+		// Simplify's shapes, every kind of payment result and both triggers' items (scripts/output-samples.mjs)
+		expect(result.stdout).toMatch(/nor among the field names of 15 kinds of output/);
 	}, 60_000);
 
 	it('fails on a planted node, naming the file and the property', () => {
