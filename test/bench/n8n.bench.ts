@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { cleanEnv, defaultVersion } from '../e2e/lib/install';
@@ -1053,7 +1053,7 @@ async function main(): Promise<void> {
 	const file =
 		outIndex === -1
 			? join(__dirname, '..', '..', 'docs', 'benchmark-results.md')
-			: join(process.cwd(), process.argv[outIndex + 1]);
+			: resolve(process.argv[outIndex + 1]);
 	mkdirSync(join(file, '..'), { recursive: true });
 	writeFileSync(file, `${report.join('\n')}\n`);
 	console.log(`written: ${file}`);
