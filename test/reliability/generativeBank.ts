@@ -31,6 +31,11 @@ import { type BankVariants, SPEC_MINIMAL } from '../sandbox/variants';
 const SEED = Number(process.env.GENERATIVE_BANK_SEED ?? 3030);
 const CASES_PER_ROUND = Number(process.env.GENERATIVE_BANK_CASES ?? 250);
 const PAYMENTS = Number(process.env.GENERATIVE_BANK_PAYMENTS ?? 20_000);
+/**
+ * About 3 minutes of one core per mode (npm run test:reliability prints it); the limit leaves room for
+ * a machine busy with other work.
+ */
+const TIME_LIMIT_MS = 20 * 60_000;
 
 /** The sandbox's own choices where the documentation says "not shown", or spec-minimal's. */
 export type GenerativeMode = 'default' | 'specMinimal';
@@ -543,31 +548,35 @@ async function round(
 export function describeGenerativeBank(mode: GenerativeMode): void {
 	const MODE = mode === 'specMinimal' ? 'spec-minimal mode' : 'default mode';
 	describe(`a generative bank (${MODE}): statements never contradict the ledger, nothing is paid twice, nothing claimed that is not this payment`, () => {
-		it(`holds over at least ${PAYMENTS} generated payments`, async () => {
-			let rounds = 0;
-			let failed: Awaited<ReturnType<typeof round>> | undefined;
-			while (tally.payments < PAYMENTS && failed === undefined) {
-				const result = await round(mode, SEED + rounds++);
-				if (result.failed) failed = result;
-			}
-			const total =
-				disagreements.contradiction + disagreements.duplicate + disagreements.falseClaim;
-			console.log(
-				`generative bank (${MODE}): ${tally.cases} cases in ${rounds} rounds of ${CASES_PER_ROUND} from seed ${SEED}, ${tally.payments} payments, ${tally.runs} runs, ${tally.statements} statements (${Object.entries(
-					tally.byStatus,
-				)
-					.map(([status, count]) => `${status} ${count}`)
-					.join(
-						', ',
-					)}), ${tally.keyInUseAnswers} answered 409 "key in use"; ${total} disagreements: ${disagreements.contradiction} contradictions, ${disagreements.duplicate} duplicates, ${disagreements.falseClaim} false claims`,
-			);
-			if (failed) {
+		it(
+			`holds over at least ${PAYMENTS} generated payments`,
+			async () => {
+				let rounds = 0;
+				let failed: Awaited<ReturnType<typeof round>> | undefined;
+				while (tally.payments < PAYMENTS && failed === undefined) {
+					const result = await round(mode, SEED + rounds++);
+					if (result.failed) failed = result;
+				}
+				const total =
+					disagreements.contradiction + disagreements.duplicate + disagreements.falseClaim;
 				console.log(
-					`smallest counterexample: ${JSON.stringify(failed.counterexample)}\n${(failed.failure?.why ?? []).map(({ kind, text }) => `${kind}: ${text}`).join('\n')}`,
+					`generative bank (${MODE}): ${tally.cases} cases in ${rounds} rounds of ${CASES_PER_ROUND} from seed ${SEED}, ${tally.payments} payments, ${tally.runs} runs, ${tally.statements} statements (${Object.entries(
+						tally.byStatus,
+					)
+						.map(([status, count]) => `${status} ${count}`)
+						.join(
+							', ',
+						)}), ${tally.keyInUseAnswers} answered 409 "key in use"; ${total} disagreements: ${disagreements.contradiction} contradictions, ${disagreements.duplicate} duplicates, ${disagreements.falseClaim} false claims`,
 				);
-			}
-			expect(failed).toBeUndefined();
-			expect(tally.payments).toBeGreaterThanOrEqual(PAYMENTS);
-		});
+				if (failed) {
+					console.log(
+						`smallest counterexample: ${JSON.stringify(failed.counterexample)}\n${(failed.failure?.why ?? []).map(({ kind, text }) => `${kind}: ${text}`).join('\n')}`,
+					);
+				}
+				expect(failed).toBeUndefined();
+				expect(tally.payments).toBeGreaterThanOrEqual(PAYMENTS);
+			},
+			TIME_LIMIT_MS,
+		);
 	});
 }

@@ -2,10 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiFailureOf, apiRequest } from '../transport';
 import {
-	batchKey,
-	detailsKey,
 	type IdempotencyKey,
-	itemKey,
 	type KeyScope,
 	keyScopeOf,
 	resubmissionKey,
@@ -20,7 +17,7 @@ import {
 	unknownOutcomes,
 } from './outcomes';
 import { type Payment, paymentRequest } from './payment';
-import { bodyDigest, paymentIdentities } from './paymentIdentity';
+import { bodyDigest } from './paymentIdentity';
 import {
 	findCandidates,
 	type FoundPayment,
@@ -28,65 +25,32 @@ import {
 	lookUpPayments,
 	paymentsAlreadyAtBank,
 } from './paymentLookUp';
-import { PaymentMemory, type SentRequest } from './paymentMemory';
+import { PaymentMemory } from './paymentMemory';
+import {
+	type BeforeSending,
+	type PaymentStep,
+	PaymentPlanner,
+	type PlannedRequest,
+	requestBodyOf,
+} from './paymentPlan';
 import { failedRequestStatus } from './evidence';
 import { readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
-import { type SpendingLimits, withinLimits } from './spendingLimits';
-
-/** One request to send: its payments in the order they go, and its key. */
-export interface PlannedRequest {
-	members: Payment[];
-	key: IdempotencyKey;
-	/** An array body (Submit Batch's requests), or one payment object. */
-	asBatch: boolean;
-}
+import type { SpendingLimits } from './spendingLimits';
 
 /**
- * What a run does, in input order: send a request, report outcomes already known (a key used with
- * another body), refuse a payment over a spending limit, or look up payments sent before that are not
- * sent again now.
- */
-export type PaymentStep =
-	| { kind: 'send'; request: PlannedRequest }
-	| { kind: 'known'; outcomes: PaymentOutcome[] }
-	| { kind: 'overLimit'; payment: Payment; reason: string }
-	| { kind: 'holdBack'; payments: Payment[]; why: string }
-	/** Skip Payments Already Made: the bank shows a payment with these details already; not sent. */
-	| { kind: 'alreadyMade'; payment: Payment; earlier: FoundPayment[] };
-
-const HELD_WITH_OTHERS =
-	'It was sent earlier in this execution in one request with other payments that are not all in this run of the node, so that request cannot be repeated as it was, and the payment is not sent under another key.';
-const HELD_OVER_LIMIT =
-	'It is over a spending limit now, and was sent earlier in this execution, so it is not sent again.';
-
-const firstItemOf = (step: PaymentStep): number => {
-	const payments =
-		step.kind === 'send'
-			? step.request.members
-			: step.kind === 'known'
-				? step.outcomes.map((o) => o.payment)
-				: step.kind === 'overLimit' || step.kind === 'alreadyMade'
-					? [step.payment]
-					: step.payments;
-	return Math.min(...payments.map((payment) => payment.itemIndex));
-};
-
-const requestBodyOf = (members: Payment[], asBatch: boolean) =>
-	asBatch ? members.map((payment) => payment.body) : members[0].body;
-
-/**
- * The payments one run of the node sends: the keys' scope (keyScopeOf), what the node remembers of
- * the keys it sent and the transactions it reported (PaymentMemory, kept in the node's execution
- * context), and sending, looking up and resubmitting. Every outcome carries its payment and the key it
- * was sent with, with that key's source.
+ * The executor of the payments one run of the node sends: PaymentPlanner (paymentPlan.ts) decides
+ * what to send under which key and what to look up, from what the node remembers of this execution
+ * (PaymentMemory, kept in the node's execution context) and what the bank showed; this class performs
+ * each step: sending, looking up and resubmitting. Every outcome carries its payment and the key it was
+ * sent with, with that key's source. Submit and Submit Batch share it.
  */
 export class PaymentRun {
 	readonly scope: KeyScope;
 
-	private remembered?: PaymentMemory;
+	readonly planner: PaymentPlanner;
 
-	private identities = new Map<Payment, string>();
+	private remembered?: PaymentMemory;
 
 	/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
 	private readonly heldBeforeSending = new Set<string>();
@@ -100,192 +64,7 @@ export class PaymentRun {
 		readonly skipAlreadyMade: boolean,
 	) {
 		this.scope = keyScopeOf.call(context);
-	}
-
-	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
-	private identify(payments: readonly Payment[]): void {
-		this.identities = paymentIdentities(payments, this.scope.runIndex);
-	}
-
-	/** What the spending limits count a payment as: its custom key (the bank pays one key once), else its identity. */
-	private limitIdOf(payment: Payment): string {
-		return payment.customKey !== undefined ? this.keyOf(payment).key : this.identityOf(payment);
-	}
-
-	private identityOf(payment: Payment): string {
-		const identity = this.identities.get(payment);
-		if (identity === undefined)
-			throw new Error(`payment of item ${payment.itemIndex} was not identified`);
-		return identity;
-	}
-
-	/**
-	 * Whether this payment was sent before in this execution in a request that may have been processed:
-	 * it then goes again only under that key. A request the bank refused (and no attempt of it lost) made
-	 * nothing, so its payments are new ones again.
-	 */
-	private mayHaveBeenMade(payment: Payment): boolean {
-		return this.firstRequestOf(payment)?.request.possiblyMade === true;
-	}
-
-	private firstRequestOf(payment: Payment): { key: string; request: SentRequest } | undefined {
-		const key = this.memory.keyOfPayment(this.identityOf(payment));
-		const request = key === undefined ? undefined : this.memory.request(key);
-		return key !== undefined && request !== undefined ? { key, request } : undefined;
-	}
-
-	/** What the spending limits count as already paid: payments of this execution that may have been made. */
-	private mayHaveBeenMadeById(limitId: string): boolean {
-		const key = this.memory.keyOfPayment(limitId) ?? limitId;
-		return this.memory.request(key)?.possiblyMade === true;
-	}
-
-	/**
-	 * spec §Payments rule 1, §Errors rule 7: one key, one body. A payment whose custom key was already used
-	 * for another body, in this run or an earlier one of this execution, is refused before anything is
-	 * sent; so is a payment sent before under another key than the one it has now.
-	 */
-	private screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentOutcome[] } {
-		const bodies = new Map<string, string>();
-		const usable: Payment[] = [];
-		const conflicts: PaymentOutcome[] = [];
-		for (const payment of payments) {
-			if (payment.customKey === undefined) {
-				usable.push(payment);
-				continue;
-			}
-			const key = this.keyOf(payment);
-			const body = bodyDigest(payment.body);
-			const earlier = this.memory.request(key.key);
-			const boundTo =
-				bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
-			const first = this.firstRequestOf(payment);
-			if (boundTo !== undefined && boundTo !== body) {
-				conflicts.push(
-					...keyConflictOutcomes.call(
-						this.context,
-						[payment],
-						key,
-						'otherBody',
-						earlier?.possiblyMade === true,
-					),
-				);
-			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
-				conflicts.push(...keyConflictOutcomes.call(this.context, [payment], key, 'otherKey', true));
-			} else {
-				bodies.set(key.key, body);
-				usable.push(payment);
-			}
-		}
-		return { usable, conflicts };
-	}
-
-	/**
-	 * The requests of this run, in input order. A payment sent before in this execution goes again only
-	 * in the request it was first sent in, with that key and that body, and only when every payment of
-	 * that request is here again; otherwise it is held back (`held`) and looked up, never sent under a new
-	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
-	 * refused before anything is sent.
-	 */
-	private plan(
-		payments: Payment[],
-		planNew: (fresh: Payment[]) => PlannedRequest[],
-	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentOutcome[] } {
-		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
-		const planned = new Set<Payment>();
-		const { requests, held } = this.planSentBefore(payments, byIdentity, planned);
-		const fresh = planNew(payments.filter((payment) => !planned.has(payment)));
-		const conflicts = this.planNewRequests(fresh, byIdentity, requests);
-		requests.sort(
-			(a, b) =>
-				Math.min(...a.members.map((m) => m.itemIndex)) -
-				Math.min(...b.members.map((m) => m.itemIndex)),
-		);
-		return { requests, held, conflicts };
-	}
-
-	/**
-	 * The payments sent before in this execution: each request again, with its key, when all its
-	 * payments are here; otherwise the payment is held back. Marks each one `planned`.
-	 */
-	private planSentBefore(
-		payments: Payment[],
-		byIdentity: ReadonlyMap<string, Payment>,
-		planned: Set<Payment>,
-	): { requests: PlannedRequest[]; held: Payment[] } {
-		const requests: PlannedRequest[] = [];
-		const held: Payment[] = [];
-		for (const payment of payments) {
-			const first =
-				payment.customKey === undefined && this.mayHaveBeenMade(payment)
-					? this.firstRequestOf(payment)
-					: undefined;
-			if (first === undefined || planned.has(payment)) continue;
-			const members = first.request.members.map((identity) => byIdentity.get(identity));
-			if (
-				members.every((member): member is Payment => member !== undefined && !planned.has(member))
-			) {
-				members.forEach((member) => planned.add(member));
-				requests.push({
-					members,
-					key: { key: first.key, source: this.ownKeySource },
-					asBatch: first.request.asBatch,
-				});
-			} else {
-				planned.add(payment);
-				held.push(payment);
-			}
-		}
-		return { requests, held };
-	}
-
-	/**
-	 * The new requests, added to `requests`; one whose key was already sent with another body gets a
-	 * key of its own when that key was its by position only, and is refused otherwise.
-	 */
-	private planNewRequests(
-		fresh: PlannedRequest[],
-		byIdentity: ReadonlyMap<string, Payment>,
-		requests: PlannedRequest[],
-	): PaymentOutcome[] {
-		const conflicts: PaymentOutcome[] = [];
-		for (const request of fresh) {
-			const body = bodyDigest(requestBodyOf(request.members, request.asBatch));
-			const sent = this.memory.request(request.key.key);
-			if (sent?.body === undefined || sent.body === body) {
-				requests.push(request);
-			} else if (request.key.source === 'derived' && this.freesItsKey(sent, byIdentity)) {
-				// another request's key by position only (the items moved, or that request made nothing):
-				// these payments were never sent, so they get a key of their own
-				requests.push({
-					...request,
-					key: { key: uuidV4FromParts(['rekeyed', request.key.key, body]), source: 'derived' },
-				});
-			} else {
-				conflicts.push(
-					...keyConflictOutcomes.call(
-						this.context,
-						request.members,
-						request.key,
-						'otherBody',
-						sent.possiblyMade,
-					),
-				);
-			}
-		}
-		return conflicts;
-	}
-
-	/**
-	 * Whether the request first sent under a derived key leaves that key to others: it made nothing, or
-	 * its payments are all in this run, under their own first key. Otherwise one of them may be the
-	 * payment now planned under the key, changed since (another amount, payee or reference).
-	 */
-	private freesItsKey(sent: SentRequest, present: ReadonlyMap<string, Payment>): boolean {
-		return (
-			!sent.possiblyMade ||
-			(sent.members.length > 0 && sent.members.every((identity) => present.has(identity)))
-		);
+		this.planner = new PaymentPlanner(this.scope, skipAlreadyMade, () => this.memory);
 	}
 
 	/**
@@ -295,80 +74,69 @@ export class PaymentRun {
 	 * earlier, which is not sent again automatically either (spec §Errors rule 5). Every xtid the lists
 	 * show is kept: the bank answering one of them later is a payment made before.
 	 */
-	private async alreadyAtBank(
-		payments: Payment[],
-	): Promise<{ found: Map<Payment, FoundPayment[]>; unchecked: PaymentOutcome[] }> {
-		const fresh = payments.filter((payment) => !this.mayHaveBeenMade(payment));
-		const found = new Map<Payment, FoundPayment[]>();
-		if (!this.skipAlreadyMade || fresh.length === 0) return { found, unchecked: [] };
+	private async checkAtBank(payments: Payment[]): Promise<BeforeSending> {
+		const atBank = new Map<Payment, FoundPayment[]>();
+		if (payments.length === 0) return { atBank, unchecked: [] };
 		let read: Awaited<ReturnType<typeof paymentsAlreadyAtBank>>;
 		try {
-			read = await paymentsAlreadyAtBank.call(this.context, fresh);
+			read = await paymentsAlreadyAtBank.call(this.context, payments);
 		} catch (error) {
 			const keyOf = (payment: Payment) => this.keyOf(payment);
-			return { found, unchecked: uncheckedOutcomes.call(this.context, fresh, keyOf, error) };
+			return {
+				atBank,
+				unchecked: uncheckedOutcomes.call(this.context, payments, keyOf, error),
+			};
 		}
 		read.listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
-		for (const payment of fresh) {
+		for (const payment of payments) {
 			const earlier = read.matches.get(payment.itemIndex) ?? [];
-			if (earlier.length > 0) found.set(payment, earlier);
+			if (earlier.length > 0) atBank.set(payment, earlier);
 		}
-		return { found, unchecked: [] };
+		return { atBank, unchecked: [] };
 	}
 
 	/**
-	 * The steps of this run for these valid payments, in input order: keys checked against their bodies
-	 * (screen), payments the bank already holds left out (alreadyAtBank), the spending limits applied (a
-	 * payment sent before that is over a limit now is looked up, not reported "not sent"), then the
-	 * requests planned (plan).
+	 * The steps of this run for these valid payments, in input order (PaymentPlanner): keys checked
+	 * against their bodies, the bank's records read when Skip Payments Already Made is on, then the plan.
 	 */
 	async steps(
 		payments: Payment[],
 		limits: SpendingLimits,
 		planNew: (fresh: Payment[]) => PlannedRequest[],
 	): Promise<PaymentStep[]> {
-		this.identify(payments);
-		const { usable, conflicts } = this.screen(payments);
-		const { found: atBank, unchecked } = await this.alreadyAtBank(usable);
-		const notSent = new Set(unchecked.map((outcome) => outcome.payment));
-		const { allowed, refused } = withinLimits.call(
-			this.context,
-			usable.filter((payment) => !atBank.has(payment) && !notSent.has(payment)),
+		const { usable, conflicts } = this.planner.screen(payments);
+		const beforeSending = await this.checkAtBank(this.planner.toCheckAtBank(usable));
+		return this.planner.steps(
+			usable,
+			conflicts,
+			beforeSending,
 			limits,
-			{
-				idOf: (payment) => this.limitIdOf(payment),
-				alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
-			},
+			this.context.getContext('node'),
+			planNew,
 		);
-		const plan = this.plan(allowed, planNew);
-		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
-		const steps: PaymentStep[] = [
-			...[...conflicts, ...plan.conflicts, ...unchecked].map(
-				(outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] }),
-			),
-			...[...atBank].map(
-				([payment, earlier]): PaymentStep => ({ kind: 'alreadyMade', payment, earlier }),
-			),
-			...refused
-				.filter((entry) => !heldOverLimit.includes(entry))
-				.map(({ payment, reason }): PaymentStep => ({ kind: 'overLimit', payment, reason })),
-			...heldOverLimit.map(
-				({ payment }): PaymentStep => ({
-					kind: 'holdBack',
-					payments: [payment],
-					why: HELD_OVER_LIMIT,
-				}),
-			),
-			...plan.held.map(
-				(payment): PaymentStep => ({
-					kind: 'holdBack',
-					payments: [payment],
-					why: HELD_WITH_OTHERS,
-				}),
-			),
-			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
-		];
-		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
+	}
+
+	/** The outcomes of one step; undefined for a payment not sent (over a limit, or already made). */
+	async perform(step: PaymentStep): Promise<PaymentOutcome[] | undefined> {
+		switch (step.kind) {
+			case 'send':
+				return await this.send(step.request.members, step.request.key, step.request.asBatch);
+			case 'known':
+				return step.outcomes;
+			case 'keyConflict':
+				return keyConflictOutcomes.call(
+					this.context,
+					[step.payment],
+					step.key,
+					step.conflict,
+					step.earlierMayHaveBeenMade,
+				);
+			case 'holdBack':
+				return await this.holdBack(step.payments, step.why);
+			case 'overLimit':
+			case 'alreadyMade':
+				return undefined;
+		}
 	}
 
 	/**
@@ -380,12 +148,12 @@ export class PaymentRun {
 		const outcomes: PaymentOutcome[] = [];
 		const byKey = new Map<string, Payment[]>();
 		for (const payment of payments) {
-			const key = this.memory.keyOfPayment(this.identityOf(payment)) as string;
+			const key = this.planner.firstKeyOf(payment) as string;
 			byKey.set(key, [...(byKey.get(key) ?? []), payment]);
 		}
 		for (const [key, members] of byKey) {
 			outcomes.push(
-				...(await this.resolveUnknown(members, { key, source: this.ownKeySource }, why)),
+				...(await this.resolveUnknown(members, { key, source: this.planner.ownKeySource }, why)),
 			);
 		}
 		return outcomes;
@@ -399,25 +167,12 @@ export class PaymentRun {
 
 	/** The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key). */
 	keyOf(payment: Payment): IdempotencyKey {
-		if (payment.customKey === undefined && this.skipAlreadyMade)
-			return detailsKey(bodyDigest(payment.body), false);
-		return itemKey(this.scope, payment.itemIndex, payment.customKey);
+		return this.planner.keyOf(payment);
 	}
 
 	/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
 	batchKeyOf(batchIndex: number, members: readonly Payment[]): IdempotencyKey {
-		if (this.skipAlreadyMade)
-			return detailsKey(bodyDigest(requestBodyOf([...members], true)), true);
-		return batchKey(
-			this.scope,
-			batchIndex,
-			members.map((member) => member.itemIndex),
-		);
-	}
-
-	/** The source of the keys this run derives itself. */
-	private get ownKeySource(): IdempotencyKey['source'] {
-		return this.skipAlreadyMade ? 'details' : 'derived';
+		return this.planner.batchKeyOf(batchIndex, members);
 	}
 
 	/**
@@ -539,8 +294,9 @@ export class PaymentRun {
 		asBatch: boolean,
 	): Promise<PaymentOutcome[]> {
 		const body = requestBodyOf(payments, asBatch);
-		const identities =
-			this.identities.size > 0 ? payments.map((payment) => this.identityOf(payment)) : [];
+		const identities = this.planner.identified
+			? payments.map((payment) => this.planner.identityOf(payment))
+			: [];
 		const { request: sent, first } = this.memory.recordAttempt(key.key, {
 			body: bodyDigest(body),
 			members: identities,

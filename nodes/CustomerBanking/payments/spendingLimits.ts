@@ -71,11 +71,10 @@ export interface LimitLedger<P> {
  * execution context, and the total in cents of those that may have been paid (read once per account).
  */
 function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
-	this: IExecuteFunctions,
 	payments: P[],
 	ledgerOf: LimitLedger<P>,
+	memory: IDataObject,
 ): { spent: Record<string, Record<string, number>>; committedOf: (account: string) => number } {
-	const memory = this.getContext('node');
 	const spent = (memory[SPENT] ??= {}) as IDataObject as Record<string, Record<string, number>>;
 	for (const payment of payments) {
 		const id = ledgerOf.idOf(payment);
@@ -113,17 +112,18 @@ function overTotal(limits: SpendingLimits, account: string, total: number, amoun
  * also when it is not in this run's input: a payment that may have been paid is sent again (under its
  * key) only while that total is within Maximum Total, since a resend pays it if the first attempt did
  * not; a new payment only while the total with it stays within. A payment the limits allowed in an
- * earlier run that made nothing is decided again under today's limits.
+ * earlier run that made nothing is decided again under today's limits. `memory`: the node's execution
+ * context.
  */
 export function withinLimits<P extends { itemIndex: number; body: IDataObject }>(
-	this: IExecuteFunctions,
 	payments: P[],
 	limits: SpendingLimits,
 	ledgerOf: LimitLedger<P>,
+	memory: IDataObject,
 ): { allowed: P[]; refused: Array<{ payment: P; reason: string }> } {
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
-	const { spent, committedOf } = paidSoFar.call(this, payments, ledgerOf);
+	const { spent, committedOf } = paidSoFar(payments, ledgerOf, memory);
 	const newTotals = new Map<string, number>();
 	const counted = new Set<string>();
 	for (const payment of payments) {

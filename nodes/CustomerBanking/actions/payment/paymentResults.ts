@@ -6,7 +6,7 @@ import type { PaymentOutcome } from '../../payments/outcomes';
 import { type Payment, paymentRequest } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
 import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
-import type { PaymentStep } from '../../payments/paymentRun';
+import type { PaymentStep } from '../../payments/paymentPlan';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';

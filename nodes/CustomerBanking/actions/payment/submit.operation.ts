@@ -17,7 +17,6 @@ import {
 	unsentResult,
 	validatedResult,
 } from './paymentResults';
-import { stepOutcomes } from './paymentSteps';
 import { readPayments, skipsAlreadyMade } from './readPayment';
 
 const properties: INodeProperties[] = [
@@ -69,7 +68,7 @@ export async function executeBatch(
 		fresh.map((payment) => ({ members: [payment], key: run.keyOf(payment), asBatch: false })),
 	);
 	for (const step of steps) {
-		const outcomes = await stepOutcomes(run, step);
+		const outcomes = await run.perform(step);
 		if (outcomes === undefined) {
 			results.push(unsentResult(step));
 			continue;

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { Payment } from '../../payments/payment';
-import { type PlannedRequest, PaymentRun } from '../../payments/paymentRun';
+import type { PlannedRequest } from '../../payments/paymentPlan';
+import { PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import {
@@ -25,7 +26,6 @@ import {
 	unsentResult,
 	validatedResult,
 } from './paymentResults';
-import { stepOutcomes } from './paymentSteps';
 import { type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
@@ -153,7 +153,7 @@ const placementOf = (request: PlannedRequest, index: number): BatchPlacement => 
 
 /**
  * Input items grouped into requests (planRequests); a payment already sent in this execution goes
- * again only in its first request (PaymentRun.steps). Every item is checked before the first request;
+ * again only in its first request (PaymentPlanner, paymentPlan.ts). Every item is checked before the first request;
  * invalid items (with Continue On Fail) are left out of the requests.
  */
 export async function executeBatch(
@@ -210,7 +210,7 @@ async function sendInTurn(
 	let sent = 0;
 	const steps = await run.steps(payments, limits, (fresh) => planRequests(run, fresh, size));
 	for (const step of steps) {
-		let outcomes = await stepOutcomes(run, step);
+		let outcomes = await run.perform(step);
 		if (outcomes === undefined) {
 			results.push(unsentResult(step));
 			continue;

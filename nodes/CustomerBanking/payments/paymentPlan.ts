@@ -1,0 +1,385 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	batchKey,
+	detailsKey,
+	type IdempotencyKey,
+	itemKey,
+	type KeyScope,
+	uuidV4FromParts,
+} from './idempotencyKey';
+import type { PaymentOutcome } from './outcomes';
+import type { Payment } from './payment';
+import { bodyDigest, paymentIdentities } from './paymentIdentity';
+import type { FoundPayment } from './paymentLookUp';
+import type { PaymentMemory, SentRequest } from './paymentMemory';
+import { type SpendingLimits, withinLimits } from './spendingLimits';
+
+/** One request to send: its payments in the order they go, and its key. */
+export interface PlannedRequest {
+	members: Payment[];
+	key: IdempotencyKey;
+	/** An array body (Submit Batch's requests), or one payment object. */
+	asBatch: boolean;
+}
+
+/**
+ * What a run does, in input order: send a request, report outcomes already known (a look-up before
+ * sending that failed), refuse a payment whose key was used with another body or that was sent before
+ * under another key, refuse a payment over a spending limit, or look up payments sent before that are
+ * not sent again now.
+ */
+export type PaymentStep =
+	| { kind: 'send'; request: PlannedRequest }
+	| { kind: 'known'; outcomes: PaymentOutcome[] }
+	| {
+			kind: 'keyConflict';
+			payment: Payment;
+			key: IdempotencyKey;
+			conflict: 'otherBody' | 'otherKey';
+			earlierMayHaveBeenMade: boolean;
+	  }
+	| { kind: 'overLimit'; payment: Payment; reason: string }
+	| { kind: 'holdBack'; payments: Payment[]; why: string }
+	/** Skip Payments Already Made: the bank shows a payment with these details already; not sent. */
+	| { kind: 'alreadyMade'; payment: Payment; earlier: FoundPayment[] };
+
+export const HELD_WITH_OTHERS =
+	'It was sent earlier in this execution in one request with other payments that are not all in this run of the node, so that request cannot be repeated as it was, and the payment is not sent under another key.';
+export const HELD_OVER_LIMIT =
+	'It is over a spending limit now, and was sent earlier in this execution, so it is not sent again.';
+
+export const firstItemOf = (step: PaymentStep): number => {
+	const payments =
+		step.kind === 'send'
+			? step.request.members
+			: step.kind === 'known'
+				? step.outcomes.map((o) => o.payment)
+				: step.kind === 'holdBack'
+					? step.payments
+					: [step.payment];
+	return Math.min(...payments.map((payment) => payment.itemIndex));
+};
+
+export const requestBodyOf = (members: Payment[], asBatch: boolean) =>
+	asBatch ? members.map((payment) => payment.body) : members[0].body;
+
+/** What the bank showed before anything was sent (Skip Payments Already Made), for the plan. */
+export interface BeforeSending {
+	/** Payments the bank already shows, with the records that match them. */
+	atBank: ReadonlyMap<Payment, FoundPayment[]>;
+	/** Outcomes of payments that could not be checked (the look-up failed): not sent. */
+	unchecked: PaymentOutcome[];
+}
+
+/**
+ * The plan of one run of Submit or Submit Batch, with no requests and no n8n: from the payments, what the
+ * node remembers of this execution (PaymentMemory) and what the bank showed before sending, which
+ * requests go under which keys, which payments are looked up instead, and which are not sent. PaymentRun
+ * performs the plan. `skipAlreadyMade` (Skip Payments Already Made): keys come from the payments' details
+ * instead of this execution.
+ */
+export class PaymentPlanner {
+	private identities = new Map<Payment, string>();
+
+	/** `memory`: read when first needed, so a run that plans nothing leaves the node's memory as it was. */
+	constructor(
+		readonly scope: KeyScope,
+		readonly skipAlreadyMade: boolean,
+		private readonly memoryOf: () => PaymentMemory,
+	) {}
+
+	private get memory(): PaymentMemory {
+		return this.memoryOf();
+	}
+
+	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
+	identify(payments: readonly Payment[]): void {
+		this.identities = paymentIdentities(payments, this.scope.runIndex);
+	}
+
+	/** Whether payments were identified: requests then record their payments' identities. */
+	get identified(): boolean {
+		return this.identities.size > 0;
+	}
+
+	identityOf(payment: Payment): string {
+		const identity = this.identities.get(payment);
+		if (identity === undefined)
+			throw new Error(`payment of item ${payment.itemIndex} was not identified`);
+		return identity;
+	}
+
+	/** What the spending limits count a payment as: its custom key (the bank pays one key once), else its identity. */
+	private limitIdOf(payment: Payment): string {
+		return payment.customKey !== undefined ? this.keyOf(payment).key : this.identityOf(payment);
+	}
+
+	/**
+	 * Whether this payment was sent before in this execution in a request that may have been processed:
+	 * it then goes again only under that key. A request the bank refused (and no attempt of it lost) made
+	 * nothing, so its payments are new ones again.
+	 */
+	mayHaveBeenMade(payment: Payment): boolean {
+		return this.firstRequestOf(payment)?.request.possiblyMade === true;
+	}
+
+	/** The key a payment was first sent with in this execution. */
+	firstKeyOf(payment: Payment): string | undefined {
+		return this.memory.keyOfPayment(this.identityOf(payment));
+	}
+
+	private firstRequestOf(payment: Payment): { key: string; request: SentRequest } | undefined {
+		const key = this.firstKeyOf(payment);
+		const request = key === undefined ? undefined : this.memory.request(key);
+		return key !== undefined && request !== undefined ? { key, request } : undefined;
+	}
+
+	/** What the spending limits count as already paid: payments of this execution that may have been made. */
+	private mayHaveBeenMadeById(limitId: string): boolean {
+		const key = this.memory.keyOfPayment(limitId) ?? limitId;
+		return this.memory.request(key)?.possiblyMade === true;
+	}
+
+	/** The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key). */
+	keyOf(payment: Payment): IdempotencyKey {
+		if (payment.customKey === undefined && this.skipAlreadyMade)
+			return detailsKey(bodyDigest(payment.body), false);
+		return itemKey(this.scope, payment.itemIndex, payment.customKey);
+	}
+
+	/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
+	batchKeyOf(batchIndex: number, members: readonly Payment[]): IdempotencyKey {
+		if (this.skipAlreadyMade)
+			return detailsKey(bodyDigest(requestBodyOf([...members], true)), true);
+		return batchKey(
+			this.scope,
+			batchIndex,
+			members.map((member) => member.itemIndex),
+		);
+	}
+
+	/** The source of the keys this run derives itself. */
+	get ownKeySource(): IdempotencyKey['source'] {
+		return this.skipAlreadyMade ? 'details' : 'derived';
+	}
+
+	/**
+	 * spec §Payments rule 1, §Errors rule 7: one key, one body. A payment whose custom key was already used
+	 * for another body, in this run or an earlier one of this execution, is refused before anything is
+	 * sent; so is a payment sent before under another key than the one it has now. Identifies the payments
+	 * first.
+	 */
+	screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentStep[] } {
+		this.identify(payments);
+		const bodies = new Map<string, string>();
+		const usable: Payment[] = [];
+		const conflicts: PaymentStep[] = [];
+		for (const payment of payments) {
+			if (payment.customKey === undefined) {
+				usable.push(payment);
+				continue;
+			}
+			const key = this.keyOf(payment);
+			const body = bodyDigest(payment.body);
+			const earlier = this.memory.request(key.key);
+			const boundTo =
+				bodies.get(key.key) ?? (earlier?.members.length === 1 ? earlier.body : undefined);
+			const first = this.firstRequestOf(payment);
+			if (boundTo !== undefined && boundTo !== body) {
+				conflicts.push({
+					kind: 'keyConflict',
+					payment,
+					key,
+					conflict: 'otherBody',
+					earlierMayHaveBeenMade: earlier?.possiblyMade === true,
+				});
+			} else if (first !== undefined && first.key !== key.key && first.request.possiblyMade) {
+				conflicts.push({
+					kind: 'keyConflict',
+					payment,
+					key,
+					conflict: 'otherKey',
+					earlierMayHaveBeenMade: true,
+				});
+			} else {
+				bodies.set(key.key, body);
+				usable.push(payment);
+			}
+		}
+		return { usable, conflicts };
+	}
+
+	/**
+	 * Skip Payments Already Made: the payments to look up among the bank's records before sending, those
+	 * not sent before in this execution (a payment sent before goes again only under its key).
+	 */
+	toCheckAtBank(usable: Payment[]): Payment[] {
+		return this.skipAlreadyMade ? usable.filter((payment) => !this.mayHaveBeenMade(payment)) : [];
+	}
+
+	/**
+	 * The steps of this run for the payments `screen` left usable, in input order, with the key conflicts
+	 * it found: payments the bank already holds left out, the spending limits applied (a payment sent
+	 * before that is over a limit now is looked up, not reported "not sent"; `spent` is the node's memory
+	 * of amounts paid), then the requests planned (`planNew` groups the new payments).
+	 */
+	steps(
+		usable: Payment[],
+		conflicts: PaymentStep[],
+		{ atBank, unchecked }: BeforeSending,
+		limits: SpendingLimits,
+		spent: IDataObject,
+		planNew: (fresh: Payment[]) => PlannedRequest[],
+	): PaymentStep[] {
+		const notSent = new Set(unchecked.map((outcome) => outcome.payment));
+		const { allowed, refused } = withinLimits(
+			usable.filter((payment) => !atBank.has(payment) && !notSent.has(payment)),
+			limits,
+			{
+				idOf: (payment) => this.limitIdOf(payment),
+				alreadyPaid: (id) => this.mayHaveBeenMadeById(id),
+			},
+			spent,
+		);
+		const plan = this.plan(allowed, planNew);
+		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
+		const steps: PaymentStep[] = [
+			...conflicts,
+			...plan.conflicts,
+			...unchecked.map((outcome): PaymentStep => ({ kind: 'known', outcomes: [outcome] })),
+			...[...atBank].map(
+				([payment, earlier]): PaymentStep => ({ kind: 'alreadyMade', payment, earlier }),
+			),
+			...refused
+				.filter((entry) => !heldOverLimit.includes(entry))
+				.map(({ payment, reason }): PaymentStep => ({ kind: 'overLimit', payment, reason })),
+			...heldOverLimit.map(
+				({ payment }): PaymentStep => ({
+					kind: 'holdBack',
+					payments: [payment],
+					why: HELD_OVER_LIMIT,
+				}),
+			),
+			...plan.held.map(
+				(payment): PaymentStep => ({
+					kind: 'holdBack',
+					payments: [payment],
+					why: HELD_WITH_OTHERS,
+				}),
+			),
+			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
+		];
+		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
+	}
+
+	/**
+	 * The requests of this run, in input order. A payment sent before in this execution goes again only
+	 * in the request it was first sent in, with that key and that body, and only when every payment of
+	 * that request is here again; otherwise it is held back (`held`) and looked up, never sent under a new
+	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
+	 * refused before anything is sent.
+	 */
+	private plan(
+		payments: Payment[],
+		planNew: (fresh: Payment[]) => PlannedRequest[],
+	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentStep[] } {
+		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
+		const planned = new Set<Payment>();
+		const { requests, held } = this.planSentBefore(payments, byIdentity, planned);
+		const fresh = planNew(payments.filter((payment) => !planned.has(payment)));
+		const conflicts = this.planNewRequests(fresh, byIdentity, requests);
+		requests.sort(
+			(a, b) =>
+				Math.min(...a.members.map((m) => m.itemIndex)) -
+				Math.min(...b.members.map((m) => m.itemIndex)),
+		);
+		return { requests, held, conflicts };
+	}
+
+	/**
+	 * The payments sent before in this execution: each request again, with its key, when all its
+	 * payments are here; otherwise the payment is held back. Marks each one `planned`.
+	 */
+	private planSentBefore(
+		payments: Payment[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		planned: Set<Payment>,
+	): { requests: PlannedRequest[]; held: Payment[] } {
+		const requests: PlannedRequest[] = [];
+		const held: Payment[] = [];
+		for (const payment of payments) {
+			const first =
+				payment.customKey === undefined && this.mayHaveBeenMade(payment)
+					? this.firstRequestOf(payment)
+					: undefined;
+			if (first === undefined || planned.has(payment)) continue;
+			const members = first.request.members.map((identity) => byIdentity.get(identity));
+			if (
+				members.every((member): member is Payment => member !== undefined && !planned.has(member))
+			) {
+				members.forEach((member) => planned.add(member));
+				requests.push({
+					members,
+					key: { key: first.key, source: this.ownKeySource },
+					asBatch: first.request.asBatch,
+				});
+			} else {
+				planned.add(payment);
+				held.push(payment);
+			}
+		}
+		return { requests, held };
+	}
+
+	/**
+	 * The new requests, added to `requests`; one whose key was already sent with another body gets a
+	 * key of its own when that key was its by position only, and is refused otherwise.
+	 */
+	private planNewRequests(
+		fresh: PlannedRequest[],
+		byIdentity: ReadonlyMap<string, Payment>,
+		requests: PlannedRequest[],
+	): PaymentStep[] {
+		const conflicts: PaymentStep[] = [];
+		for (const request of fresh) {
+			const body = bodyDigest(requestBodyOf(request.members, request.asBatch));
+			const sent = this.memory.request(request.key.key);
+			if (sent?.body === undefined || sent.body === body) {
+				requests.push(request);
+			} else if (request.key.source === 'derived' && this.freesItsKey(sent, byIdentity)) {
+				// another request's key by position only (the items moved, or that request made nothing):
+				// these payments were never sent, so they get a key of their own
+				requests.push({
+					...request,
+					key: { key: uuidV4FromParts(['rekeyed', request.key.key, body]), source: 'derived' },
+				});
+			} else {
+				conflicts.push(
+					...request.members.map(
+						(payment): PaymentStep => ({
+							kind: 'keyConflict',
+							payment,
+							key: request.key,
+							conflict: 'otherBody',
+							earlierMayHaveBeenMade: sent.possiblyMade,
+						}),
+					),
+				);
+			}
+		}
+		return conflicts;
+	}
+
+	/**
+	 * Whether the request first sent under a derived key leaves that key to others: it made nothing, or
+	 * its payments are all in this run, under their own first key. Otherwise one of them may be the
+	 * payment now planned under the key, changed since (another amount, payee or reference).
+	 */
+	private freesItsKey(sent: SentRequest, present: ReadonlyMap<string, Payment>): boolean {
+		return (
+			!sent.possiblyMade ||
+			(sent.members.length > 0 && sent.members.every((identity) => present.has(identity)))
+		);
+	}
+}
