@@ -171,8 +171,8 @@ export async function waitBeforeRetry(ms: number): Promise<void> {
 /**
  * Replaces the wait between attempts for every request of this process, so a test sees each backoff
  * without sleeping through it; the policy (which failures are retried, how many attempts, how long)
- * is unchanged. Returns the function that puts the previous wait back, e.g.
- * `const restore = replaceRetryWait(async (ms) => void waits.push(ms));` … `afterAll(restore)`.
+ * is unchanged (test/helpers/retryWaits.ts does so for every in-process suite). Returns the function
+ * that puts the previous wait back.
  */
 export function replaceRetryWait(wait: RetryWait): () => void {
 	const previous = retryWait;
