@@ -151,6 +151,44 @@ const sameRequests = (a, b) =>
 	// concurrent requests (batches, parallel look-ups) may arrive in another order: the same multiset is equal
 	JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
+/** A request's kind: method, route template and answer, e.g. `GET /transaction/{xtid} → 404`. */
+const kindOf = (entry) =>
+	`${entry.method} ${entry.route ?? entry.path.replace(ID, '{id}')} → ${entry.status}${entry.fault ? ` (fault ${entry.fault})` : ''}`;
+
+const isPayment = (entry) => entry.method === 'POST' && entry.path === '/payments';
+
+/**
+ * Over the tests both commits have: how many more or fewer requests of each kind the second sent, and
+ * the payment requests and idempotency keys of each, so a change in what the bank is asked to pay
+ * stands out from added or removed reads.
+ */
+function summariseKinds(before, after) {
+	const common = [...before.keys()].filter((test) => after.has(test));
+	const change = new Map();
+	const payments = [0, 0];
+	const keys = [0, 0];
+	for (const test of common) {
+		[before, after].forEach((log, side) => {
+			const entries = log.get(test);
+			for (const entry of entries) {
+				const kind = kindOf(entry);
+				change.set(kind, (change.get(kind) ?? 0) + (side === 0 ? -1 : 1));
+			}
+			const posts = entries.filter(isPayment);
+			payments[side] += posts.length;
+			keys[side] += new Set(posts.map((entry) => entry.headers?.['x-idempotent-key'])).size;
+		});
+	}
+	const onlyIn = (log, other) => [...log.keys()].filter((test) => !other.has(test)).length;
+	console.log(
+		`\nOver the ${common.length} tests both ran (${onlyIn(before, after)} only before, ${onlyIn(after, before)} only after): ` +
+			`POST /payments ${payments[0]} → ${payments[1]}, idempotency keys ${keys[0]} → ${keys[1]}`,
+	);
+	for (const [kind, count] of [...change].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))) {
+		if (count !== 0) console.log(`  ${count > 0 ? '+' : ''}${count} ${kind}`);
+	}
+}
+
 function compare(before, after) {
 	const tests = [...new Set([...before.keys(), ...after.keys()])].sort();
 	let same = 0;
@@ -177,6 +215,7 @@ function compare(before, after) {
 	}
 	for (const test of sameButNumbers)
 		console.log(`~ ${test}: the same once numbers inside texts are ignored`);
+	summariseKinds(before, after);
 	console.log(
 		`\n${tests.length} tests, ${requests} requests before; ${same} tests sent the same requests, ` +
 			`${sameButNumbers.length} the same but for numbers inside texts (the tests' references hold the process id), ` +
