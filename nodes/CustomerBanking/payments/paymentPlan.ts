@@ -383,3 +383,31 @@ export class PaymentPlanner {
 		);
 	}
 }
+
+/**
+ * n8n retried a failed execution whose keys were not kept with it: of one planned request, the payments
+ * the account shows a match for (`candidates`, by item) may be made and are held back; the others go,
+ * under a key for just them when some were held back.
+ */
+export function afterKeysLost(
+	payments: Payment[],
+	key: IdempotencyKey,
+	candidates: ReadonlyMap<number, string[]>,
+): { possiblyMade: Payment[]; send: Payment[]; sendKey: IdempotencyKey } {
+	const possiblyMade = payments.filter(
+		(payment) => (candidates.get(payment.itemIndex) ?? []).length > 0,
+	);
+	const send = payments.filter((payment) => !possiblyMade.includes(payment));
+	const sendKey =
+		possiblyMade.length === 0
+			? key
+			: {
+					...key,
+					key: uuidV4FromParts([
+						'held-back',
+						key.key,
+						send.map((payment) => String(payment.itemIndex)).join(','),
+					]),
+				};
+	return { possiblyMade, send, sendKey };
+}

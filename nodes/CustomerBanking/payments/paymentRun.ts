@@ -1,13 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiFailureOf, apiRequest } from '../transport';
-import {
-	type IdempotencyKey,
-	type KeyScope,
-	keyScopeOf,
-	resubmissionKey,
-	uuidV4FromParts,
-} from './idempotencyKey';
+import { type IdempotencyKey, type KeyScope, keyScopeOf, resubmissionKey } from './idempotencyKey';
 import {
 	describeError,
 	keyConflictOutcomes,
@@ -27,6 +21,7 @@ import {
 } from './paymentLookUp';
 import { PaymentMemory } from './paymentMemory';
 import {
+	afterKeysLost,
 	type BeforeSending,
 	type PaymentStep,
 	PaymentPlanner,
@@ -356,23 +351,10 @@ export class PaymentRun {
 				sendKey: key,
 			};
 		}
-		const candidatesOf = (payment: Payment) => candidates.get(payment.itemIndex) ?? [];
-		const possiblyMade = payments.filter((payment) => candidatesOf(payment).length > 0);
-		const send = payments.filter((payment) => !possiblyMade.includes(payment));
+		const { possiblyMade, send, sendKey } = afterKeysLost(payments, key, candidates);
 		const held = unknownOutcomes.call(this.context, possiblyMade, key, failure, (payment) => ({
-			candidates: candidatesOf(payment),
+			candidates: candidates.get(payment.itemIndex) ?? [],
 		}));
-		const sendKey =
-			possiblyMade.length === 0
-				? key
-				: {
-						...key,
-						key: uuidV4FromParts([
-							'held-back',
-							key.key,
-							send.map((payment) => String(payment.itemIndex)).join(','),
-						]),
-					};
 		return { held, send, sendKey };
 	}
 }

@@ -9,6 +9,7 @@ import type { KeyScope } from '../../../nodes/CustomerBanking/payments/idempoten
 import type { Payment } from '../../../nodes/CustomerBanking/payments/payment';
 import { PaymentMemory } from '../../../nodes/CustomerBanking/payments/paymentMemory';
 import {
+	afterKeysLost,
 	type BeforeSending,
 	HELD_OVER_LIMIT,
 	HELD_WITH_OTHERS,
@@ -227,5 +228,17 @@ describe('payment planning: what to send, under which key, what to look up', () 
 		);
 		expect(steps[0]).toEqual({ kind: 'alreadyMade', payment: payments[0], earlier });
 		expect(steps[1]).toMatchObject({ kind: 'send', request: { key: { source: 'details' } } });
+	});
+
+	it("n8n's Retry without the failed execution's keys: payments the account shows a match for are held back, the others go under a key for just them", () => {
+		const key = { key: 'key-1', source: 'derived' as const };
+		const payments = [payment(0), payment(1), payment(2)];
+		const held = afterKeysLost(payments, key, new Map([[1, ['x-1']]]));
+		expect(held.possiblyMade).toEqual([payments[1]]);
+		expect(held.send).toEqual([payments[0], payments[2]]);
+		expect(held.sendKey.key).not.toBe('key-1');
+		expect(held.sendKey.source).toBe('derived');
+		const none = afterKeysLost(payments, key, new Map());
+		expect(none).toEqual({ possiblyMade: [], send: payments, sendKey: key });
 	});
 });
