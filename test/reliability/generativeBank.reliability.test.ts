@@ -1,8 +1,3 @@
 import { describeGenerativeBank } from './generativeBank';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: async () => undefined,
-}));
-
 describeGenerativeBank('default');
