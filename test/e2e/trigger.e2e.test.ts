@@ -82,7 +82,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 			reference: 'E2E-SETTLE-01',
 		});
 		expect(executionError(paid.execution)).toBeUndefined();
-		const [{ xtid }] = nodeOutput(paid.execution, 'Pay');
+		const [{ transactionId: xtid }] = nodeOutput(paid.execution, 'Pay');
 
 		const before = await executionIds(n8n, triggerWorkflowId);
 		await sandbox.control.settle(String(xtid));
