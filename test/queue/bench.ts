@@ -1,42 +1,48 @@
 /**
- * `npx tsx test/queue/bench.ts` (under `flock /tmp/real-n8n.lock`): throughput of the queue-mode
- * cluster with 2 workers and then 1, for a Submit Batch workflow (10 payments per execution, one
- * request) and for the Customer Banking Trigger (one signed delivery per execution, the transaction
- * fetched), and the resident memory of every process, idle and at its peak under that load.
- * Figures for the README's "Running at scale".
+ * `npm run bench:queue` (under `flock /tmp/real-n8n.lock`): the queue-mode cluster as docs/scale.md
+ * deploys it (main serving no production webhooks, 2 workers, webhook processes behind nginx running
+ * examples/deploy/nginx-webhooks.conf), everything sent through nginx, first with 2 webhook processes,
+ * then with the second one stopped (nginx passes its paths to the first). Per cell: executions ended
+ * per second, p99 of the time to the answer (the trigger answers once its execution ended, the Submit
+ * Batch webhook on receipt) and the peak resident memory of every process; the idle memory before any
+ * load. Workloads: signed deliveries to Customer Banking Triggers on TRIGGERS paths (the transaction
+ * fetched; several paths, as the hash spreads triggers over the webhook processes), and a Submit Batch
+ * workflow (10 payments per execution, one request, one path). Figures for docs/scale.md.
  */
 import { buildAndPack, packedTarball } from '../e2e/lib/pack';
 import {
 	activate,
 	createSandboxCredential,
-	importWorkflow,
 	isFinished,
 	loadWorkflow,
 	sleep,
 	waitFor,
+	whenRegistered,
 } from '../e2e/lib/stack';
-import { postgresRss, redisRss, type QueueInstance } from './lib/cluster';
-import {
-	post,
-	postWhenRegistered,
-	type QueueStack,
-	signed,
-	startQueueStack,
-} from './lib/queueStack';
+import { postgresRss, processTreeRss, redisRss } from './lib/cluster';
+import { post, type QueueStack, signed, startQueueStack } from './lib/queueStack';
 import { ensureServicePackages } from './lib/services';
 
-const EXECUTIONS = Number(process.env.QUEUE_BENCH_EXECUTIONS ?? 100);
+const DELIVERIES = Number(process.env.QUEUE_BENCH_DELIVERIES ?? 200);
+const IN_FLIGHT = 20;
+const TRIGGERS = 6;
 const PAYMENTS_PER_EXECUTION = 10;
-const TRIGGER_WEBHOOK_PATH = 'e2e00000-0000-4000-8000-000000000901/webhook';
 
 interface ListedExecution {
 	id: string;
 	status: string;
-	startedAt: string;
 	stoppedAt: string | null;
 }
 
 type Peaks = Map<string, number>;
+
+interface Cell {
+	rate: number;
+	p99: number;
+	median: number;
+	/** requests per webhook process nginx passed them to */
+	spread: Record<string, number>;
+}
 
 function sampleRss(stack: QueueStack, peaks: Peaks): void {
 	const { cluster } = stack;
@@ -48,6 +54,7 @@ function sampleRss(stack: QueueStack, peaks: Peaks): void {
 		note(instance.name, own);
 		if (children > 0) note(`${instance.name} task runner`, children);
 	}
+	note('nginx (master and worker)', processTreeRss(cluster.balancer?.process.child.pid));
 	note('postgres (all backends)', postgresRss(cluster.postgres));
 	note('redis', redisRss(cluster.redis));
 }
@@ -67,48 +74,83 @@ async function listExecutions(stack: QueueStack, workflowId: string): Promise<Li
 	return all;
 }
 
-/** Fires `count` requests (at most 20 in flight), waits until `count` new executions finished; executions per second. */
+async function executionsOf(stack: QueueStack, workflowIds: string[]): Promise<ListedExecution[]> {
+	return (await Promise.all(workflowIds.map((id) => listExecutions(stack, id)))).flat();
+}
+
+const percentile = (sorted: number[], p: number) =>
+	sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+
+/**
+ * Sends DELIVERIES requests (IN_FLIGHT at a time) and waits until as many new executions of
+ * `workflowIds` have finished; every request must be answered 200 and every execution succeed.
+ */
 async function measure(
 	stack: QueueStack,
 	label: string,
-	workflowId: string,
+	workflowIds: string[],
 	send: (index: number) => Promise<number>,
 	peaks: Peaks,
-): Promise<number> {
-	const before = new Set((await listExecutions(stack, workflowId)).map((e) => String(e.id)));
+): Promise<Cell> {
+	const balancer = stack.cluster.balancer;
+	if (!balancer) throw new Error('the cluster has no load balancer');
+	const before = new Set((await executionsOf(stack, workflowIds)).map((e) => String(e.id)));
+	const logged = balancer.requests().length;
 	const sampler = setInterval(() => sampleRss(stack, peaks), 500);
 	const started = Date.now();
 	let next = 0;
 	const statuses: number[] = [];
+	const durations: number[] = [];
 	await Promise.all(
-		Array.from({ length: 20 }, async () => {
-			while (next < EXECUTIONS) statuses.push(await send(next++));
+		Array.from({ length: IN_FLIGHT }, async () => {
+			while (next < DELIVERIES) {
+				const index = next++;
+				const sent = Date.now();
+				statuses.push(await send(index));
+				durations.push(Date.now() - sent);
+			}
 		}),
 	);
+	const answered = Date.now();
 	const done = await waitFor(
-		`${EXECUTIONS} executions of ${label}`,
+		`${DELIVERIES} executions of ${label}`,
 		async () => {
-			const fresh = (await listExecutions(stack, workflowId)).filter(
+			const fresh = (await executionsOf(stack, workflowIds)).filter(
 				(e) => !before.has(String(e.id)),
 			);
 			const finished = fresh.filter(isFinished);
-			return finished.length >= EXECUTIONS ? finished : undefined;
+			return finished.length >= DELIVERIES ? finished : undefined;
 		},
 		600_000,
 		250,
 	);
 	clearInterval(sampler);
+	// a Submit Batch call is answered on receipt, a trigger delivery once its execution ended: the cell
+	// ends when both the last answer and the last execution have
 	const lastStop = Math.max(...done.map((e) => new Date(e.stoppedAt ?? 0).getTime()));
-	const seconds = (lastStop - started) / 1000;
+	const seconds = (Math.max(answered, lastStop) - started) / 1000;
 	const failed = done.filter((e) => e.status !== 'success').length;
 	const refused = statuses.filter((s) => s !== 200).length;
-	const rate = EXECUTIONS / seconds;
+	const spread: Record<string, number> = {};
+	for (const request of balancer.requests().slice(logged)) {
+		const upstream = request.upstreams.at(-1) ?? 'none';
+		const name =
+			stack.cluster.webhooks.find((w) => w.url === `http://${upstream}`)?.name ?? upstream;
+		spread[name] = (spread[name] ?? 0) + 1;
+	}
+	const sorted = [...durations].sort((a, b) => a - b);
+	const cell: Cell = {
+		rate: DELIVERIES / seconds,
+		p99: percentile(sorted, 0.99),
+		median: percentile(sorted, 0.5),
+		spread,
+	};
 	console.log(
-		`[bench] ${label}: ${EXECUTIONS} executions in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} executions/s (${failed} not successful, ${refused} requests not answered 200)`,
+		`[bench] ${label}: ${DELIVERIES} executions ended ${seconds.toFixed(1)} s after the first request = ${cell.rate.toFixed(1)}/s; answers: median ${cell.median} ms, p99 ${cell.p99} ms, passed to ${JSON.stringify(spread)} (${failed} executions not successful, ${refused} requests not answered 200)`,
 	);
 	if (failed > 0 || refused > 0)
 		throw new Error(`${label}: ${failed} executions failed, ${refused} requests refused`);
-	return rate;
+	return cell;
 }
 
 async function main(): Promise<void> {
@@ -117,6 +159,7 @@ async function main(): Promise<void> {
 	const stack = await startQueueStack({
 		tarball: packedTarball(),
 		workers: 2,
+		webhooks: 2,
 		say: (line) => console.log(line),
 	});
 	try {
@@ -126,6 +169,7 @@ async function main(): Promise<void> {
 		await sleep(5000);
 		sampleRss(stack, idle);
 		const credentialId = (await createSandboxCredential(n8n, sandbox)).id;
+		const { gbp } = sandbox.seeded.accounts;
 
 		const batch = loadWorkflow('pay-many.json', {
 			OPERATION: 'submitBatch',
@@ -142,7 +186,6 @@ async function main(): Promise<void> {
 		pay.parameters.batchSize = PAYMENTS_PER_EXECUTION;
 		const batchId = String((await n8n.apiOk<{ id: string }>('POST', '/workflows', batch)).id);
 		await activate(n8n, batchId);
-		const { gbp } = sandbox.seeded.accounts;
 		let invoice = 0;
 		const invoices = () =>
 			Array.from({ length: PAYMENTS_PER_EXECUTION }, () => {
@@ -155,90 +198,103 @@ async function main(): Promise<void> {
 					reference: `BENCH-${invoice}`,
 				};
 			});
-		await postWhenRegistered(cluster.webhook, 'bench-batch', { invoices: invoices() });
+		const batchUrl = `${cluster.webhookUrl}/webhook/bench-batch`;
 		const sendBatch = async () =>
-			(
-				await post(
-					`${cluster.webhook.url}/webhook/bench-batch`,
-					JSON.stringify({ invoices: invoices() }),
-				)
-			).status;
+			(await post(batchUrl, JSON.stringify({ invoices: invoices() }))).status;
 
-		const trigger = await importWorkflow(n8n, 'trigger.json', {
-			CREDENTIAL_ID: credentialId,
-			ACCOUNT_GBP: gbp,
-			ACCOUNT_EUR: sandbox.seeded.accounts.eur,
-		});
-		await activate(n8n, trigger.id);
+		// TRIGGERS copies of trigger.json, each on a path of its own (its webhookId)
+		const triggerPaths: string[] = [];
+		const triggerIds: string[] = [];
+		for (let index = 0; index < TRIGGERS; index++) {
+			const webhookId = `e2e00000-0000-4000-8000-0000000009${String(50 + index)}`;
+			const workflow = loadWorkflow('trigger.json', {
+				CREDENTIAL_ID: credentialId,
+				ACCOUNT_GBP: gbp,
+				ACCOUNT_EUR: sandbox.seeded.accounts.eur,
+			});
+			workflow.name = `Bench trigger ${index + 1}`;
+			(workflow.nodes as Array<{ webhookId?: string }>)[0].webhookId = webhookId;
+			const id = String((await n8n.apiOk<{ id: string }>('POST', '/workflows', workflow)).id);
+			await activate(n8n, id);
+			triggerIds.push(id);
+			triggerPaths.push(`${webhookId}/webhook`);
+		}
 		await waitFor(
-			'4 subscriptions',
-			() => (sandbox.control.subscriptions('workspace-1').length >= 4 ? true : undefined),
-			60_000,
+			`${4 * TRIGGERS} subscriptions`,
+			() =>
+				sandbox.control.subscriptions('workspace-1').length >= 4 * TRIGGERS ? true : undefined,
+			120_000,
 		);
 		const received = await sandbox.control.receive(gbp, 5, 'BENCH-IN');
 		await sandbox.control.waitForDeliveries();
 		const template = sandbox.control.deliveries().find((d) => d.xtid === received.xtid);
 		if (!template) throw new Error('the sandbox made no delivery');
 		let delivery = 0;
-		const sendDelivery = async () => {
+		const sendDelivery = async (index: number) => {
 			const body = JSON.stringify({
 				...JSON.parse(template.body),
 				deliveryId: `bench-${++delivery}`,
 			});
-			return (
-				await post(
-					`${cluster.webhook.url}/webhook/${TRIGGER_WEBHOOK_PATH}`,
-					body,
-					signed(sandbox, body),
-				)
-			).status;
+			const path = triggerPaths[index % TRIGGERS];
+			return (await post(`${cluster.webhookUrl}/webhook/${path}`, body, signed(sandbox, body)))
+				.status;
 		};
-		// warm-up: every worker has loaded both workflows' nodes once
-		for (let i = 0; i < 4; i++) {
-			await sendBatch();
-			await sendDelivery();
+		const warmUp = async () => {
+			await whenRegistered(
+				'the Submit Batch webhook behind nginx',
+				() => post(batchUrl, JSON.stringify({ invoices: invoices() })),
+				60_000,
+			);
+			for (let i = 0; i < 2 * TRIGGERS; i++) await sendDelivery(i);
+			for (let i = 0; i < 4; i++) await sendBatch();
+			await sleep(5000);
+		};
+
+		const cells: Record<string, Record<string, Cell>> = {};
+		const peaks: Record<string, Peaks> = {};
+		for (const setup of ['2 webhook processes', '1 webhook process']) {
+			if (setup === '1 webhook process') await cluster.webhooks[1].stop();
+			await warmUp();
+			peaks[setup] = new Map();
+			cells[setup] = {
+				[`Trigger deliveries (${TRIGGERS} triggers)`]: await measure(
+					stack,
+					`Trigger deliveries, ${TRIGGERS} triggers, ${setup}`,
+					triggerIds,
+					sendDelivery,
+					peaks[setup],
+				),
+				'Submit Batch (10 payments each)': await measure(
+					stack,
+					`Submit Batch, ${setup}`,
+					[batchId],
+					sendBatch,
+					peaks[setup],
+				),
+			};
 		}
-		await sleep(5000);
 
-		const peaks: Peaks = new Map();
-		const results: Record<string, number> = {};
-		results['Submit Batch, 2 workers'] = await measure(
-			stack,
-			'Submit Batch, 2 workers',
-			batchId,
-			sendBatch,
-			peaks,
+		const setups = Object.keys(cells);
+		console.log(
+			`\nThrough nginx, 2 workers, ${DELIVERIES} requests per cell, ${IN_FLIGHT} in flight\n`,
 		);
-		results['Trigger, 2 workers'] = await measure(
-			stack,
-			'Trigger, 2 workers',
-			trigger.id,
-			sendDelivery,
-			peaks,
+		console.log(`| Workload | ${setups.join(' | ')} |\n|---|${setups.map(() => '---|').join('')}`);
+		for (const workload of Object.keys(cells[setups[0]]))
+			console.log(
+				`| ${workload} | ${setups
+					.map((setup) => {
+						const cell = cells[setup][workload];
+						return `${cell.rate.toFixed(1)} executions/s, answer p99 ${(cell.p99 / 1000).toFixed(1)} s (median ${(cell.median / 1000).toFixed(1)} s)`;
+					})
+					.join(' | ')} |`,
+			);
+		console.log(
+			`\n| Process (RSS, MiB) | idle | ${setups.map((s) => `peak, ${s}`).join(' | ')} |\n|---|---|${setups.map(() => '---|').join('')}`,
 		);
-		const second: QueueInstance = cluster.workers[1];
-		await second.stop();
-		results['Submit Batch, 1 worker'] = await measure(
-			stack,
-			'Submit Batch, 1 worker',
-			batchId,
-			sendBatch,
-			peaks,
-		);
-		results['Trigger, 1 worker'] = await measure(
-			stack,
-			'Trigger, 1 worker',
-			trigger.id,
-			sendDelivery,
-			peaks,
-		);
-
-		console.log('\n| Workload | executions/s |\n|---|---|');
-		for (const [label, rate] of Object.entries(results))
-			console.log(`| ${label} | ${rate.toFixed(1)} |`);
-		console.log('\n| Process | RSS idle (MiB) | RSS peak under load (MiB) |\n|---|---|---|');
-		for (const name of new Set([...idle.keys(), ...peaks.keys()]))
-			console.log(`| ${name} | ${idle.get(name) ?? '-'} | ${peaks.get(name) ?? '-'} |`);
+		for (const name of new Set([...idle.keys(), ...setups.flatMap((s) => [...peaks[s].keys()])]))
+			console.log(
+				`| ${name} | ${idle.get(name) ?? '-'} | ${setups.map((s) => peaks[s].get(name) ?? '-').join(' | ')} |`,
+			);
 		const payments = sandbox.control
 			.ledger()
 			.transactions.filter(

@@ -4,7 +4,8 @@
  * Redis), each scenario checked against the sandbox's ledger and n8n's executions: every action
  * operation run by a worker; the trigger activated by main, its signed deliveries sent through the
  * load balancer and run by a worker; simultaneous copies of one delivery through the load balancer
- * and, bypassing it, to both webhook processes; a webhook process SIGKILLed while the bank delivers;
+ * and, bypassing it, to both webhook processes; a webhook process SIGKILLed while the bank delivers,
+ * and while an execution it handed over runs on a worker;
  * the approval trigger's events exactly once; payments whose worker is SIGKILLed mid-execution, then
  * n8n's Retry in both modes. Ends by checking that stopping everything leaves no process and no port
  * behind.

@@ -191,10 +191,14 @@ function descendants(pid: number): number[] {
 	return children;
 }
 
+/** Resident memory (MiB) of a process and all its descendants (0 once it has ended). */
+export function processTreeRss(pid: number | undefined): number {
+	return pid ? rssMiB(pid) + descendants(pid).reduce((sum, child) => sum + rssMiB(child), 0) : 0;
+}
+
 /** Resident memory (MiB) of every process of the Postgres cluster (the server and its backends). */
 export function postgresRss(postgres: Postgres): number {
-	const pid = postgres.process.child.pid;
-	return pid ? rssMiB(pid) + descendants(pid).reduce((sum, child) => sum + rssMiB(child), 0) : 0;
+	return processTreeRss(postgres.process.child.pid);
 }
 
 export function redisRss(redis: Service): number {
