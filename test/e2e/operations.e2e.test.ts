@@ -69,7 +69,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		// Account: Get Many / Get / Get Balance
 		expect(
 			nodeOutput(execution, 'Accounts')
-				.map((a) => a.xaid)
+				.map((a) => a.accountId)
 				.sort(),
 		).toEqual(before.accounts.map((a) => a.xaid).sort());
 		expect(nodeOutput(execution, 'Account')).toEqual([
