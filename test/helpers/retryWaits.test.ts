@@ -1,4 +1,4 @@
-import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { createExecuteContext, retryWaits } from './n8nContext';
 import { credentialsFor } from './sandboxCredentials';
@@ -22,7 +22,7 @@ describe("in-process suites and the transport's backoff", () => {
 			credentials: credentialsFor(sandbox),
 		});
 		const started = Date.now();
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		const statuses = sandbox.control
 			.requests()
 			.filter((entry) => entry.area === 'api')

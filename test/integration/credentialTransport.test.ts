@@ -6,13 +6,9 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
-import {
-	apiFailureOf,
-	apiRequest,
-	apiRequestAllItems,
-} from '../../nodes/CustomerBanking/transport';
+import { apiFailureOf, request, requestAll } from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
+import { endpointCall } from '../helpers/endpointCall';
 import {
 	createExecuteContext,
 	createLoadOptionsContext,
@@ -117,12 +113,12 @@ describe('token lifecycle through the transport', () => {
 		const credentials = credentialsFor(sandbox);
 		const execute = createExecuteContext({ parameters: {}, credentials });
 		const loadOptions = createLoadOptionsContext({ credentials });
-		await apiRequest.call(execute.context, { method: 'GET', path: '/accounts' });
-		await apiRequest.call(execute.context, {
-			method: 'GET',
-			path: `/account/${sandbox.seeded.accounts.gbp}`,
-		});
-		await apiRequest.call(loadOptions.context, { method: 'GET', path: '/accounts' });
+		await request.call(execute.context, ENDPOINTS.accounts.at({}));
+		await request.call(
+			execute.context,
+			endpointCall({ method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}` }),
+		);
+		await request.call(loadOptions.context, ENDPOINTS.accounts.at({}));
 		expect(authLog()).toHaveLength(1);
 		expect(apiLog()).toHaveLength(3);
 	});
@@ -130,15 +126,15 @@ describe('token lifecycle through the transport', () => {
 	it('a revoked token: exactly one new token and one resend, then success', async () => {
 		const credentials = credentialsFor(sandbox);
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		const firstToken = credentials.accessToken;
 		sandbox.control.revokeTokens();
 		sandbox.control.clearRequests();
 
-		const balance = await apiRequest.call(context, {
-			method: 'GET',
-			path: `/account/${sandbox.seeded.accounts.gbp}/balance`,
-		});
+		const balance = await request.call(
+			context,
+			endpointCall({ method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}/balance` }),
+		);
 		expect(balance).toMatchObject({ currency: 'GBP' });
 		expect(authLog()).toHaveLength(1);
 		expect(apiLog().map((entry) => entry.status)).toEqual([401, 200]);
@@ -152,10 +148,10 @@ describe('token lifecycle through the transport', () => {
 			credentials: credentialsFor(sandbox, 'otherWorkspace'),
 		});
 		const error = await rejection(
-			apiRequest.call(context, {
-				method: 'GET',
-				path: `/account/${sandbox.seeded.accounts.gbp}/balance`,
-			}),
+			request.call(
+				context,
+				endpointCall({ method: 'GET', path: `/account/${sandbox.seeded.accounts.gbp}/balance` }),
+			),
 		);
 		if (sandbox.variants.unknownAccount === 404) {
 			// a bank that answers 404 (spec §Errors lists the case under 404 too): final, no refresh, no resend
@@ -181,7 +177,7 @@ describe('token lifecycle through the transport', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		sandbox.control.setFaults([{ kind: 'expireToken', path: '/accounts', times: 1 }]);
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(apiLog().map((entry) => entry.status)).toEqual([401, 200]);
 		expect(authLog()).toHaveLength(2);
 	});
@@ -196,7 +192,7 @@ describe('errors and retries against the sandbox', () => {
 			parameters: {},
 			credentials: credentialsFor(sandbox),
 		});
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(apiLog().map((entry) => entry.status)).toEqual([503, 503, 200]);
 		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([1000, 2000]);
 	});
@@ -209,7 +205,7 @@ describe('errors and retries against the sandbox', () => {
 			parameters: {},
 			credentials: credentialsFor(sandbox),
 		});
-		await apiRequest.call(context, { method: 'GET', path: '/transactions' });
+		await request.call(context, ENDPOINTS.transactions.at({}));
 		expect(waits.mock.calls.map(([ms]) => ms)).toEqual([2000]);
 	});
 
@@ -219,11 +215,14 @@ describe('errors and retries against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		const error = await rejection(
-			apiRequest.call(context, {
-				method: 'GET',
-				path: `/account/${sandbox.seeded.accounts.suspended}/payees`,
-				...PAYEE_ENDPOINT,
-			}),
+			request.call(
+				context,
+				endpointCall({
+					method: 'GET',
+					path: `/account/${sandbox.seeded.accounts.suspended}/payees`,
+					...PAYEE_ENDPOINT,
+				}),
+			),
 		);
 		expect(error.message).toBe('The account is not active');
 		expect(apiLog()).toHaveLength(1);
@@ -236,7 +235,7 @@ describe('errors and retries against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		const error = await rejection(
-			apiRequest.call(context, { method: 'GET', path: '/accounts', qs: { limit: 900 } }),
+			request.call(context, ENDPOINTS.accounts.at({}), { qs: { limit: 900 } }),
 		);
 		expect(error.message).toBe('Invalid request: limit must be at most 500');
 		expect(error.context.field).toBe('limit');
@@ -258,7 +257,10 @@ describe('errors and retries against the sandbox', () => {
 			amount: 12.34,
 			reference: 'INTEGRATION01',
 		};
-		const result = await apiRequest.call(context, paymentRequest(key, body));
+		const result = await request.call(context, ENDPOINTS.payments.at({}), {
+			body,
+			idempotencyKey: key,
+		});
 		expect(result).toMatchObject({ rejectedCount: 0 });
 		const posts = apiLog().filter((entry) => entry.method === 'POST');
 		expect(posts).toHaveLength(2);
@@ -281,23 +283,28 @@ describe('errors and retries against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		const error = await rejection(
-			apiRequest.call(context, {
-				method: 'POST',
-				path: `/account/${sandbox.seeded.accounts.gbp}/payees`,
-				...PAYEE_ENDPOINT,
-				body: {
-					name: 'Jane Doe',
-					reference: 'INVOICE1',
-					purpose: 'Services',
-					purposeCategory: 'SERVICES',
-					addressLine1: '1 High Street',
-					townCity: 'London',
-					postCode: 'SW1A1AA',
-					countryCode: 'GB',
-					sortCode: '040004',
-					accountNumber: '12345678',
+			request.call(
+				context,
+				endpointCall({
+					method: 'POST',
+					path: `/account/${sandbox.seeded.accounts.gbp}/payees`,
+					...PAYEE_ENDPOINT,
+				}),
+				{
+					body: {
+						name: 'Jane Doe',
+						reference: 'INVOICE1',
+						purpose: 'Services',
+						purposeCategory: 'SERVICES',
+						addressLine1: '1 High Street',
+						townCity: 'London',
+						postCode: 'SW1A1AA',
+						countryCode: 'GB',
+						sortCode: '040004',
+						accountNumber: '12345678',
+					},
 				},
-			}),
+			),
 		);
 		expect(apiLog()).toHaveLength(1);
 		expect(isTransientFailure(error)).toBe(true);
@@ -314,10 +321,11 @@ describe('paging against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		sandbox.control.clearRequests();
-		const items = await apiRequestAllItems.call(context, {
-			path: `/account/${xaid}/transactions`,
-			returnAll: true,
-		});
+		const items = await requestAll.call(
+			context,
+			endpointCall({ path: `/account/${xaid}/transactions` }),
+			{ returnAll: true },
+		);
 		const expectedRequests = Math.max(1, Math.ceil(items.length / 500));
 		expect(items.length).toBeGreaterThanOrEqual(1234);
 		expect(new Set(items.map((item) => item.xtid)).size).toBe(items.length);
@@ -334,11 +342,11 @@ describe('paging against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		sandbox.control.clearRequests();
-		const items = await apiRequestAllItems.call(context, {
-			path: `/account/${xaid}/transactions`,
-			returnAll: false,
-			limit: 600,
-		});
+		const items = await requestAll.call(
+			context,
+			endpointCall({ path: `/account/${xaid}/transactions` }),
+			{ returnAll: false, limit: 600 },
+		);
 		expect(items).toHaveLength(600);
 		expect(apiLog().map((entry) => [entry.query.page, entry.query.limit])).toEqual([
 			['0', '300'],
@@ -352,7 +360,9 @@ describe('paging against the sandbox', () => {
 			credentials: credentialsFor(sandbox),
 		});
 		sandbox.control.clearRequests();
-		await apiRequestAllItems.call(context, { path: '/payees', ...PAYEE_ENDPOINT, returnAll: true });
+		await requestAll.call(context, endpointCall({ path: '/payees', ...PAYEE_ENDPOINT }), {
+			returnAll: true,
+		});
 		expect(apiLog()[0].query.limit).toBe('100');
 	});
 });
@@ -380,7 +390,7 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 			]);
 			const credentials = credentialsFor(sandbox);
 			const { context } = createExecuteContext({ parameters: {}, credentials });
-			const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+			const error = await rejection(request.call(context, ENDPOINTS.accounts.at({})));
 			expect(error.message).toBe(
 				`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
 			);
@@ -403,7 +413,7 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 			]);
 			const credentials = credentialsFor(sandbox);
 			const { context } = createExecuteContext({ parameters: {}, credentials });
-			const error = await rejection(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+			const error = await rejection(request.call(context, ENDPOINTS.accounts.at({})));
 			expect(error.message).toBe(
 				`The API answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
 			);
@@ -476,18 +486,18 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 
 	it('a cached token is not sent to a new Base URL; back on the old one, one new token is fetched and then reused', async () => {
 		const credentials = credentialsFor(sandbox);
-		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, {
-			method: 'GET',
-			path: '/accounts',
-		});
+		await request.call(
+			createExecuteContext({ parameters: {}, credentials }).context,
+			ENDPOINTS.accounts.at({}),
+		);
 		const cached = String(credentials.accessToken);
 		expect(authLog()).toHaveLength(1);
 
 		credentials.baseUrl = `${other.origin}/api`;
-		await apiRequest.call(createExecuteContext({ parameters: {}, credentials }).context, {
-			method: 'GET',
-			path: '/accounts',
-		});
+		await request.call(
+			createExecuteContext({ parameters: {}, credentials }).context,
+			ENDPOINTS.accounts.at({}),
+		);
 		expect(other.arrived).toHaveLength(1);
 		expect(other.occurrences([cached, String(credentials.clientSecret)])).toBe(0);
 		expect(authLog()).toHaveLength(2);
@@ -495,10 +505,10 @@ describe('secrets never follow a redirect to another host (sandbox redirect faul
 		credentials.baseUrl = sandbox.baseUrl;
 		sandbox.control.clearRequests();
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(authLog()).toHaveLength(1);
 		sandbox.control.clearRequests();
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(authLog()).toHaveLength(0);
 	});
 

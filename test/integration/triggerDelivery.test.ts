@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
 import { REFUSAL_LOG_INTERVAL_MS } from '../../nodes/CustomerBankingTrigger/refusalLog';
 import {
 	REREAD_INTERVAL_MS,
@@ -82,9 +82,7 @@ async function receiveMoney(amount = 12.34, reference = 'Invoice 1001') {
 /** An outgoing payment through the API, then settled by the sandbox: the TransactionConfirmed delivery. */
 async function settlePayment() {
 	const { context } = hookContext(credentialsFor(sandbox), parameters);
-	const response = await apiRequest.call(context, {
-		method: 'POST',
-		path: '/payments',
+	const response = await request.call(context, ENDPOINTS.payments.at({}), {
 		body: [{ xaid: gbp, xpid: sandbox.seeded.payees.gbp, amount: 25, reference: 'TRIGGERTEST1' }],
 		idempotencyKey: randomUUID(),
 	});

@@ -7,8 +7,9 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
-import { createExecuteContext } from '../helpers/n8nContext';
+import { ENDPOINTS, request, requestAll } from '../../nodes/CustomerBanking/transport';
+import { endpointCall } from '../helpers/endpointCall';
+import { createExecuteContext, retryWaits } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 import { type Sandbox, startSandbox } from '../sandbox';
@@ -23,11 +24,11 @@ async function pageByPage(
 	const ids: unknown[] = [];
 	const { context } = createExecuteContext({ parameters: {}, credentials });
 	for (let page = 0; ; page++) {
-		const answer = await apiRequest.call(context, {
-			method: 'GET',
-			path: `/account/${xaid}/transactions`,
-			qs: { page, limit: PAGE },
-		});
+		const answer = await request.call(
+			context,
+			endpointCall({ method: 'GET', path: `/account/${xaid}/transactions` }),
+			{ qs: { page, limit: PAGE } },
+		);
 		const items = answer.results as IDataObject[];
 		ids.push(...items.map((item) => item.xtid));
 		if (items.length < PAGE) return ids;
@@ -54,8 +55,7 @@ describe('with the sandbox bank', () => {
 
 	async function readAll(xaid: string): Promise<IDataObject[]> {
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		return await apiRequestAllItems.call(context, {
-			path: `/account/${xaid}/transactions`,
+		return await requestAll.call(context, endpointCall({ path: `/account/${xaid}/transactions` }), {
 			returnAll: true,
 		});
 	}
@@ -113,10 +113,11 @@ describe('with the sandbox bank', () => {
 				parameters: {},
 				credentials: credentialsFor(minimal),
 			});
-			const all = await apiRequestAllItems.call(context, {
-				path: `/account/${xaid}/transactions`,
-				returnAll: true,
-			});
+			const all = await requestAll.call(
+				context,
+				endpointCall({ path: `/account/${xaid}/transactions` }),
+				{ returnAll: true },
+			);
 			const oneByOne = await pageByPage(credentialsFor(minimal), xaid);
 			expect(all.map((item) => item.xtid)).toEqual(oneByOne);
 			const pages = minimal.control
@@ -175,7 +176,7 @@ describe('how many pages are in flight (scripted bank)', () => {
 			parameters: {},
 			credentials: scriptedCredentials(api),
 		});
-		return await apiRequestAllItems.call(context, { path: '/transactions', returnAll: true });
+		return await requestAll.call(context, ENDPOINTS.transactions.at({}), { returnAll: true });
 	}
 
 	const pagesSent = () => api.apiRequests().map((request) => Number(request.query.page));
@@ -195,10 +196,10 @@ describe('how many pages are in flight (scripted bank)', () => {
 			refused = true;
 			return { status: 429, headers: { 'retry-after': '1' }, body: { message: 'rate limited' } };
 		});
-		const started = Date.now();
+		retryWaits.length = 0;
 		const items = await readAll();
 		expect(items.map((item) => item.id)).toEqual(Array.from({ length: 4000 }, (_, i) => i));
-		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		expect(retryWaits).toEqual([1000]);
 		// from the resent page on (after its Retry-After), every page is requested alone
 		const pages = pagesSent();
 		const resent = pages.lastIndexOf(2);

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credentials';
-import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createExecuteContext, createHookContext, n8nHttpRequest } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
@@ -74,7 +74,7 @@ function exposed(error: unknown): string {
 
 async function outcomeOf(credentials: ICredentialDataDecryptedObject): Promise<string> {
 	const { context, logs } = createExecuteContext({ parameters: {}, credentials });
-	const result = await apiRequest.call(context, { method: 'GET', path: '/accounts' }).then(
+	const result = await request.call(context, ENDPOINTS.accounts.at({})).then(
 		(answer) => JSON.stringify(answer),
 		(error: unknown) => exposed(error),
 	);

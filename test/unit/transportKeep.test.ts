@@ -1,7 +1,8 @@
-/** apiRequestAllItems with a `keep` predicate: the client-side filter the list operations apply while paging. */
+/** requestAll with a `keep` predicate: the client-side filter the list operations apply while paging. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../nodes/CustomerBanking/transport';
+import { requestAll } from '../../nodes/CustomerBanking/transport';
+import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
@@ -32,7 +33,7 @@ async function list(options: {
 		parameters: {},
 		credentials: scriptedCredentials(api),
 	});
-	return await apiRequestAllItems.call(context, { path: '/things', ...options });
+	return await requestAll.call(context, endpointCall({ path: '/things' }), options);
 }
 const sentPages = () =>
 	api.apiRequests().map((request) => [Number(request.query.page), Number(request.query.limit)]);

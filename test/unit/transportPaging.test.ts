@@ -1,15 +1,19 @@
 /**
- * apiRequestAllItems (spec §Pagination, §Limits): exact request counts for N items, page sizes per
+ * requestAll (spec §Pagination, §Limits): exact request counts for N items, page sizes per
  * endpoint, limits, and the envelopes the nodes tolerate (test/sandbox/DECISIONS.md "Lists and paging").
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestAllItems, type EndpointIntent } from '../../nodes/CustomerBanking/transport';
+import { type EndpointCall, requestAll } from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { pageSizeFor, readListPage } from '../../nodes/CustomerBanking/transport/paginate';
+import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+
+/** What a test declares of the endpoint it lists; the rest as endpointCall defaults it. */
+type EndpointDeclared = Partial<Pick<EndpointCall, 'tooManyRequests' | 'pageLimit'>>;
 
 /** What the payee endpoints declare in the table, for calls of the transport with a path of their own. */
 const PAYEE_ENDPOINT = {
@@ -57,15 +61,13 @@ async function list(
 	path: string,
 	returnAll: boolean,
 	limit?: number,
-	endpoint: EndpointIntent = {},
+	endpoint: EndpointDeclared = {},
 ) {
 	const { context } = createExecuteContext({
 		parameters: {},
 		credentials: scriptedCredentials(api),
 	});
-	return await apiRequestAllItems.call(context, {
-		path,
-		...endpoint,
+	return await requestAll.call(context, endpointCall({ path, ...endpoint }), {
 		returnAll,
 		limit,
 		qs: { status: 'ACTIVE' },
@@ -208,15 +210,13 @@ describe('fixed page size and early stop', () => {
 		pageSize: number,
 		until: (item: IDataObject) => boolean,
 		path = '/approvals',
-		endpoint: EndpointIntent = {},
+		endpoint: EndpointDeclared = {},
 	) {
 		const { context } = createExecuteContext({
 			parameters: {},
 			credentials: scriptedCredentials(api),
 		});
-		return await apiRequestAllItems.call(context, {
-			path,
-			...endpoint,
+		return await requestAll.call(context, endpointCall({ path, ...endpoint }), {
 			returnAll: true,
 			pageSize,
 			until,

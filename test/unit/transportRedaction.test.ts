@@ -8,7 +8,8 @@ import { inspect } from 'node:util';
 
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../../nodes/CustomerBanking/transport';
+import { request } from '../../nodes/CustomerBanking/transport';
+import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
@@ -56,8 +57,10 @@ afterEach(async () => {
 
 async function thrownBy(path: string, method: 'GET' | 'POST' = 'GET', creds = credentials(api)) {
 	const { context } = createExecuteContext({ parameters: {}, credentials: creds });
-	const error = await apiRequest
-		.call(context, { method, path, body: method === 'POST' ? { name: 'x' } : undefined })
+	const error = await request
+		.call(context, endpointCall({ method, path }), {
+			body: method === 'POST' ? { name: 'x' } : undefined,
+		})
 		.then(
 			() => undefined,
 			(thrown: unknown) => thrown,

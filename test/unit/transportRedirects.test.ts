@@ -8,13 +8,9 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
-import {
-	apiFailureOf,
-	apiRequest,
-	type ApiRequestOptions,
-} from '../../nodes/CustomerBanking/transport';
+import { apiFailureOf, request } from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
+import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../helpers/otherHost';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
@@ -62,8 +58,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 const PAYMENT = { xaid: 'acc_1', xpid: 'payee_1', amount: 12.5, reference: 'INV-1' };
-const payment = (): ApiRequestOptions =>
-	paymentRequest('5b0b8f0e-3c52-4e6c-9a32-1f2e5a8d7c10', PAYMENT);
+const PAYMENT_EXTRAS = { body: PAYMENT, idempotencyKey: '5b0b8f0e-3c52-4e6c-9a32-1f2e5a8d7c10' };
 
 describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another host', (status) => {
 	const redirectTo = (path: string) => () => ({
@@ -77,7 +72,7 @@ describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another h
 			parameters: {},
 			credentials: scriptedCredentials(api),
 		});
-		const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+		const error = await failure(request.call(context, ENDPOINTS.accounts.at({})));
 
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
@@ -102,7 +97,7 @@ describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another h
 			parameters: {},
 			credentials: scriptedCredentials(api),
 		});
-		const error = await failure(apiRequest.call(context, payment()));
+		const error = await failure(request.call(context, ENDPOINTS.payments.at({}), PAYMENT_EXTRAS));
 
 		expect(apiFailureOf(error)).toMatchObject({
 			kind: 'redirected',
@@ -123,12 +118,11 @@ describe.each([301, 302, 303, 307, 308])('an API answer %i pointing at another h
 			credentials: scriptedCredentials(api),
 		});
 		const error = await failure(
-			apiRequest.call(context, {
-				...PAYEE_ENDPOINT,
-				method: 'POST',
-				path: '/account/acc_1/payee',
-				body: { name: 'A' },
-			}),
+			request.call(
+				context,
+				endpointCall({ ...PAYEE_ENDPOINT, method: 'POST', path: '/account/acc_1/payee' }),
+				{ body: { name: 'A' } },
+			),
 		);
 		expect(apiFailureOf(error)).toMatchObject({
 			kind: 'redirected',
@@ -152,7 +146,7 @@ describe('a redirect of the token request', () => {
 				parameters: {},
 				credentials: scriptedCredentials(api),
 			});
-			const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+			const error = await failure(request.call(context, ENDPOINTS.accounts.at({})));
 
 			expect(error.message).toBe(
 				`The token service answered with a redirect (HTTP ${status}) to ${other.origin}, which is not followed`,
@@ -168,7 +162,7 @@ describe('a cached token is only sent to the API it was issued for', () => {
 	async function cachedToken(overrides: ICredentialDataDecryptedObject = {}) {
 		const credentials = scriptedCredentials(api, overrides);
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(credentials.accessToken).toBe('token-1');
 		return credentials;
 	}
@@ -177,7 +171,7 @@ describe('a cached token is only sent to the API it was issued for', () => {
 		const credentials = await cachedToken();
 		credentials.baseUrl = `${other.origin}/api`;
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 
 		expect(other.arrived).toHaveLength(1);
 		expect(other.occurrences(['token-1', CLIENT_SECRET])).toBe(0);
@@ -192,7 +186,7 @@ describe('a cached token is only sent to the API it was issued for', () => {
 		const credentials = await cachedToken();
 		Object.assign(credentials, change);
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(api.tokenRequests()).toHaveLength(2);
 		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual([
 			'Bearer token-1',
@@ -210,7 +204,7 @@ describe('a cached token is only sent to the API it was issued for', () => {
 			}));
 			credentials.tokenUrl = otherTokenService.authUrl;
 			const { context } = createExecuteContext({ parameters: {}, credentials });
-			await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+			await request.call(context, ENDPOINTS.accounts.at({}));
 			expect(otherTokenService.tokenRequests()).toHaveLength(1);
 			expect(api.tokenRequests()).toHaveLength(1);
 			expect(api.apiRequests().at(-1)?.headers.authorization).toBe('Bearer token-from-new-service');
@@ -222,7 +216,7 @@ describe('a cached token is only sent to the API it was issued for', () => {
 	it('the same credential unchanged keeps its token', async () => {
 		const credentials = await cachedToken();
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		await apiRequest.call(context, { method: 'GET', path: '/accounts' });
+		await request.call(context, ENDPOINTS.accounts.at({}));
 		expect(api.tokenRequests()).toHaveLength(1);
 		expect(String(credentials.tokenBinding)).not.toMatch(/127\.0\.0\.1|client-canary-id|CANARY/);
 	});
@@ -241,7 +235,7 @@ describe('production: https for every request, not only the token fetch', () => 
 	it('a cached token is not sent when the Base URL was changed to plain http', async () => {
 		const credentials = production({ baseUrl: `${other.origin}/api` });
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		const error = await failure(apiRequest.call(context, { method: 'GET', path: '/accounts' }));
+		const error = await failure(request.call(context, ENDPOINTS.accounts.at({})));
 
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe('The Base URL of a production credential must start with https://');
@@ -252,7 +246,7 @@ describe('production: https for every request, not only the token fetch', () => 
 	it('nor a payment', async () => {
 		const credentials = production({ baseUrl: `${other.origin}/api` });
 		const { context } = createExecuteContext({ parameters: {}, credentials });
-		const error = await failure(apiRequest.call(context, payment()));
+		const error = await failure(request.call(context, ENDPOINTS.payments.at({}), PAYMENT_EXTRAS));
 		expect(error.message).toBe('The Base URL of a production credential must start with https://');
 		expect(other.arrived).toHaveLength(0);
 	});

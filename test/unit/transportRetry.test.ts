@@ -5,14 +5,15 @@
  */
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { paymentRequest } from '../../nodes/CustomerBanking/payments/payment';
 import {
 	apiFailureOf,
-	apiRequest,
-	type ApiRequestOptions,
+	type EndpointCall,
+	request,
+	type RequestExtras,
 } from '../../nodes/CustomerBanking/transport';
 import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
 import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import {
 	scriptedCredentials,
@@ -48,9 +49,13 @@ function context(credentials = scriptedCredentials(api)) {
 	return createExecuteContext({ parameters: {}, credentials });
 }
 
-async function failing(options: ApiRequestOptions, credentials = scriptedCredentials(api)) {
+async function failing(
+	endpoint: EndpointCall,
+	extras: RequestExtras = {},
+	credentials = scriptedCredentials(api),
+) {
 	const { context: ctx } = context(credentials);
-	const error = await apiRequest.call(ctx, options).then(
+	const error = await request.call(ctx, endpoint, extras).then(
 		() => undefined,
 		(thrown: unknown) => thrown,
 	);
@@ -78,11 +83,8 @@ describe('rows of spec §Errors that are never retried', () => {
 		[409, 'GET', '/accounts'],
 	])('%i on %s %s: one request, no wait', async (status, method, path) => {
 		always({ status, body: { statusCode: status, message: 'limit must be at most 500' } });
-		const error = await failing({
-			method: method as 'GET',
-			path,
+		const error = await failing(endpointCall({ method: method as 'GET', path, retry: 'safe' }), {
 			idempotencyKey: 'b7c1f6e2-8a8e-4c43-9d0b-0d7f3f3a2b11',
-			retry: 'safe',
 			body: method === 'GET' ? undefined : { amount: 1 },
 		});
 		expect(api.apiRequests()).toHaveLength(1);
@@ -93,12 +95,7 @@ describe('rows of spec §Errors that are never retried', () => {
 
 	it('400 names the API message and the field', async () => {
 		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
-		const error = await failing({
-			method: 'GET',
-			path: '/accounts',
-			qs: { limit: 900 },
-			itemIndex: 2,
-		});
+		const error = await failing(ENDPOINTS.accounts.at({}), { qs: { limit: 900 }, itemIndex: 2 });
 		expect(error.message).toBe('Invalid request: limit must be at most 500');
 		expect(error.description).toContain('"limit"');
 		expect(error.context.field).toBe('limit');
@@ -107,9 +104,7 @@ describe('rows of spec §Errors that are never retried', () => {
 
 	it('403 says the scope is missing', async () => {
 		always({ status: 403, body: { statusCode: 403, message: 'Insufficient scope: update:payee' } });
-		const error = await failing({
-			method: 'PUT',
-			path: '/account/a1/payees/p1',
+		const error = await failing(endpointCall({ method: 'PUT', path: '/account/a1/payees/p1' }), {
 			body: { name: 'Jane Doe' },
 		});
 		expect(error.message).toBe(
@@ -119,7 +114,7 @@ describe('rows of spec §Errors that are never retried', () => {
 
 	it('404 says what may not exist', async () => {
 		always({ status: 404, body: { statusCode: 404, message: 'Account not found' } });
-		const error = await failing({ method: 'GET', path: '/account/a1' });
+		const error = await failing(ENDPOINTS.account.at({ xaid: 'a1' }));
 		expect(error.message).toBe('Not found: Account not found');
 		expect(error.description).toMatch(/does not exist, or does not belong to these credentials/);
 	});
@@ -132,12 +127,10 @@ describe('rows of spec §Errors that are never retried', () => {
 		'/account/a1/payees/p1',
 	])('429 on the payee endpoint %s means "account not active": not retried', async (path) => {
 		always({ status: 429, body: { statusCode: 429, message: 'Account is not active' } });
-		const error = await failing({
-			method: path.startsWith('/payee') ? 'GET' : 'POST',
-			path,
-			...PAYEE_ENDPOINT,
-			body: { name: 'Jane Doe' },
-		});
+		const error = await failing(
+			endpointCall({ method: path.startsWith('/payee') ? 'GET' : 'POST', path, ...PAYEE_ENDPOINT }),
+			{ body: { name: 'Jane Doe' } },
+		);
 		expect(api.apiRequests()).toHaveLength(1);
 		expect(waits).not.toHaveBeenCalled();
 		expect(error.message).toBe('The account is not active');
@@ -151,7 +144,7 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 		'%i: 5 attempts, waits 1 s, 2 s, 4 s, 4 s, then a transient failure',
 		async (status) => {
 			always({ status, body: { statusCode: status, message: 'upstream failed' } });
-			const error = await failing({ method: 'GET', path: '/accounts' });
+			const error = await failing(ENDPOINTS.accounts.at({}));
 			expect(api.apiRequests()).toHaveLength(BACKOFF.maxAttempts);
 			expect(waited()).toEqual([1000, 2000, 4000, 4000]);
 			expect(error.message).toBe(
@@ -164,7 +157,7 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 	it('a 5xx followed by success returns the answer after one wait', async () => {
 		script({ status: 503 }, { status: 200, body: { total: 0, results: [] } });
 		const { context: ctx } = context();
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/accounts' })).resolves.toEqual({
+		await expect(request.call(ctx, ENDPOINTS.accounts.at({}))).resolves.toEqual({
 			total: 0,
 			results: [],
 		});
@@ -177,7 +170,7 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 			{ status: 429, headers: { 'retry-after': '0' } },
 		);
 		const { context: ctx } = context();
-		await apiRequest.call(ctx, { method: 'GET', path: '/transactions' });
+		await request.call(ctx, ENDPOINTS.transactions.at({}));
 		expect(waited()).toEqual([3000, 0]);
 		expect(api.apiRequests()).toHaveLength(3);
 	});
@@ -185,13 +178,13 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 	it('429 Retry-After is capped', async () => {
 		script({ status: 429, headers: { 'retry-after': '3600' } });
 		const { context: ctx } = context();
-		await apiRequest.call(ctx, { method: 'GET', path: '/approvals' });
+		await request.call(ctx, ENDPOINTS.approvals.at({}));
 		expect(waited()).toEqual([BACKOFF.maxRetryAfterMs]);
 	});
 
 	it('429 without Retry-After backs off 1 s, 2 s, 4 s, 4 s and then says it was rate limited', async () => {
 		always({ status: 429, body: { statusCode: 429, message: 'Too many requests' } });
-		const error = await failing({ method: 'GET', path: '/accounts' });
+		const error = await failing(ENDPOINTS.accounts.at({}));
 		expect(waited()).toEqual([1000, 2000, 4000, 4000]);
 		expect(error.message).toBe('Too many requests: the API kept rate limiting after 5 attempts');
 		expect(isTransientFailure(error)).toBe(true);
@@ -200,7 +193,7 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 	it('a dropped connection (socket hang up) is retried as a network error', async () => {
 		script('reset', 'reset', { status: 200, body: { xaid: 'a1' } });
 		const { context: ctx } = context();
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({
+		await expect(request.call(ctx, ENDPOINTS.account.at({ xaid: 'a1' }))).resolves.toEqual({
 			xaid: 'a1',
 		});
 		expect(waited()).toEqual([1000, 2000]);
@@ -208,7 +201,8 @@ describe('rows of spec §Errors that are retried (GET)', () => {
 
 	it('a refused connection is retried 5 times, then says the API could not be reached', async () => {
 		const error = await failing(
-			{ method: 'GET', path: '/accounts' },
+			ENDPOINTS.accounts.at({}),
+			{},
 			scriptedCredentials(api, { baseUrl: 'http://127.0.0.1:1/api', accessToken: 'token-cached' }),
 		);
 		expect(waited()).toEqual([1000, 2000, 4000, 4000]);
@@ -232,7 +226,10 @@ describe('writes (spec §Errors rules 2-3)', () => {
 			{ status: 202, body: { requestId: 'r1', submitted: [], rejected: [], rejectedCount: 0 } },
 		);
 		const { context: ctx } = context();
-		const result = await apiRequest.call(ctx, paymentRequest(key, payment));
+		const result = await request.call(ctx, ENDPOINTS.payments.at({}), {
+			body: payment,
+			idempotencyKey: key,
+		});
 		expect(result).toMatchObject({ requestId: 'r1' });
 		const sent = api.apiRequests();
 		expect(sent).toHaveLength(4);
@@ -249,7 +246,7 @@ describe('writes (spec §Errors rules 2-3)', () => {
 		script({ status: 502 });
 		const { context: ctx } = context();
 		const batch = [payment, { ...payment, amount: 3 }];
-		await apiRequest.call(ctx, paymentRequest(key, batch));
+		await request.call(ctx, ENDPOINTS.payments.at({}), { body: batch, idempotencyKey: key });
 		const sent = api.apiRequests();
 		expect(sent.map((request) => request.rawBody)).toEqual([
 			JSON.stringify(batch),
@@ -259,7 +256,7 @@ describe('writes (spec §Errors rules 2-3)', () => {
 
 	it('POST /payments exhausted on 5xx is a transient failure that tells the user to look the payment up', async () => {
 		always({ status: 500, body: { statusCode: 500, message: 'Internal error' } });
-		const error = await failing(paymentRequest(key, payment));
+		const error = await failing(ENDPOINTS.payments.at({}), { body: payment, idempotencyKey: key });
 		expect(api.apiRequests()).toHaveLength(5);
 		expect(isTransientFailure(error)).toBe(true);
 		expect(error.description).toMatch(/may have been processed: look it up/);
@@ -267,7 +264,7 @@ describe('writes (spec §Errors rules 2-3)', () => {
 
 	it('POST /payments without an idempotency key is never retried', async () => {
 		always({ status: 503 });
-		await failing({ method: 'POST', path: '/payments', body: payment });
+		await failing(endpointCall({ method: 'POST', path: '/payments' }), { body: payment });
 		expect(api.apiRequests()).toHaveLength(1);
 		expect(waits).not.toHaveBeenCalled();
 	});
@@ -280,13 +277,15 @@ describe('writes (spec §Errors rules 2-3)', () => {
 		['DELETE', '/webhooks/unsubscribe'],
 	])('%s %s is never retried, even on 5xx or a dropped connection', async (method, path) => {
 		always({ status: 500 });
-		const serverError = await failing({ method: method as 'POST', path, body: { zapId: 'z1' } });
+		const serverError = await failing(endpointCall({ method: method as 'POST', path }), {
+			body: { zapId: 'z1' },
+		});
 		expect(api.apiRequests()).toHaveLength(1);
 		expect(isTransientFailure(serverError)).toBe(true);
 		expect(serverError.description).toMatch(/may have been processed/);
 
 		always('reset');
-		await failing({ method: method as 'POST', path, body: { zapId: 'z1' } });
+		await failing(endpointCall({ method: method as 'POST', path }), { body: { zapId: 'z1' } });
 		expect(api.apiRequests()).toHaveLength(2);
 		expect(waits).not.toHaveBeenCalled();
 	});
@@ -295,7 +294,7 @@ describe('writes (spec §Errors rules 2-3)', () => {
 describe('the failure callers read (apiFailureOf)', () => {
 	it('a refusal: its kind, status and field, not processed', async () => {
 		always({ status: 400, body: { statusCode: 400, message: 'limit must be at most 500' } });
-		const error = await failing({ method: 'GET', path: '/accounts' });
+		const error = await failing(ENDPOINTS.accounts.at({}));
 		expect(apiFailureOf(error)).toEqual({
 			kind: 'validation',
 			status: 400,
@@ -308,7 +307,7 @@ describe('the failure callers read (apiFailureOf)', () => {
 
 	it('a 5xx after every attempt: outcome unknown', async () => {
 		always({ status: 503 });
-		const error = await failing({ method: 'GET', path: '/accounts' });
+		const error = await failing(ENDPOINTS.accounts.at({}));
 		expect(apiFailureOf(error)).toEqual({
 			kind: 'serverError',
 			status: 503,
@@ -320,9 +319,10 @@ describe('the failure callers read (apiFailureOf)', () => {
 
 	it('a refusal after an attempt whose answer was lost: outcome unknown all the same', async () => {
 		script('reset', { status: 409, body: { statusCode: 409, message: 'conflict' } });
-		const error = await failing(
-			paymentRequest('6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', { amount: 1 }),
-		);
+		const error = await failing(ENDPOINTS.payments.at({}), {
+			body: { amount: 1 },
+			idempotencyKey: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+		});
 		expect(apiFailureOf(error)).toMatchObject({
 			kind: 'conflict',
 			status: 409,
@@ -350,7 +350,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 		);
 		const credentials = withCachedToken(scriptedCredentials(api), 'token-stale');
 		const { context: ctx } = context(credentials);
-		await expect(apiRequest.call(ctx, { method: 'GET', path: '/account/a1' })).resolves.toEqual({
+		await expect(request.call(ctx, ENDPOINTS.account.at({ xaid: 'a1' }))).resolves.toEqual({
 			xaid: 'a1',
 		});
 		expect(api.apiRequests().map((request) => request.headers.authorization)).toEqual([
@@ -365,7 +365,8 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 	it('a 401 that survives the refresh: exactly one refresh and one resend, then the account message', async () => {
 		always({ status: 401, body: { statusCode: 401, message: 'Unauthorized' } });
 		const error = await failing(
-			{ method: 'GET', path: '/account/a1/balance' },
+			endpointCall({ method: 'GET', path: '/account/a1/balance' }),
+			{},
 			withCachedToken(scriptedCredentials(api), 'token-stale'),
 		);
 		expect(api.apiRequests()).toHaveLength(2);
@@ -386,7 +387,7 @@ describe('401 (spec §Errors: refresh the token once, retry once)', () => {
 		);
 		const { context: ctx } = context(withCachedToken(scriptedCredentials(api), 'token-stale'));
 		const body = { xaid: 'a1', xpid: 'p1', amount: 5, reference: 'REF-0001' };
-		await apiRequest.call(ctx, paymentRequest('k-1', body));
+		await request.call(ctx, ENDPOINTS.payments.at({}), { body, idempotencyKey: 'k-1' });
 		const sent = api.apiRequests();
 		expect(sent.map((request) => request.headers['x-idempotent-key'])).toEqual(['k-1', 'k-1']);
 		expect(sent.map((request) => request.rawBody)).toEqual([
@@ -402,7 +403,7 @@ describe('token exchange failures inside a request', () => {
 			status: 401,
 			body: { statusCode: 401, error: 'invalid_client', message: 'bad secret' },
 		}));
-		const error = await failing({ method: 'GET', path: '/accounts' });
+		const error = await failing(ENDPOINTS.accounts.at({}));
 		expect(error.message).toBe('The token service rejected the Client ID or Client Secret');
 		expect(api.apiRequests()).toHaveLength(0);
 		expect(api.tokenRequests()).toHaveLength(1);
@@ -416,10 +417,8 @@ describe('request shape', () => {
 		const { context: ctx, requests } = context(
 			scriptedCredentials(api, { baseUrl: `${api.baseUrl}///` }),
 		);
-		await apiRequest.call(ctx, { method: 'GET', path: 'account/a1', qs: {} });
-		await apiRequest.call(ctx, {
-			method: 'POST',
-			path: '//webhooks/subscribe',
+		await request.call(ctx, endpointCall({ method: 'GET', path: 'account/a1' }), { qs: {} });
+		await request.call(ctx, endpointCall({ method: 'POST', path: '//webhooks/subscribe' }), {
 			body: { zapId: 'z' },
 		});
 		expect(api.apiRequests().map((request) => request.path)).toEqual([
@@ -447,16 +446,19 @@ describe('IDs in paths', () => {
 		'/payee/a\\b',
 	])('%s is refused before any request', async (path) => {
 		const { context: ctx, requests } = context();
-		await expect(apiRequest.call(ctx, { method: 'GET', path, itemIndex: 1 })).rejects.toThrow(
-			/^Invalid request path/,
-		);
+		await expect(
+			request.call(ctx, endpointCall({ method: 'GET', path }), { itemIndex: 1 }),
+		).rejects.toThrow(/^Invalid request path/);
 		expect(requests).toHaveLength(0);
 	});
 
 	it('encoded IDs and trailing slashes are fine', async () => {
 		always({ status: 200, body: {} });
 		const { context: ctx } = context();
-		await apiRequest.call(ctx, { method: 'GET', path: `/payee/${encodeURIComponent('p/1 x')}/` });
+		await request.call(
+			ctx,
+			endpointCall({ method: 'GET', path: `/payee/${encodeURIComponent('p/1 x')}/` }),
+		);
 		expect(api.apiRequests().map((request) => request.path)).toEqual(['/api/payee/p%2F1%20x']);
 	});
 });

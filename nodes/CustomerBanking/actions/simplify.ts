@@ -158,7 +158,7 @@ export function runsAsAiTool(this: IExecuteFunctions): boolean {
 /**
  * How the records leave the node, read before any request: simplified when Simplify is on or an AI agent
  * runs the node (the record's shape to apply), as the bank sent them otherwise (undefined). A list takes
- * it page by page (requestAllItems' `shape`), so the bank's full records are not all held at once.
+ * it page by page (requestAll's `shape`), so the bank's full records are not all held at once.
  */
 export function readSimplify(
 	this: IExecuteFunctions,

@@ -8,7 +8,7 @@ import {
 	ENDPOINTS,
 	type ListOptions,
 	request,
-	requestAllItems,
+	requestAll,
 } from '../transport';
 import { isPendingApproval } from './approvalStatus';
 
@@ -86,7 +86,7 @@ export async function listApprovals(
 	scope: AccountScope,
 	options: ListOptions<IDataObject>,
 ): Promise<IDataObject[]> {
-	return await requestAllItems.call(this, ENDPOINTS.approvals.at(scope), options);
+	return await requestAll.call(this, ENDPOINTS.approvals.at(scope), options);
 }
 
 /**

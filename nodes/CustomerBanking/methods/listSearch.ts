@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAllItems } from '../transport';
+import { ENDPOINTS, requestAll } from '../transport';
 import { checkId } from '../validation/ids';
 import { accountLabel, matchesFilter, payeeLabel } from './labels';
 
@@ -8,7 +8,7 @@ export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
+	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
 	const results = accounts
 		.map((account) => ({ account, name: accountLabel(account) }))
 		.filter(({ account, name }) =>
@@ -46,7 +46,7 @@ export async function searchPayees(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const xaid = selectedAccount.call(this);
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), {
+	const payees = await requestAll.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), {
 		returnAll: true,
 	});
 	const results = payees

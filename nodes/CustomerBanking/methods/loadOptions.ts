@@ -1,11 +1,11 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAllItems } from '../transport';
+import { ENDPOINTS, requestAll } from '../transport';
 import { accountLabel } from './labels';
 
 /** Accounts as options (the trigger's account picker): "Main GBP · GBP · ••1234" → xaid. */
 export async function getAccounts(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
+	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
 	return accounts.map((account) => ({
 		name: accountLabel(account),
 		value: account.xaid as string,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENDPOINTS, request, requestAllItems } from '../transport';
+import { ENDPOINTS, request, requestAll } from '../transport';
 import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
 
 // spec §Payees: GET /payee/{xpid}
@@ -33,7 +33,7 @@ export async function findExistingPayee(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at({ xaid }), {
+	const payees = await requestAll.call(this, ENDPOINTS.payees.at({ xaid }), {
 		returnAll: true,
 		itemIndex,
 	});

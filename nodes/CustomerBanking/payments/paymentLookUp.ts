@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
-import { ENDPOINTS, requestAllItems } from '../transport';
+import { ENDPOINTS, requestAll } from '../transport';
 import { toMinorUnits } from '../validation/amount';
 import { mayClaim } from './evidence';
 import type { Payment } from './payment';
@@ -79,7 +79,7 @@ async function readAccounts(
 		const list = { returnAll: true, itemIndex };
 		byAccount.set(xaid, {
 			approvals: await listApprovals.call(this, { xaid }, list),
-			transactions: await requestAllItems.call(this, ENDPOINTS.transactions.at({ xaid }), list),
+			transactions: await requestAll.call(this, ENDPOINTS.transactions.at({ xaid }), list),
 		});
 	}
 	return byAccount;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, apiRequest } from '../transport';
+import { apiFailureOf, ENDPOINTS, request } from '../transport';
 import { type IdempotencyKey, type KeyScope, keyScopeOf, resubmissionKey } from './idempotencyKey';
 import {
 	describeError,
@@ -10,7 +10,7 @@ import {
 	uncheckedOutcomes,
 	unknownOutcomes,
 } from './outcomes';
-import { type Payment, paymentRequest } from './payment';
+import type { Payment } from './payment';
 import { bodyDigest } from './paymentIdentity';
 import {
 	findCandidates,
@@ -301,10 +301,11 @@ export class PaymentRun {
 		const earlierMayHaveBeenMade = !first && sent.possiblyMade;
 		let response: IDataObject;
 		try {
-			response = await apiRequest.call(
-				this.context,
-				paymentRequest(key.key, body, payments[0].itemIndex),
-			);
+			response = await request.call(this.context, ENDPOINTS.payments.at({}), {
+				body,
+				idempotencyKey: key.key,
+				itemIndex: payments[0].itemIndex,
+			});
 		} catch (error) {
 			const failure = apiFailureOf(error);
 			const keyInUse = failure?.kind === 'conflict';

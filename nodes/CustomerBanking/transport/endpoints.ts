@@ -22,7 +22,7 @@ export interface Endpoint<Params extends object = object> {
 	pageLimit: number;
 	/** What the error tells the user to do when a write failed in a way that may have processed it (spec §Errors rule 3). */
 	whenOutcomeUnknown?: string;
-	/** The endpoint for these IDs: what `request` and `requestAllItems` (index.ts) take. */
+	/** The endpoint for these IDs: what `request` and `requestAll` (index.ts) take. */
 	at: (params: Params) => EndpointCall;
 }
 

@@ -135,7 +135,7 @@ export interface FailureContext {
 	itemIndex?: number;
 	/** Values that must never reach the user: client secret, tokens, signing secrets. */
 	secrets: string[];
-	/** What the user should do when a write may have been processed (see ApiRequestOptions). */
+	/** What the user should do when a write may have been processed (see Endpoint in endpoints.ts). */
 	whenOutcomeUnknown: string;
 }
 

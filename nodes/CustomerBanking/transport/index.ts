@@ -22,17 +22,9 @@ import {
 } from './credentialRules';
 import { describeFailure, failedRequestError, type RequestFailure, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
-import { DEFAULT_PAGE_LIMIT, pageSizeFor, readAllPages } from './paginate';
+import { pageSizeFor, readAllPages } from './paginate';
 import type { EndpointCall } from './endpoints';
-import {
-	delayBeforeNextAttempt,
-	type ErrorRule,
-	retryModeOf,
-	ruleFor,
-	type RetryMode,
-	type TooManyRequestsMeaning,
-	waitBeforeRetry,
-} from './retryPolicy';
+import { delayBeforeNextAttempt, type ErrorRule, ruleFor, waitBeforeRetry } from './retryPolicy';
 
 export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
@@ -46,32 +38,12 @@ export type BankingContext =
 	| IWebhookFunctions
 	| IPollFunctions;
 
-/** What the caller knows of the endpoint it calls, which the transport cannot tell from a path. */
-export interface EndpointIntent {
-	/** What a 429 means here (spec §Errors): a rate limit (the default), or, on payee endpoints, an inactive account. */
-	tooManyRequests?: TooManyRequestsMeaning;
-	/** The largest page the endpoint serves (spec §Limits); 500 unless said. */
-	pageLimit?: number;
-}
-
-export interface ApiRequestOptions extends EndpointIntent {
-	method: IHttpRequestMethods;
-	/** Relative to the credential's Base URL, e.g. '/account/abc/balance'. */
-	path: string;
+/** What one call adds to the endpoint it names. */
+export interface RequestExtras {
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	/** Sent as x-idempotent-key (spec §Payments rule 2): the bank acts on one key once. */
 	idempotencyKey?: string;
-	/**
-	 * Whether the request may be sent again after a 5xx, a rate limit or a lost connection: GETs are,
-	 * other requests only when the caller says 'safe' (spec §Errors rules 1-2).
-	 */
-	retry?: RetryMode;
-	/**
-	 * What the error tells the user to do when a write failed in a way that may have processed it
-	 * (spec §Errors rule 3).
-	 */
-	whenOutcomeUnknown?: string;
 	/** Put into the error so n8n shows which item failed. */
 	itemIndex?: number;
 	/** The credential as already read for this chain of requests (the pages of one list). */
@@ -80,8 +52,8 @@ export interface ApiRequestOptions extends EndpointIntent {
 	onRateLimited?: () => void;
 }
 
-export interface ApiRequestAllItemsOptions<T = IDataObject> extends EndpointIntent {
-	path: string;
+/** What one read of a list endpoint asks for besides the endpoint. */
+export interface ListOptions<T = IDataObject> {
 	qs?: IDataObject;
 	returnAll: boolean;
 	limit?: number;
@@ -104,19 +76,22 @@ const IDEMPOTENCY_HEADER = 'x-idempotent-key';
 const CHECK_BEFORE_SENDING_AGAIN =
 	'The request may have been processed: check before sending it again.';
 
-/** The method, path and headers a request goes out with, besides authentication: for showing what would be sent. */
+/**
+ * The method, path and headers a call of an endpoint goes out with, besides authentication: for
+ * showing what would be sent. Sends nothing.
+ */
 export function wireRequestOf(
-	options: Pick<ApiRequestOptions, 'method' | 'path' | 'idempotencyKey'>,
+	endpoint: Pick<EndpointCall, 'method' | 'path'>,
+	{ idempotencyKey }: Pick<RequestExtras, 'idempotencyKey'> = {},
 ): {
 	method: IHttpRequestMethods;
 	path: string;
 	headers: Record<string, string>;
 } {
 	return {
-		method: options.method,
-		path: options.path,
-		headers:
-			options.idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: options.idempotencyKey },
+		method: endpoint.method,
+		path: endpoint.path,
+		headers: idempotencyKey === undefined ? {} : { [IDEMPOTENCY_HEADER]: idempotencyKey },
 	};
 }
 
@@ -195,14 +170,16 @@ interface PreparedRequest {
 
 async function prepareRequest(
 	this: BankingContext,
-	options: ApiRequestOptions,
+	endpoint: EndpointCall,
+	extras: RequestExtras,
 ): Promise<PreparedRequest> {
-	const { method, itemIndex } = options;
-	const path = checkedPath.call(this, options.path, itemIndex);
+	const { method } = endpoint;
+	const { itemIndex } = extras;
+	const path = checkedPath.call(this, endpoint.path, itemIndex);
 	// Read (and decrypted) once and handed to n8n, which then does not read it again; n8n writes a refreshed
 	// token into this same object, so the next page of a list sends it.
 	const credentials =
-		options.credentials ??
+		extras.credentials ??
 		(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	const credentialsDecrypted = stored?.id
@@ -212,8 +189,8 @@ async function prepareRequest(
 	// A token issued for another API, token service, audience or client is not sent: emptied here, n8n
 	// fetches one for this credential before the request (credentialRules.ts tokenBindingOf).
 	if (credentials.accessToken && !tokenIsBound(credentials)) credentials.accessToken = '';
-	const { headers } = wireRequestOf(options);
-	const repeatable = retryModeOf(method, options.retry) === 'safe';
+	const { headers } = wireRequestOf(endpoint, extras);
+	const repeatable = endpoint.retry === 'safe';
 	return { method, url, path, headers, credentials, credentialsDecrypted, repeatable };
 }
 
@@ -223,7 +200,7 @@ type Attempt<T> = { answer: T; failure?: undefined } | { failure: RequestFailure
 async function sendOnce<T>(
 	this: BankingContext,
 	prepared: PreparedRequest,
-	{ qs, body }: ApiRequestOptions,
+	{ qs, body }: RequestExtras,
 ): Promise<Attempt<T>> {
 	// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
 	// one body object, so a resent payment has the same key and the same serialised body.
@@ -256,7 +233,8 @@ async function sendOnce<T>(
 async function failedRequest(
 	this: BankingContext,
 	prepared: PreparedRequest,
-	options: ApiRequestOptions,
+	endpoint: EndpointCall,
+	itemIndex: number | undefined,
 	failed: {
 		failure: RequestFailure;
 		rule: ErrorRule;
@@ -265,7 +243,6 @@ async function failedRequest(
 	},
 ): Promise<Error> {
 	const { failure, rule, attempts } = failed;
-	const { itemIndex } = options;
 	const latest = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const outcomeUnknown = rule.outcomeUnknown || failed.earlierAttemptMayHaveBeenProcessed;
 	const described = describeFailure(failure, rule, {
@@ -274,7 +251,7 @@ async function failedRequest(
 		attempts,
 		itemIndex,
 		secrets: [...secretsOf(prepared.credentials), ...secretsOf(latest)],
-		whenOutcomeUnknown: options.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
+		whenOutcomeUnknown: endpoint.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
 	});
 	if (outcomeUnknown && !rule.outcomeUnknown) {
 		described.description = `${described.description} An earlier attempt of this request failed without an answer, so it may have been processed.`;
@@ -312,36 +289,34 @@ async function scrubbedAnswer<T>(
 }
 
 /**
- * One API call, authenticated by n8n with the credential (token fetched on first use and after a
- * 401), retried by the policy in retryPolicy.ts, failing with a NodeApiError free of secrets.
- * `apiRequest.call(this, …)` resolves to IDataObject; for another type use `(apiRequest<T>).call(this, …)`.
+ * One call of an endpoint of the table (transport/endpoints.ts), e.g.
+ * `request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex })`: authenticated by n8n with
+ * the credential (token fetched on first use and after a 401), retried by the policy in
+ * retryPolicy.ts, failing with a NodeApiError free of secrets. Resolves to IDataObject unless called
+ * as `(request<T>).call(this, …)`.
  */
-export async function apiRequest<T>(this: BankingContext, options: ApiRequestOptions): Promise<T>;
-export async function apiRequest(
+export async function request<T extends IDataObject = IDataObject>(
 	this: BankingContext,
-	options: ApiRequestOptions,
-): Promise<IDataObject>;
-export async function apiRequest<T = IDataObject>(
-	this: BankingContext,
-	options: ApiRequestOptions,
+	endpoint: EndpointCall,
+	extras: RequestExtras = {},
 ): Promise<T> {
-	const prepared = await prepareRequest.call(this, options);
+	const prepared = await prepareRequest.call(this, endpoint, extras);
 	// Once an attempt may have been processed, a later refusal (409, 401, a gateway's 400 or 404) does
 	// not make it "not processed": the earlier attempt may be the one the bank committed.
 	let earlierAttemptMayHaveBeenProcessed = false;
 	for (let attempts = 1; ; attempts++) {
-		const attempt = await (sendOnce<T>).call(this, prepared, options);
+		const attempt = await (sendOnce<T>).call(this, prepared, extras);
 		if (!attempt.failure) return await (scrubbedAnswer<T>).call(this, attempt.answer, prepared);
 		const { failure } = attempt;
-		const rule = ruleFor(failure, options.tooManyRequests);
-		if (rule.kind === 'rateLimited') options.onRateLimited?.();
+		const rule = ruleFor(failure, endpoint.tooManyRequests);
+		if (rule.kind === 'rateLimited') extras.onRateLimited?.();
 		const delay =
 			prepared.repeatable && rule.retry === 'whenSafe'
 				? delayBeforeNextAttempt(attempts, failure)
 				: undefined;
 		if (delay === undefined) {
 			const failed = { failure, rule, attempts, earlierAttemptMayHaveBeenProcessed };
-			throw await failedRequest.call(this, prepared, options, failed);
+			throw await failedRequest.call(this, prepared, endpoint, extras.itemIndex, failed);
 		}
 		if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
 		await waitBeforeRetry(delay);
@@ -349,118 +324,58 @@ export async function apiRequest<T = IDataObject>(
 }
 
 /**
- * Every item of a paginated list (Return All), or the first `limit` items, using the largest page
- * the endpoint allows; stops on `total`, on a short page, or once the limit is reached (paginate.ts
- * readAllPages, which also reads Return All's pages ahead).
- * `apiRequestAllItems.call(this, …)` resolves to IDataObject[]; `(apiRequestAllItems<T>).call` to T[].
+ * Every item of a list endpoint of the table (Return All), or the first `limit` items, e.g.
+ * `requestAll.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true })`: pages are the
+ * largest the endpoint allows; reading stops on `total`, on a short page, or once the limit is reached
+ * (paginate.ts readAllPages, which also reads Return All's pages ahead). Resolves to IDataObject[]
+ * unless called as `(requestAll<T>).call(this, …)`.
  */
-export async function apiRequestAllItems<T>(
+export async function requestAll<T extends IDataObject = IDataObject>(
 	this: BankingContext,
-	options: ApiRequestAllItemsOptions<T>,
-): Promise<T[]>;
-export async function apiRequestAllItems(
-	this: BankingContext,
-	options: ApiRequestAllItemsOptions,
-): Promise<IDataObject[]>;
-export async function apiRequestAllItems<T = IDataObject>(
-	this: BankingContext,
-	options: ApiRequestAllItemsOptions<T>,
+	endpoint: EndpointCall,
+	options: ListOptions<T>,
 ): Promise<T[]> {
-	const { path, qs, returnAll, keep, until, shape, itemIndex, tooManyRequests } = options;
+	const { qs, returnAll, keep, until, shape, itemIndex } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
 			itemIndex,
 		});
 	}
-	const maxPageSize = options.pageLimit ?? DEFAULT_PAGE_LIMIT;
+	const maxPageSize = endpoint.pageLimit;
 	// filtered, how many items of a page are kept is unknown: the largest pages take the fewest requests
 	const pageSize = options.pageSize
 		? Math.min(options.pageSize, maxPageSize)
 		: pageSizeFor(maxPageSize, returnAll || keep !== undefined, limit);
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	// every page is a read, so safe to send again
+	const page: EndpointCall = {
+		...endpoint,
+		method: 'GET',
+		retry: 'safe',
+		whenOutcomeUnknown: undefined,
+	};
 	return await readAllPages<T>({
 		pageSize,
 		limit,
 		keep,
 		until,
 		shape,
-		fetchPage: async (page, rateLimited) =>
-			await apiRequest.call(this, {
+		fetchPage: async (pageNumber, rateLimited) =>
+			await request.call(this, page, {
 				credentials,
-				method: 'GET',
-				path,
-				qs: { ...qs, page, limit: pageSize },
-				tooManyRequests,
+				qs: { ...qs, page: pageNumber, limit: pageSize },
 				itemIndex,
 				onRateLimited: rateLimited,
 			}),
 		notAList: () =>
-			new NodeOperationError(this.getNode(), `Unexpected answer to GET ${path}: not a list`, {
-				itemIndex,
-				description: 'Expected { total, results }, an array, { data } or { items }.',
-			}),
+			new NodeOperationError(
+				this.getNode(),
+				`Unexpected answer to GET ${endpoint.path}: not a list`,
+				{
+					itemIndex,
+					description: 'Expected { total, results }, an array, { data } or { items }.',
+				},
+			),
 	});
-}
-
-/** What one call adds to the endpoint it names. */
-export type RequestExtras = Pick<ApiRequestOptions, 'qs' | 'body' | 'idempotencyKey' | 'itemIndex'>;
-
-/** The request that calls an endpoint of the table (transport/endpoints.ts). */
-export function requestOptionsOf(
-	endpoint: EndpointCall,
-	extras: RequestExtras = {},
-): ApiRequestOptions {
-	const { method, path, tooManyRequests, retry, whenOutcomeUnknown } = endpoint;
-	return { method, path, tooManyRequests, retry, whenOutcomeUnknown, ...extras };
-}
-
-/**
- * One call of an endpoint of the table (transport/endpoints.ts), e.g.
- * `request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex })`; see apiRequest.
- */
-export async function request<T>(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	extras?: RequestExtras,
-): Promise<T>;
-export async function request(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	extras?: RequestExtras,
-): Promise<IDataObject>;
-export async function request<T = IDataObject>(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	extras?: RequestExtras,
-): Promise<T> {
-	return await (apiRequest<T>).call(this, requestOptionsOf(endpoint, extras));
-}
-
-export type ListOptions<T> = Omit<
-	ApiRequestAllItemsOptions<T>,
-	'path' | 'tooManyRequests' | 'pageLimit'
->;
-
-/**
- * The items of a list endpoint of the table, e.g.
- * `requestAllItems.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true })`; see apiRequestAllItems.
- */
-export async function requestAllItems<T>(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	options: ListOptions<T>,
-): Promise<T[]>;
-export async function requestAllItems(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	options: ListOptions<IDataObject>,
-): Promise<IDataObject[]>;
-export async function requestAllItems<T = IDataObject>(
-	this: BankingContext,
-	endpoint: EndpointCall,
-	options: ListOptions<T>,
-): Promise<T[]> {
-	const { path, tooManyRequests, pageLimit } = endpoint;
-	return await (apiRequestAllItems<T>).call(this, { ...options, path, tooManyRequests, pageLimit });
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAllItems } from '../../transport';
+import { ENDPOINTS, requestAll } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import { getListOptions } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
@@ -16,7 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const shape = readSimplify.call(this, itemIndex, 'account', true);
-	const accounts = await requestAllItems.call(this, ENDPOINTS.accounts.at({}), {
+	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), {
 		...getListOptions.call(this, itemIndex),
 		shape,
 		itemIndex,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAllItems } from '../../transport';
+import { ENDPOINTS, requestAll } from '../../transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
@@ -25,7 +25,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const list = getListOptions.call(this, itemIndex);
 	const keep = readPayeeFilters.call(this, itemIndex);
 	const shape = readSimplify.call(this, itemIndex, 'payee', true);
-	const payees = await requestAllItems.call(this, ENDPOINTS.payees.at(scope), {
+	const payees = await requestAll.call(this, ENDPOINTS.payees.at(scope), {
 		...list,
 		keep,
 		shape,

@@ -3,12 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { holdsMoney, stateOf } from '../../payments/duplicateProtection';
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
-import { type Payment, paymentRequest } from '../../payments/payment';
+import type { Payment } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
 import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
 import type { PaymentStep } from '../../payments/paymentPlan';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import { wireRequestOf } from '../../transport';
+import { ENDPOINTS, wireRequestOf } from '../../transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import { withPlainNames } from '../outputNames';
 import type { BatchItemResult, OutputName } from '../types';
@@ -231,7 +231,7 @@ export function validatedResult(
 					nextStep: nextStepOf('valid'),
 					...keyFields(key),
 					request: {
-						...wireRequestOf(paymentRequest(key.key, payment.body)),
+						...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),
 						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
 					},
 				},

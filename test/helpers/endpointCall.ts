@@ -1,0 +1,23 @@
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import type { EndpointCall } from '../../nodes/CustomerBanking/transport';
+import { DEFAULT_PAGE_LIMIT } from '../../nodes/CustomerBanking/transport/paginate';
+import { retryModeOf } from '../../nodes/CustomerBanking/transport/retryPolicy';
+
+/**
+ * A call of any path, for tests of the transport itself: unless said otherwise a GET, sent again
+ * after a failure when it is a GET (other methods only when `retry` is 'safe'), a 429 read as a rate
+ * limit, pages of at most 500. Tests of a real endpoint use ENDPOINTS.x.at(…) instead.
+ */
+export function endpointCall(
+	call: Partial<Omit<EndpointCall, 'path'>> & { path: string },
+): EndpointCall {
+	const method: IHttpRequestMethods = call.method ?? 'GET';
+	return {
+		tooManyRequests: 'rateLimited',
+		pageLimit: DEFAULT_PAGE_LIMIT,
+		...call,
+		method,
+		retry: retryModeOf(method, call.retry),
+	};
+}
