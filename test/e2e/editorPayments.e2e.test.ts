@@ -10,8 +10,9 @@ import { join } from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
+import { docImage, type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
 import { selectedVersions } from './lib/config';
+import { defaultVersion } from './lib/install';
 import { repoRoot } from './lib/pack';
 import {
 	createCredential,
@@ -113,12 +114,27 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		customerBankingApi: { id: credentialId, name: 'Customer Banking sandbox' },
 	});
 
-	/** Manual Trigger → the invoices (a Set node) → one item per invoice → Pay (Map Automatically), opened in the editor. */
+	/**
+	 * Manual Trigger → the invoices (a Set node) → one item per invoice → Pay (Map Automatically), opened
+	 * in the editor; each of `destinations` (No Operation nodes) takes one of Pay's outputs, in order.
+	 */
 	async function openInvoiceWorkflow(
 		name: string,
 		invoices: Array<Record<string, unknown>>,
 		payParameters: Record<string, unknown>,
+		destinations: string[] = [],
 	): Promise<string> {
+		const destinationNodes = destinations.map((destination, index) => ({
+			id: randomUUID(),
+			name: destination,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [940, (index - (destinations.length - 1) / 2) * 140],
+			parameters: {},
+		}));
+		const payConnections = destinations.length
+			? { Pay: { main: destinations.map((node) => [{ node, type: 'main', index: 0 }]) } }
+			: {};
 		return await openNewWorkflow(
 			name,
 			[
@@ -153,11 +169,13 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 					},
 					credentials: credentials(),
 				},
+				...destinationNodes,
 			],
 			{
 				'Manual Trigger': { main: [[{ node: 'Invoices', type: 'main', index: 0 }]] },
 				Invoices: { main: [[{ node: 'One item per invoice', type: 'main', index: 0 }]] },
 				'One item per invoice': { main: [[{ node: 'Pay', type: 'main', index: 0 }]] },
+				...payConnections,
 			},
 		);
 	}
@@ -238,6 +256,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 			'Pay by outcome',
 			invoicesOf('EDO', [12.5, 1500, 6000]),
 			{ outputsByOutcome: true, options: { maxAmount: '5000' } },
+			['Mark paid', 'Tell the approver', 'Nothing to do', 'Fix and retry', 'Check in the bank'],
 		);
 		const execution = await executeInEditor(workflowId);
 		expect(executionError(execution)).toBeUndefined();
@@ -250,6 +269,11 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		for (const name of outputs) expect(panel).toContain(name);
 		await shot('04-outputs-by-outcome');
 		await closeNdv();
+		if (version === defaultVersion) {
+			// the run on the canvas: each output with the number of items that left on it
+			await page.locator('[data-test-id="zoom-to-fit"]').click();
+			await docImage(page, 'outputs-by-outcome', [page.locator('[data-test-id="canvas-node"]')]);
+		}
 	});
 
 	it.each(['10.123', '-50', '0', '1,000.50', 'abc'])(

@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
 import { OWNER } from './n8n';
+import { repoRoot } from './pack';
 import { sleep } from './stack';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -88,4 +89,36 @@ export async function signIn(page: Page, n8nUrl: string): Promise<void> {
 	await page.locator('input[type="password"]').fill(OWNER.password);
 	await page.locator('[data-test-id="form-submit-button"]').click();
 	await page.waitForURL(/\/(home|workflows?)(\/|$)/, { timeout: 30_000 });
+}
+
+/** The README's screenshots, rewritten by every editor-suite run on the default n8n line so they stay current. */
+export const DOC_IMAGES = join(repoRoot, 'docs', 'images');
+
+/**
+ * Saves docs/images/<name>.png: the part of the page the `regions` cover, with room for the labels n8n
+ * draws outside a node's box, and without the canvas's floating buttons, so the image shows what the
+ * README talks about and stays small.
+ */
+export async function docImage(page: Page, name: string, regions: Locator[]): Promise<void> {
+	await sleep(700);
+	const boxes = [];
+	for (const region of regions) {
+		for (const element of await region.all()) {
+			const box = await element.boundingBox();
+			if (box) boxes.push(box);
+		}
+	}
+	if (boxes.length === 0) throw new Error(`docs/images/${name}.png: nothing to show`);
+	const viewport = page.viewportSize() ?? { width: 1440, height: 900 };
+	const left = Math.max(0, Math.min(...boxes.map((b) => b.x)) - 60);
+	const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - 30);
+	const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + 60);
+	const bottom = Math.min(viewport.height, Math.max(...boxes.map((b) => b.y + b.height)) + 70);
+	mkdirSync(DOC_IMAGES, { recursive: true });
+	await page.screenshot({
+		path: join(DOC_IMAGES, `${name}.png`),
+		clip: { x: left, y: top, width: right - left, height: bottom - top },
+		style:
+			'[data-test-id="execute-workflow-button"], [data-test-id="canvas-controls"] { visibility: hidden !important; }',
+	});
 }
