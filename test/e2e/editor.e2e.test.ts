@@ -10,7 +10,8 @@ import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
+import { ACTIONS_DESCRIPTION } from '../../nodes/CustomerBanking/appDescription';
+import { docImage, type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
 import { type DemoWorkflow, importDemoWorkflows, seedApprovals } from './lib/demo';
 import { defaultVersion } from './lib/install';
 import { repoRoot } from './lib/pack';
@@ -156,6 +157,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			expect.arrayContaining(['On transaction confirmed', 'On transaction received']),
 		);
 		await shot('02-node-panel-app');
+		await docImage(page, 'nodes-panel-triggers', [page.locator('[data-test-id="node-creator"]')]);
 
 		await actions.filter({ hasText: 'On transaction confirmed' }).first().click();
 		await ndv().waitFor();
@@ -224,7 +226,16 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 				'Create or update a payee',
 			]),
 		);
+		// someone adding an action reads what the actions do, not the trigger's "Starts the workflow when…"
+		const panelText = await page.locator('[data-test-id="node-creator"]').innerText();
+		const shownDescriptions = panelText
+			.split('\n')
+			.filter((line) => line.includes('manage payees'));
+		expect(shownDescriptions.length).toBeGreaterThan(0);
+		for (const line of shownDescriptions) expect(line.startsWith(ACTIONS_DESCRIPTION)).toBe(true);
+		expect(panelText).not.toMatch(/^Starts the workflow when money arrives/m);
 		await shot('05-node-panel-actions');
+		await docImage(page, 'nodes-panel-actions', [page.locator('[data-test-id="node-creator"]')]);
 
 		await actions.filter({ hasText: 'Get the balance of an account' }).first().click();
 		await ndv().waitFor();
@@ -401,6 +412,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			await runExample('approval-decided.json', '08b-example-approval-decided'),
 			'Approved',
 		);
+		await docImage(page, 'approval-flow', [page.locator('[data-test-id="canvas-node"]')]);
 		expect(decided).toEqual([
 			expect.objectContaining({
 				text: expect.stringMatching(
@@ -436,7 +448,10 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			await runExample('sync-payees.json', '11-example-payees-again'),
 			'Create or update payee',
 		);
-		expect(again.map((payee) => payee.xpid)).toEqual(synced.map((payee) => payee.xpid));
+		const payeeIds = (payees: Array<Record<string, unknown>>) =>
+			payees.map((payee) => payee.payeeId ?? payee.xpid);
+		expect(payeeIds(synced)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+		expect(payeeIds(again)).toEqual(payeeIds(synced));
 
 		// after the approval examples, which show the newest pending approval: paying invoices adds one
 		const paid2 = await runExample('pay-invoices.json', '15-example-pay-invoices');
