@@ -18,10 +18,10 @@ import {
 	tokenBindingOf,
 	tokenEndpointOf,
 	tokenIsBound,
-} from '../nodes/CustomerBanking/transport/credentialRules';
-import { ENDPOINTS } from '../nodes/CustomerBanking/transport/endpoints';
-import { networkFailureWords } from '../nodes/CustomerBanking/transport/networkFailures';
-import { redact } from '../nodes/CustomerBanking/transport/redaction';
+} from '../nodes/shared/transport/credentialRules';
+import { ENDPOINTS } from '../nodes/shared/transport/endpoints';
+import { networkFailureWords } from '../nodes/shared/transport/networkFailures';
+import { redact } from '../nodes/shared/transport/redaction';
 
 /**
  * OAuth 2.0 client credentials with an audience (spec §Authentication).

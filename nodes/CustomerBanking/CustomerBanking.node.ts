@@ -10,9 +10,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { outputsExpression, resources } from './actions/resources';
 import { router } from './actions/router';
 import { subtitleExpression } from './actions/subtitle';
-import { ACTIONS_DESCRIPTION } from './appDescription';
+import { ACTIONS_DESCRIPTION } from '../shared/appDescription';
 import { listSearch, loadOptions } from './methods';
-import { CREDENTIAL_TYPE } from './transport';
+import { CREDENTIAL_TYPE } from '../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { getAccounts } from '../CustomerBanking/methods/loadOptions';
-import { CREDENTIAL_TYPE } from '../CustomerBanking/transport';
-import { textList } from '../CustomerBanking/validation/text';
+import { getAccounts } from '../shared/methods/loadOptions';
+import { CREDENTIAL_TYPE } from '../shared/transport';
+import { textList } from '../shared/validation/text';
 import type { ApprovalEvent } from './approvalEvents';
 import { pollApprovals } from './approvalPoll';
 

@@ -8,12 +8,12 @@ import {
 	listApprovals,
 	readApproval,
 	readPaymentTransaction,
-} from '../CustomerBanking/approvals/approvalRecords';
+} from '../shared/approvals/approvalRecords';
 import {
 	approvalStatusMeaning,
 	type TransactionStatusMeaning,
 	transactionStatusMeaning,
-} from '../CustomerBanking/approvals/approvalStatus';
+} from '../shared/approvals/approvalStatus';
 
 export type ApprovalEvent = 'approvalRequested' | 'approvalDecided';
 

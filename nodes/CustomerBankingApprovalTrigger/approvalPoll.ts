@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isPending } from '../CustomerBanking/approvals/approvalRecords';
+import { isPending } from '../shared/approvals/approvalRecords';
 import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
 import {
 	type ApprovalEvent,

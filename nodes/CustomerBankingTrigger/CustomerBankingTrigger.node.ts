@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { APP_DESCRIPTION } from '../CustomerBanking/appDescription';
-import { getAccounts } from '../CustomerBanking/methods/loadOptions';
-import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
+import { APP_DESCRIPTION } from '../shared/appDescription';
+import { getAccounts } from '../shared/methods/loadOptions';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../shared/transport/credentialRules';
 import { Admission } from './admission';
 import {
 	Answer,

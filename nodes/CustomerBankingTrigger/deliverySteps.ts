@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { checkId } from '../CustomerBanking/validation/ids';
-import { ENDPOINTS, request } from '../CustomerBanking/transport';
+import { checkId } from '../shared/validation/ids';
+import { ENDPOINTS, request } from '../shared/transport';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';

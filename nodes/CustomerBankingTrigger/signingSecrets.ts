@@ -3,7 +3,7 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { TriggerNodeRegistry, type TriggerNodeCall } from '../shared/triggerNodeRegistry';
 import { usableSecrets } from './signature';
 
-import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../shared/transport/credentialRules';
 
 /**
  * How long a trigger reuses the signing secrets it read. Every credential read makes n8n load and

@@ -1,7 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE as CREDENTIAL } from '../CustomerBanking/transport/credentialRules';
+import { CREDENTIAL_TYPE as CREDENTIAL } from '../shared/transport/credentialRules';
 import { forgetSigningSecrets, readSigningSecrets } from './signingSecrets';
 import {
 	planSubscriptions,

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiFailureOf, ENDPOINTS, request } from '../CustomerBanking/transport';
+import { apiFailureOf, ENDPOINTS, request } from '../shared/transport';
 import type { BankingEvent } from './events';
 
 export interface SubscriptionTarget {

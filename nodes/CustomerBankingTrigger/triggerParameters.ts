@@ -1,6 +1,6 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { textList } from '../CustomerBanking/validation/text';
+import { textList } from '../shared/validation/text';
 import { DEFAULT_SIGNATURE_SCHEME, MAX_TOLERANCE_SECONDS } from './signature';
 import type { SignatureScheme } from './signature';
 import { BANKING_EVENTS, isBankingEvent } from './events';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { ACTIONS_DESCRIPTION } from '../../nodes/CustomerBanking/appDescription';
+import { ACTIONS_DESCRIPTION } from '../../nodes/shared/appDescription';
 import { docImage, type EditorBrowser, openEditorBrowser, signIn } from './lib/browser';
 import { type DemoWorkflow, importDemoWorkflows, seedApprovals } from './lib/demo';
 import { defaultVersion } from './lib/install';

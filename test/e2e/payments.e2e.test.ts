@@ -3,7 +3,7 @@
  * are never made twice when answers are lost (transport resend and n8n's own Retry On Fail), and a
  * payment that waits for approval until the bank's app approves it.
  */
-import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import { BACKOFF } from '../../nodes/shared/transport/retryPolicy';
 import { defaultVersion } from './lib/install';
 import {
 	activate,

@@ -1,8 +1,8 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import type { EndpointCall } from '../../nodes/CustomerBanking/transport';
-import { DEFAULT_PAGE_LIMIT } from '../../nodes/CustomerBanking/transport/paginate';
-import { retryModeOf } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import type { EndpointCall } from '../../nodes/shared/transport';
+import { DEFAULT_PAGE_LIMIT } from '../../nodes/shared/transport/paginate';
+import { retryModeOf } from '../../nodes/shared/transport/retryPolicy';
 
 /**
  * A call of any path, for tests of the transport itself: unless said otherwise a GET, sent again

@@ -1,4 +1,4 @@
-import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/shared/transport';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { createExecuteContext, retryWaits } from './n8nContext';
 import { credentialsFor } from './sandboxCredentials';

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { replaceRetryWait } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import { replaceRetryWait } from '../../nodes/shared/transport/retryPolicy';
 
 /**
  * In-process tests never sleep through the transport's backoff (1 s, 2 s, 4 s, 4 s, or a Retry-After):

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { tokenBindingOf } from '../../nodes/CustomerBanking/transport/credentialRules';
+import { tokenBindingOf } from '../../nodes/shared/transport/credentialRules';
 
 export interface ServedRequest {
 	method: string;

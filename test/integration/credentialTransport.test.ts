@@ -6,8 +6,8 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiFailureOf, request, requestAll } from '../../nodes/CustomerBanking/transport';
-import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
+import { apiFailureOf, request, requestAll } from '../../nodes/shared/transport';
+import { ENDPOINTS } from '../../nodes/shared/transport/endpoints';
 import { endpointCall } from '../helpers/endpointCall';
 import {
 	createExecuteContext,

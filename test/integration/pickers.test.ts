@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { getAccounts } from '../../nodes/CustomerBanking/methods/loadOptions';
+import { getAccounts } from '../../nodes/shared/methods/loadOptions';
 import { searchAccounts, searchPayees } from '../../nodes/CustomerBanking/methods/listSearch';
 import { createLoadOptionsContext } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';

@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/shared/transport';
 import { REFUSAL_LOG_INTERVAL_MS } from '../../nodes/CustomerBankingTrigger/refusalLog';
 import {
 	REREAD_INTERVAL_MS,

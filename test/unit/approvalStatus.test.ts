@@ -2,7 +2,7 @@ import {
 	approvalStatusMeaning,
 	isPendingApproval,
 	transactionStatusMeaning,
-} from '../../nodes/CustomerBanking/approvals/approvalStatus';
+} from '../../nodes/shared/approvals/approvalStatus';
 
 describe('approvalStatusMeaning', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
+import { ENDPOINTS } from '../../nodes/shared/transport/endpoints';
 
 describe('endpoint table', () => {
 	it('encodes every ID it puts into a path', () => {

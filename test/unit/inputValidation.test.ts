@@ -1,15 +1,11 @@
-import { checkId } from '../../nodes/CustomerBanking/validation/ids';
+import { checkId } from '../../nodes/shared/validation/ids';
 import { findForbiddenKey, readGroup } from '../../nodes/CustomerBanking/validation/inputObjects';
 import { validatePayment } from '../../nodes/CustomerBanking/validation/payment.schema';
 import {
 	describeIssues,
 	payeeUpdateSchema,
 } from '../../nodes/CustomerBanking/validation/payee.schema';
-import {
-	hasLoneSurrogate,
-	isBlank,
-	textProblem,
-} from '../../nodes/CustomerBanking/validation/text';
+import { hasLoneSurrogate, isBlank, textProblem } from '../../nodes/shared/validation/text';
 
 const UUID = '3f1c2a9e-6d1b-4c8e-9a57-0c1d2e3f4a5b';
 

@@ -8,8 +8,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { ENDPOINTS, request, requestAll } from '../../nodes/CustomerBanking/transport';
-import { replaceRetryWait } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import { ENDPOINTS, request, requestAll } from '../../nodes/shared/transport';
+import { replaceRetryWait } from '../../nodes/shared/transport/retryPolicy';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { credentialsFor } from '../helpers/sandboxCredentials';

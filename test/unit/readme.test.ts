@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credentials';
-import { statusWord } from '../../nodes/CustomerBanking/approvals/statusVocabulary';
+import { statusWord } from '../../nodes/shared/approvals/statusVocabulary';
 import {
 	OUTCOME_OUTPUTS,
 	PAYMENT_STATUSES,

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import { redact, scrubSecrets } from '../../nodes/CustomerBanking/transport/redaction';
+import { redact, scrubSecrets } from '../../nodes/shared/transport/redaction';
 import {
 	ENCODING_NAMES,
 	ENCODINGS,

@@ -7,8 +7,8 @@ import {
 	retryModeOf,
 	ruleFor,
 	type TooManyRequestsMeaning,
-} from '../../nodes/CustomerBanking/transport/retryPolicy';
-import { fieldNamedIn, readFailure } from '../../nodes/CustomerBanking/transport/errors';
+} from '../../nodes/shared/transport/retryPolicy';
+import { fieldNamedIn, readFailure } from '../../nodes/shared/transport/errors';
 
 describe('ruleFor', () => {
 	it.each([

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credentials';
-import { ENDPOINTS, request } from '../../nodes/CustomerBanking/transport';
+import { ENDPOINTS, request } from '../../nodes/shared/transport';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createExecuteContext, createHookContext, n8nHttpRequest } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';

@@ -16,7 +16,7 @@ import {
 	type SimplifiedResource,
 	simplifyRecord,
 } from '../../nodes/CustomerBanking/actions/simplify';
-import { readAllPages } from '../../nodes/CustomerBanking/transport/paginate';
+import { readAllPages } from '../../nodes/shared/transport/paginate';
 import {
 	createdTimeOf,
 	readTransactionFilters,

@@ -1,7 +1,7 @@
 /** requestAll with a `keep` predicate: the client-side filter the list operations apply while paging. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { requestAll } from '../../nodes/CustomerBanking/transport';
+import { requestAll } from '../../nodes/shared/transport';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';

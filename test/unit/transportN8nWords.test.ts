@@ -5,8 +5,8 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { readFailure } from '../../nodes/CustomerBanking/transport/errors';
-import { ruleFor } from '../../nodes/CustomerBanking/transport/retryPolicy';
+import { readFailure } from '../../nodes/shared/transport/errors';
+import { ruleFor } from '../../nodes/shared/transport/retryPolicy';
 
 const node = {
 	id: 'n',

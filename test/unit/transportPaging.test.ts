@@ -5,9 +5,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type EndpointCall, requestAll } from '../../nodes/CustomerBanking/transport';
-import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
-import { pageSizeFor, readListPage } from '../../nodes/CustomerBanking/transport/paginate';
+import { type EndpointCall, requestAll } from '../../nodes/shared/transport';
+import { ENDPOINTS } from '../../nodes/shared/transport/endpoints';
+import { pageSizeFor, readListPage } from '../../nodes/shared/transport/paginate';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';

@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { request } from '../../nodes/CustomerBanking/transport';
+import { request } from '../../nodes/shared/transport';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { scriptedCredentials, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';

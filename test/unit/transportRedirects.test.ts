@@ -8,8 +8,8 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiFailureOf, request } from '../../nodes/CustomerBanking/transport';
-import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
+import { apiFailureOf, request } from '../../nodes/shared/transport';
+import { ENDPOINTS } from '../../nodes/shared/transport/endpoints';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../helpers/otherHost';

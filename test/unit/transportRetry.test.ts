@@ -10,9 +10,9 @@ import {
 	type EndpointCall,
 	request,
 	type RequestExtras,
-} from '../../nodes/CustomerBanking/transport';
-import { ENDPOINTS } from '../../nodes/CustomerBanking/transport/endpoints';
-import { BACKOFF } from '../../nodes/CustomerBanking/transport/retryPolicy';
+} from '../../nodes/shared/transport';
+import { ENDPOINTS } from '../../nodes/shared/transport/endpoints';
+import { BACKOFF } from '../../nodes/shared/transport/retryPolicy';
 import { endpointCall } from '../helpers/endpointCall';
 import { createExecuteContext } from '../helpers/n8nContext';
 import {

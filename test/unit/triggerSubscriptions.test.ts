@@ -167,7 +167,7 @@ describe('node description', () => {
 	});
 
 	it("loads accounts with the action node's getAccounts", async () => {
-		const { getAccounts } = await import('../../nodes/CustomerBanking/methods/loadOptions');
+		const { getAccounts } = await import('../../nodes/shared/methods/loadOptions');
 		expect(new CustomerBankingTrigger().methods.loadOptions.getAccounts).toBe(getAccounts);
 	});
 });

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { UUID_PATTERN } from '../validation/ids';
+import { UUID_PATTERN } from '../../shared/validation/ids';
 
 /** A resource picked from a searchable list, or given by its ID. */
 function locator(

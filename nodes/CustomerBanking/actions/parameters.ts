@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { AccountScope } from '../transport';
-import { ACCOUNT_ID_RULE, requireId } from '../validation/ids';
-import { describeType } from '../validation/text';
+import type { AccountScope } from '../../shared/transport';
+import { ACCOUNT_ID_RULE, requireId } from '../../shared/validation/ids';
+import { describeType } from '../../shared/validation/text';
 import { listScope } from './common.descriptions';
 
 /** spec §Identifiers: xaid, xtid and ref are UUIDs; checked before any request is sent. */

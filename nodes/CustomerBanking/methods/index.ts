@@ -1,2 +1,2 @@
 export * as listSearch from './listSearch';
-export * as loadOptions from './loadOptions';
+export * as loadOptions from '../../shared/methods/loadOptions';

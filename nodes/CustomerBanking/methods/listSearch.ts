@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAll } from '../transport';
-import { checkId } from '../validation/ids';
-import { accountLabel, matchesFilter, payeeLabel } from './labels';
+import { ENDPOINTS, requestAll } from '../../shared/transport';
+import { checkId } from '../../shared/validation/ids';
+import { accountLabel, matchesFilter, payeeLabel } from '../../shared/methods/labels';
 
 export async function searchAccounts(
 	this: ILoadOptionsFunctions,

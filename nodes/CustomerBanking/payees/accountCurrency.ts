@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ENDPOINTS, request } from '../transport';
+import { ENDPOINTS, request } from '../../shared/transport';
 
 // One GET /account/{xaid} per account per execution: the currency decides the payee rules
 const currencyCache = new WeakMap<IExecuteFunctions, Map<string, Promise<string>>>();

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENDPOINTS, request, requestAll } from '../transport';
+import { ENDPOINTS, request, requestAll } from '../../shared/transport';
 import { ACCOUNT_IDENTIFYING_FIELDS } from '../validation/payee.fields';
 
 // spec §Payees: GET /payee/{xpid}

@@ -6,7 +6,7 @@ import {
 	approvalXtid,
 	readApproval,
 	readPaymentTransaction,
-} from '../approvals/approvalRecords';
+} from '../../shared/approvals/approvalRecords';
 import { echoesAgree } from './answerPairing';
 import {
 	type AcceptedEvidence,

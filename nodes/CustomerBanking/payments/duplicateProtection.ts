@@ -1,4 +1,7 @@
-import { approvalStatusMeaning, transactionStatusMeaning } from '../approvals/approvalStatus';
+import {
+	approvalStatusMeaning,
+	transactionStatusMeaning,
+} from '../../shared/approvals/approvalStatus';
 import { toMinorUnits } from '../validation/amount';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { approvalPayment, listApprovals } from '../approvals/approvalRecords';
-import { ENDPOINTS, requestAll } from '../transport';
+import { approvalPayment, listApprovals } from '../../shared/approvals/approvalRecords';
+import { ENDPOINTS, requestAll } from '../../shared/transport';
 import { toMinorUnits } from '../validation/amount';
 import { mayClaim } from './evidence';
 import type { Payment } from './payment';

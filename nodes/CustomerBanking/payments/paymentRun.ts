@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiFailureOf, ENDPOINTS, request } from '../transport';
+import { apiFailureOf, ENDPOINTS, request } from '../../shared/transport';
 import { type IdempotencyKey, type KeyScope, keyScopeOf, resubmissionKey } from './idempotencyKey';
 import {
 	describeError,

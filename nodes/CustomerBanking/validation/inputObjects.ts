@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { describeType } from './text';
+import { describeType } from '../../shared/validation/text';
 
 /**
  * Keys that name an object's prototype machinery rather than data. Written into a plain object

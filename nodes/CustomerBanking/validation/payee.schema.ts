@@ -20,7 +20,7 @@ import {
 	WEBSITE_RULE,
 } from './payee.fields';
 import type { BankCodeCheck } from './bankDetails';
-import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
+import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from '../../shared/validation/text';
 
 /**
  * The payee schemas, generated from the field table (payee.fields.ts): spec §Payee validation

@@ -1,5 +1,5 @@
 import { AMOUNT_DECIMALS } from './amount';
-import { ACCOUNT_ID_RULE, type IdFormat } from './ids';
+import { ACCOUNT_ID_RULE, type IdFormat } from '../../shared/validation/ids';
 import { referenceLength } from './payee.fields';
 
 /**

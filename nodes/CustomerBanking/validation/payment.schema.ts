@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { readAmount } from './amount';
-import { checkId, ID_RULES, type IdFormat } from './ids';
+import { checkId, ID_RULES, type IdFormat } from '../../shared/validation/ids';
 import { findForbiddenKey, isPlainObject, stringsIn } from './inputObjects';
 import { referenceLength } from './payee.fields';
 import {
@@ -12,7 +12,7 @@ import {
 	type PaymentField,
 	type PaymentRule,
 } from './payment.fields';
-import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from './text';
+import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from '../../shared/validation/text';
 
 /**
  * The payment schema, generated from the field table (payment.fields.ts): each field's rule, the

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, request } from '../../transport';
+import { ENDPOINTS, request } from '../../../shared/transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAll } from '../../transport';
+import { ENDPOINTS, requestAll } from '../../../shared/transport';
 import { returnAllOrLimit } from '../common.descriptions';
 import { getListOptions } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { searchApprovals } from '../../approvals/approvalRecords';
+import { searchApprovals } from '../../../shared/approvals/approvalRecords';
 import { listScope } from '../common.descriptions';
 import { getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';

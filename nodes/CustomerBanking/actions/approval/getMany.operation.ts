@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { isPending, listApprovals } from '../../approvals/approvalRecords';
+import { isPending, listApprovals } from '../../../shared/approvals/approvalRecords';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareCreate } from '../../payees/payeeBody';
-import { ENDPOINTS, request } from '../../transport';
+import { ENDPOINTS, request } from '../../../shared/transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { payeeFormForCreate } from './payeeForm';

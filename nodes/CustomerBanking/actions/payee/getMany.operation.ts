@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS, requestAll } from '../../transport';
+import { ENDPOINTS, requestAll } from '../../../shared/transport';
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';

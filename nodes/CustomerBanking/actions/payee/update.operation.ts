@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareUpdate } from '../../payees/payeeBody';
-import { ENDPOINTS, request } from '../../transport';
+import { ENDPOINTS, request } from '../../../shared/transport';
 import { accountLocator, payeeLocator } from '../common.descriptions';
 import { getAccountId, getPayeeId } from '../parameters';
 import { payeeFormForUpdate } from './payeeForm';

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { prepareUpsert } from '../../payees/payeeBody';
-import { ENDPOINTS, request } from '../../transport';
-import { requireId } from '../../validation/ids';
+import { ENDPOINTS, request } from '../../../shared/transport';
+import { requireId } from '../../../shared/validation/ids';
 import { PAYEE_ID_LABEL } from '../../validation/payee.fields';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getBoolean } from '../parameters';

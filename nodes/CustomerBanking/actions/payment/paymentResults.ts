@@ -8,7 +8,7 @@ import type { FoundPayment } from '../../payments/paymentLookUp';
 import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
 import type { PaymentStep } from '../../payments/paymentPlan';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import { ENDPOINTS, wireRequestOf } from '../../transport';
+import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import { withPlainNames } from '../outputNames';
 import type { BatchItemResult, OutputName } from '../types';

@@ -18,7 +18,7 @@ import {
 	type PaymentIssue,
 	validatePayment,
 } from '../../validation/payment.schema';
-import { textProblem } from '../../validation/text';
+import { textProblem } from '../../../shared/validation/text';
 import { AUTO_MAPPED_FIELDS, SKIP_ALREADY_MADE, validateOnlyOption } from './paymentForm';
 
 export type ReadResult =
