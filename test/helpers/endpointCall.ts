@@ -2,7 +2,6 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import type { EndpointCall } from '../../nodes/shared/transport';
 import { DEFAULT_PAGE_LIMIT } from '../../nodes/shared/transport/paginate';
-import { retryModeOf } from '../../nodes/shared/transport/retryPolicy';
 
 /**
  * A call of any path, for tests of the transport itself: unless said otherwise a GET, sent again
@@ -18,6 +17,7 @@ export function endpointCall(
 		pageLimit: DEFAULT_PAGE_LIMIT,
 		...call,
 		method,
-		retry: retryModeOf(method, call.retry),
+		// as spec §Errors rules 1-2 say of a path nobody declared: a GET may be sent again, a write may not
+		retry: call.retry ?? (method === 'GET' ? 'safe' : 'never'),
 	};
 }

@@ -4,7 +4,6 @@ import {
 	NETWORK_ERROR_CODES,
 	delayBeforeNextAttempt,
 	parseRetryAfter,
-	retryModeOf,
 	ruleFor,
 	type TooManyRequestsMeaning,
 } from '../../nodes/shared/transport/retryPolicy';
@@ -63,20 +62,6 @@ describe('delayBeforeNextAttempt (spec §Errors rule 1)', () => {
 		expect(delayBeforeNextAttempt(5, { retryAfter: '1' }, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 		expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
-	});
-});
-
-describe('retryModeOf (spec §Errors rules 1-2)', () => {
-	it.each([
-		['GET', undefined, 'safe'],
-		['GET', 'never', 'never'],
-		['POST', 'safe', 'safe'],
-		['POST', undefined, 'never'],
-		['PUT', undefined, 'never'],
-		['DELETE', undefined, 'never'],
-		['PATCH', undefined, 'never'],
-	])('%s declared %s → %s', (method, declared, expected) => {
-		expect(retryModeOf(method as 'GET', declared as 'safe' | undefined)).toBe(expected);
 	});
 });
 

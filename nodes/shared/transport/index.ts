@@ -164,7 +164,7 @@ interface PreparedRequest {
 		type: string;
 		data: ICredentialDataDecryptedObject;
 	};
-	/** May be sent again after a failure (retryPolicy.ts retryModeOf). */
+	/** May be sent again after a failure: the endpoint's retry mode (endpoints.ts) says so. */
 	repeatable: boolean;
 }
 

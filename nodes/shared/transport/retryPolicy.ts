@@ -1,4 +1,3 @@
-import type { IHttpRequestMethods } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { NETWORK_FAILURES } from './networkFailures';
@@ -121,17 +120,6 @@ export const BACKOFF = {
 	/** A Retry-After longer than this is shortened to it. */
 	maxRetryAfterMs: 30_000,
 } as const;
-
-/**
- * spec §Errors rules 1-2: GET requests are safe to repeat; a write only when its caller declares it
- * (a payment, resent with the same x-idempotent-key and the same body).
- */
-export function retryModeOf(
-	method: IHttpRequestMethods,
-	declared: RetryMode | undefined,
-): RetryMode {
-	return declared ?? (method === 'GET' ? 'safe' : 'never');
-}
 
 /**
  * How long to wait before the next attempt, or undefined when there is none.
