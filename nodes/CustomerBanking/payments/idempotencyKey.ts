@@ -48,9 +48,8 @@ export interface KeyScope {
 }
 
 // Where the scope is kept: the node's execution context, which n8n saves with the execution's data and
-// hands back unchanged when it retries a failed execution, in both retry modes (n8n 2.41.1 and 1.123.81:
-// execution.service.js retry() reuses execution.data, contextData included), while the retry itself
-// gets a new execution id. So derived keys, and the bank's idempotency, survive n8n's Retry.
+// hands back unchanged when it retries a failed execution, in both retry modes (nodes/shared/n8nInternals.ts,
+// "Execution retry"), while the retry itself gets a new execution id. So derived keys, and the bank's idempotency, survive n8n's Retry.
 const SCOPE_EXECUTION = 'paymentKeyScopeExecutionId';
 
 export function keyScopeOf(this: IExecuteFunctions): KeyScope {
