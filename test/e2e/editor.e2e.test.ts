@@ -74,6 +74,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 
 	const shot = (name: string) => editor.shot(name);
 	const ndv = () => page.locator('[data-test-id="ndv"]');
+	const nodePanel = () => page.locator('[data-test-id="node-creator"]');
 	const ourErrors = () => consoleErrors.filter((line) => OURS.test(line));
 
 	/** Types into the node panel's search and waits until the results show our node. */
@@ -157,7 +158,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			expect.arrayContaining(['On transaction confirmed', 'On transaction received']),
 		);
 		await shot('02-node-panel-app');
-		await docImage(page, 'nodes-panel-triggers', [page.locator('[data-test-id="node-creator"]')]);
+		await docImage(page, 'nodes-panel-triggers', [nodePanel()], { side: 0, top: 0, bottom: 0 });
 
 		await actions.filter({ hasText: 'On transaction confirmed' }).first().click();
 		await ndv().waitFor();
@@ -235,7 +236,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		for (const line of shownDescriptions) expect(line.startsWith(ACTIONS_DESCRIPTION)).toBe(true);
 		expect(panelText).not.toMatch(/^Starts the workflow when money arrives/m);
 		await shot('05-node-panel-actions');
-		await docImage(page, 'nodes-panel-actions', [page.locator('[data-test-id="node-creator"]')]);
+		await docImage(page, 'nodes-panel-actions', [nodePanel()], { side: 0, top: 0, bottom: 0 });
 
 		await actions.filter({ hasText: 'Get the balance of an account' }).first().click();
 		await ndv().waitFor();

@@ -94,12 +94,19 @@ export async function signIn(page: Page, n8nUrl: string): Promise<void> {
 /** The README's screenshots, rewritten by every editor-suite run on the default n8n line so they stay current. */
 export const DOC_IMAGES = join(repoRoot, 'docs', 'images');
 
+/** Room around the regions of a canvas image for the labels n8n draws outside a node's box. */
+const CANVAS_ROOM = { side: 60, top: 30, bottom: 70 };
+
 /**
- * Saves docs/images/<name>.png: the part of the page the `regions` cover, with room for the labels n8n
- * draws outside a node's box, and without the canvas's floating buttons, so the image shows what the
- * README talks about and stays small.
+ * Saves docs/images/<name>.png: the part of the page the `regions` cover, with `room` around them,
+ * without the canvas's floating buttons, so the image shows what the README talks about and stays small.
  */
-export async function docImage(page: Page, name: string, regions: Locator[]): Promise<void> {
+export async function docImage(
+	page: Page,
+	name: string,
+	regions: Locator[],
+	room = CANVAS_ROOM,
+): Promise<void> {
 	await sleep(700);
 	const boxes = [];
 	for (const region of regions) {
@@ -110,10 +117,13 @@ export async function docImage(page: Page, name: string, regions: Locator[]): Pr
 	}
 	if (boxes.length === 0) throw new Error(`docs/images/${name}.png: nothing to show`);
 	const viewport = page.viewportSize() ?? { width: 1440, height: 900 };
-	const left = Math.max(0, Math.min(...boxes.map((b) => b.x)) - 60);
-	const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - 30);
-	const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + 60);
-	const bottom = Math.min(viewport.height, Math.max(...boxes.map((b) => b.y + b.height)) + 70);
+	const left = Math.max(0, Math.min(...boxes.map((b) => b.x)) - room.side);
+	const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - room.top);
+	const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + room.side);
+	const bottom = Math.min(
+		viewport.height,
+		Math.max(...boxes.map((b) => b.y + b.height)) + room.bottom,
+	);
 	mkdirSync(DOC_IMAGES, { recursive: true });
 	await page.screenshot({
 		path: join(DOC_IMAGES, `${name}.png`),
