@@ -89,7 +89,7 @@ async function main(): Promise<void> {
 			`  3. Money arriving starts ${named(ACTIVE_EXAMPLE)} at once:`,
 			`       curl -X POST ${control}/accounts/${accounts.gbp}/receive -H 'content-type: application/json' -d '{"amount": 120.5, "reference": "Invoice 42"}'`,
 			`     and a sent payment settling too: curl -X POST ${control}/transactions/<transaction ID>/settle`,
-			`  Everything the bank holds: curl ${control}/ledger   (the control API: README, "The sandbox bank")`,
+			`  Everything the bank holds: curl ${control}/ledger   (the control API: docs/sandbox.md)`,
 			'',
 			'Ctrl-C stops n8n and the sandbox.',
 		].join('\n'),

@@ -1,7 +1,7 @@
 /**
  * The Approval Trigger as n8n runs it for an active workflow, on n8n-core's own poll context: static
  * data kept in memory between polls and saved to the database as the chosen n8n does it (read in n8n's
- * source, README §Customer Banking Approval Trigger):
+ * source, docs/triggers.md §Customer Banking Approval Trigger):
  * - `onEmit` (n8n 1.123.81, and 2.41.1 with its default scheduler): after activation (the first poll),
  *   and after a poll that emits;
  * - `everyPoll` (n8n 2.41.1 with durable poll cursors): after every poll.

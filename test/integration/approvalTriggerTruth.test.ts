@@ -15,7 +15,7 @@ import { type Sandbox, startSandbox } from '../sandbox';
 import type { BankVariants } from '../sandbox/variants';
 import { ActiveTrigger, requestApprovals, sandboxTrigger } from './approvalTriggerHarness';
 
-/** README §Customer Banking Approval Trigger: unclear evidence is watched for 10 polls. */
+/** docs/triggers.md §Customer Banking Approval Trigger: unclear evidence is watched for 10 polls. */
 const WATCH_POLLS = 10;
 
 type Outcome = 'approve' | 'decline' | 'expire';
@@ -93,7 +93,7 @@ describe.each(BANKS)('Approval Trigger, a bank that %s', (_name, variants) => {
 			node = node.restart();
 			const events = await node.poll();
 			if (sandbox.variants.approvalList === 'pendingOnly') {
-				// README: a bank that lists pending approvals only, "Approval Decided" alone, n8n saving on emit: lost
+				// docs/triggers.md: a bank that lists pending approvals only, "Approval Decided" alone, n8n saving on emit: lost
 				expect(events).toEqual([]);
 				continue;
 			}

@@ -190,7 +190,7 @@ describe('sandbox control API over HTTP (/_sandbox) and the in-process handle', 
 		expect((await fresh.get<List<unknown>>('/payees')).body.total).toBe(4);
 	});
 
-	// the URLs README.md and the demo document; each resource registers its own (control.ts)
+	// the URLs docs/sandbox.md and the demo document; each resource registers its own (control.ts)
 	it.each([
 		['POST', '/approvals/{ref}/approve'],
 		['POST', '/approvals/{ref}/decline'],

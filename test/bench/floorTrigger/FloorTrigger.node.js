@@ -45,7 +45,7 @@ class FloorTrigger {
 			recent.push(`${String(body.deliveryId)} ${Math.floor(Date.now() / 1000)}`);
 			staticData.recent = recent.slice(-REMEMBERED).join(',');
 			// n8n 2.41.1 clears the changed mark when it starts the run: written again once it has
-			// started, so n8n saves it (as the Customer Banking Trigger does, deliverySteps.ts handedOver)
+			// started, so n8n saves it (as the Customer Banking Trigger does, admission.ts handOver)
 			setTimeout(() => {
 				staticData.recent = `${staticData.recent}`;
 			}, 0);
