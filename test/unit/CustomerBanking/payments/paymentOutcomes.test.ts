@@ -1,0 +1,50 @@
+import {
+	nextStepOf,
+	OUTCOME_OUTPUTS,
+	outcomeOutputOf,
+	PAYMENT_STATUSES,
+	type PaymentStatus,
+} from '../../../../nodes/CustomerBanking/payments/paymentOutcomes';
+
+const statuses = Object.keys(PAYMENT_STATUSES) as PaymentStatus[];
+
+describe('payment statuses: each has one output by outcome and a next step', () => {
+	it.each<[PaymentStatus, string]>([
+		['submitted', 'Sent'],
+		['replayed', 'Already Made'],
+		['found_after_error', 'Needs Checking'],
+		['pending_approval', 'Awaiting Approval'],
+		['already_made', 'Already Made'],
+		['rejected', 'Not Paid'],
+		['not_sent', 'Not Paid'],
+		['invalid', 'Not Paid'],
+		['valid', 'Not Paid'],
+		['accepted', 'Needs Checking'],
+		['undetermined', 'Needs Checking'],
+		['unknown', 'Needs Checking'],
+	])('%s → %s', (status, output) => {
+		expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe(output);
+		expect(nextStepOf(status)).toMatch(/^[A-Z].{20,}\.$/);
+	});
+
+	it('the table above names every status there is', () => {
+		expect(statuses).toHaveLength(12);
+	});
+
+	it('an item without a known status needs checking: nothing says it was not paid', () => {
+		for (const status of [undefined, '', 'paid', 'SUBMITTED', 42, 'toString', '__proto__'])
+			expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe('Needs Checking');
+	});
+
+	it('never says "sent" for an outcome an approval may hold, nor "not paid" for one that may be paid', () => {
+		const sent = statuses.filter((status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Sent');
+		expect(sent).not.toContain('pending_approval');
+		expect(sent).not.toContain('accepted');
+		expect(sent).toEqual(['submitted']);
+		const notPaid = statuses.filter(
+			(status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Not Paid',
+		);
+		for (const mayBePaid of ['unknown', 'undetermined', 'accepted', 'already_made'])
+			expect(notPaid).not.toContain(mayBePaid);
+	});
+});

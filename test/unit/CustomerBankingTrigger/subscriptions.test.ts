@@ -1,0 +1,173 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { CustomerBankingTrigger } from '../../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { triggerProperties } from '../../../nodes/CustomerBankingTrigger/description';
+import { DEFAULT_SIGNATURE_SCHEME } from '../../../nodes/CustomerBankingTrigger/signature';
+import {
+	schemeProblems,
+	subscriptionProblems,
+} from '../../../nodes/CustomerBankingTrigger/triggerParameters';
+import {
+	deriveZapId,
+	planSubscriptions,
+	readSubscribedZapIds,
+	writeSubscribedZapIds,
+} from '../../../nodes/CustomerBankingTrigger/subscriptions';
+import type { SubscriptionOwner } from '../../../nodes/CustomerBankingTrigger/subscriptions';
+
+const production: SubscriptionOwner = {
+	workflowId: 'wf-1',
+	nodeId: 'node-1',
+	webhookUrl: 'https://n8n.example.com/webhook/abc/webhook',
+	isTest: false,
+};
+const test: SubscriptionOwner = {
+	...production,
+	webhookUrl: 'https://n8n.example.com/webhook-test/abc/webhook',
+	isTest: true,
+};
+
+describe('zapId derivation', () => {
+	it('is deterministic and readable as test or production', () => {
+		const id = deriveZapId(production, 'acc-1', 'TransactionReceived');
+		expect(deriveZapId({ ...production }, 'acc-1', 'TransactionReceived')).toBe(id);
+		expect(id).toMatch(/^n8n-prod-[0-9a-f]{40}$/);
+		expect(deriveZapId(test, 'acc-1', 'TransactionReceived')).toMatch(/^n8n-test-[0-9a-f]{40}$/);
+	});
+
+	it('differs when any identifying part differs', () => {
+		const base = deriveZapId(production, 'acc-1', 'TransactionReceived');
+		const variants = [
+			deriveZapId({ ...production, workflowId: 'wf-2' }, 'acc-1', 'TransactionReceived'),
+			deriveZapId({ ...production, nodeId: 'node-2' }, 'acc-1', 'TransactionReceived'),
+			deriveZapId({ ...production, webhookUrl: test.webhookUrl }, 'acc-1', 'TransactionReceived'),
+			deriveZapId({ ...production, isTest: true }, 'acc-1', 'TransactionReceived'),
+			deriveZapId(production, 'acc-2', 'TransactionReceived'),
+			deriveZapId(production, 'acc-1', 'TransactionConfirmed'),
+		];
+		expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
+	});
+
+	it('cannot be confused by parts that run into each other', () => {
+		expect(
+			deriveZapId({ ...production, workflowId: 'a', nodeId: 'bc' }, 'x', 'TransactionReceived'),
+		).not.toBe(
+			deriveZapId({ ...production, workflowId: 'ab', nodeId: 'c' }, 'x', 'TransactionReceived'),
+		);
+	});
+
+	it('fits the sandbox limit of 200 characters', () => {
+		expect(deriveZapId(production, 'acc-1', 'TransactionReceived').length).toBeLessThanOrEqual(200);
+	});
+});
+
+describe('planSubscriptions', () => {
+	it('plans one subscription per account and event, test and production apart', () => {
+		const accounts = ['acc-1', 'acc-2'];
+		const events = ['TransactionReceived', 'TransactionConfirmed'] as const;
+		const prod = planSubscriptions(production, accounts, [...events]);
+		const testPlan = planSubscriptions(test, accounts, [...events]);
+		expect(prod.map(({ xaid, event }) => `${xaid}/${event}`)).toEqual([
+			'acc-1/TransactionReceived',
+			'acc-1/TransactionConfirmed',
+			'acc-2/TransactionReceived',
+			'acc-2/TransactionConfirmed',
+		]);
+		expect(new Set(prod.map((t) => t.zapId)).size).toBe(4);
+		const prodIds = new Set(prod.map((t) => t.zapId));
+		expect(testPlan.some((t) => prodIds.has(t.zapId))).toBe(false);
+	});
+});
+
+describe('recorded subscriptions (static data)', () => {
+	it('stores unique ids and forgets everything when none are left', () => {
+		const staticData: IDataObject = {};
+		writeSubscribedZapIds(staticData, ['a', 'b', 'a']);
+		expect(readSubscribedZapIds(staticData)).toEqual(['a', 'b']);
+		writeSubscribedZapIds(staticData, []);
+		expect(staticData).toEqual({});
+		expect(readSubscribedZapIds({ subscribedZapIds: 'not-a-list' })).toEqual([]);
+	});
+});
+
+describe('parameter validation', () => {
+	it('names the field and the rule', () => {
+		expect(subscriptionProblems([], [])).toEqual([
+			'Accounts must contain at least one account',
+			'Events must contain at least one event',
+		]);
+		expect(subscriptionProblems(['acc-1'], ['PaymentApproved'])).toEqual([
+			'Events must be TransactionConfirmed or TransactionReceived; not supported: PaymentApproved',
+		]);
+		expect(subscriptionProblems(['acc-1'], ['TransactionReceived'])).toEqual([]);
+	});
+
+	it('accepts the default scheme and names what is wrong with a bad one', () => {
+		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME })).toEqual([]);
+		expect(
+			schemeProblems({
+				...DEFAULT_SIGNATURE_SCHEME,
+				signatureHeader: 'bad header',
+				timestampHeader: '',
+				toleranceSeconds: 0,
+			}),
+		).toEqual([
+			'Signature Header must be a valid HTTP header name',
+			'Timestamp Header is required when the timestamp is part of the signed content',
+			'Timestamp Tolerance (Seconds) must be a whole number from 1 to 900',
+		]);
+		expect(
+			schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, signedContent: 'body', timestampHeader: '' }),
+		).toEqual([]);
+	});
+
+	it('shows the default scheme as the defaults of the Signature Verification options', () => {
+		const signature = triggerProperties.find((p) => p.name === 'signature');
+		const defaults = Object.fromEntries(
+			((signature?.options ?? []) as INodeProperties[]).map((option) => [
+				option.name,
+				option.default,
+			]),
+		);
+		expect(defaults).toEqual({ ...DEFAULT_SIGNATURE_SCHEME });
+	});
+});
+
+describe('node description', () => {
+	const { description } = new CustomerBankingTrigger();
+
+	it('is a webhook trigger on POST with no inputs', () => {
+		expect(description.name).toBe('customerBankingTrigger');
+		expect(description.inputs).toEqual([]);
+		expect(description.group).toEqual(['trigger']);
+		expect(description.usableAsTool).toBeUndefined();
+		expect(description.webhooks).toEqual([
+			// n8n answers a delivery that starts an execution once it has ended, without its data
+			expect.objectContaining({
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'lastNode',
+				responseData: 'noData',
+			}),
+		]);
+		expect(description.credentials).toEqual([{ name: 'customerBankingApi', required: true }]);
+	});
+
+	it('offers exactly the two events, both selected by default, and fetches the full transaction by default', () => {
+		const events = description.properties.find((p) => p.name === 'events');
+		expect(events?.default).toEqual(['TransactionReceived', 'TransactionConfirmed']);
+		expect((events?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual([
+			'TransactionConfirmed',
+			'TransactionReceived',
+		]);
+		expect(description.properties.find((p) => p.name === 'fetchTransaction')?.default).toBe(true);
+		expect(description.properties.find((p) => p.name === 'accounts')?.typeOptions).toEqual({
+			loadOptionsMethod: 'getAccounts',
+		});
+	});
+
+	it("loads accounts with the action node's getAccounts", async () => {
+		const { getAccounts } = await import('../../../nodes/shared/methods/loadOptions');
+		expect(new CustomerBankingTrigger().methods.loadOptions.getAccounts).toBe(getAccounts);
+	});
+});
