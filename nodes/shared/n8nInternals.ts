@@ -38,10 +38,10 @@ import { sleep } from 'n8n-workflow';
  * 7. Pre-decrypted credentials (n8n-core
  *    `dist/execution-engine/node-execution-context/utils/request-helpers/authentication.js`): credentials handed over as `credentialsDecrypted` are used as
  *    they are, and a token fetched by `preAuthentication` is written into that same object
- *    (CustomerBanking/transport/index.ts `prepareRequest`).
+ *    (shared/transport/index.ts `prepareRequest`).
  * 8. n8n 1.x network words (n8n-workflow `NodeError` COMMON_ERRORS, both lines): on 1.x the node gets an
  *    error that has lost the network code and carries n8n's own wording of it, and no response
- *    headers (CustomerBanking/transport/networkFailures.ts, errors.ts).
+ *    headers (shared/transport/networkFailures.ts, errors.ts).
  * 9. Execution retry (`dist/executions/execution.service.js` `retry()`, both lines): a retried
  *    execution gets a new id but the failed one's data, the node's context included
  *    (CustomerBanking/payments/idempotencyKey.ts).
