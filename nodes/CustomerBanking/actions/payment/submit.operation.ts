@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PaymentRun } from '../../payments/paymentRun';
-import { readSpendingLimits, spendingLimitOptions } from '../../payments/spendingLimits';
+import { readSpendingLimits, spendingLimitOptions } from './spendingLimitOptions';
 import type { BatchItemResult } from '../types';
 import {
 	customKeyOption,

@@ -6,12 +6,9 @@ import type { PlannedRequest } from '../../payments/paymentPlan';
 import { PaymentRun } from '../../payments/paymentRun';
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
 import type { ResubmissionNote } from '../../payments/resubmission';
-import {
-	type SpendingLimits,
-	readSpendingLimits,
-	spendingLimitOptions,
-} from '../../payments/spendingLimits';
+import type { SpendingLimits } from '../../payments/spendingLimits';
 import type { BatchItemResult } from '../types';
+import { readSpendingLimits, spendingLimitOptions } from './spendingLimitOptions';
 import {
 	customKeyOption,
 	paymentFields,
