@@ -1,0 +1,339 @@
+/**
+ * Tests mirror the code: the unit test of `nodes/<path>.ts` is `test/unit/<path>.test.ts` (or
+ * `test/unit/<path>.<behaviour>.test.ts` where one module is tested from several sides), and that of
+ * `credentials/<file>.ts` is `test/unit/credentials/<file>.test.ts`. A module without one is listed
+ * below with the test that covers it instead and why; the list may not name a missing test file, a
+ * module that is gone or one that has its mirrored test by now.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+const repoRoot = join(__dirname, '..', '..', '..');
+
+/**
+ * A module without a mirrored unit test: the test file that covers it, why that is enough, and the
+ * module that test imports to reach it when not this one.
+ */
+interface Exemption {
+	coveredBy: string;
+	why: string;
+	through?: string;
+}
+
+const FORM = 'form description: every field is pinned by the form snapshot';
+const THROUGH_NODE = 'runs only inside the node: its suite drives it through the sandbox bank';
+const PAYMENT_RUN =
+	'a step of the payment run: its outcomes are asserted through the node against the sandbox bank';
+
+/** `actions/<resource>/*.operation.ts` and `*.resource.ts`: operations run through the node. */
+const OPERATION_SUITES: Readonly<Record<string, string>> = {
+	account: 'test/integration/accountsTransactions.test.ts',
+	transaction: 'test/integration/accountsTransactions.test.ts',
+	approval: 'test/integration/approvals.test.ts',
+	payee: 'test/integration/payees.test.ts',
+	payment: 'test/integration/payments/submit.test.ts',
+};
+
+const EXEMPT: Readonly<Record<string, Exemption>> = {
+	// the nodes: description and wiring only
+	'nodes/CustomerBanking/CustomerBanking.node.ts': {
+		coveredBy: 'test/integration/router.test.ts',
+		why: 'description and wiring: the router suite runs every operation through it',
+	},
+	'nodes/CustomerBankingTrigger/CustomerBankingTrigger.node.ts': {
+		coveredBy: 'test/integration/triggerDelivery.test.ts',
+		why: 'description and lifecycle wiring: deliveries are run through it',
+	},
+	'nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node.ts': {
+		coveredBy: 'test/integration/approvalTrigger.test.ts',
+		why: 'description and poll wiring: polls are run through it',
+	},
+	'nodes/CustomerBanking/actions/router.ts': {
+		coveredBy: 'test/integration/router.test.ts',
+		why: 'routes items to operations and outputs: asserted through the node against the sandbox bank',
+	},
+	// form descriptions and types
+	'nodes/CustomerBanking/actions/common.descriptions.ts': {
+		coveredBy: 'test/unit/package/formSnapshot.test.ts',
+		why: FORM,
+		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
+	},
+	'nodes/CustomerBanking/actions/resources.ts': {
+		coveredBy: 'test/unit/package/formSnapshot.test.ts',
+		why: FORM,
+		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
+	},
+	'nodes/CustomerBanking/actions/payment/paymentForm.ts': {
+		coveredBy: 'test/unit/package/formSnapshot.test.ts',
+		why: FORM,
+		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
+	},
+	'nodes/CustomerBanking/actions/subtitle.ts': {
+		coveredBy: 'test/unit/package/nodesPanel.test.ts',
+		why: "the canvas subtitle is evaluated there over the node's description",
+		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
+	},
+	'nodes/CustomerBankingTrigger/description.ts': {
+		coveredBy: 'test/unit/CustomerBankingTrigger/signature.test.ts',
+		why: "the trigger's form: its signature and subscription fields are asserted there",
+	},
+	'nodes/CustomerBanking/actions/node.type.ts': {
+		coveredBy: 'test/unit/package/codex.test.ts',
+		why: 'type only',
+	},
+	'nodes/CustomerBanking/actions/types.ts': {
+		coveredBy: 'test/integration/router.test.ts',
+		why: 'type only',
+	},
+	'nodes/CustomerBanking/payments/payment.ts': {
+		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
+		why: 'type only',
+	},
+	'nodes/CustomerBanking/methods/index.ts': {
+		coveredBy: 'test/integration/pickers.test.ts',
+		why: 're-exports only',
+	},
+	'nodes/shared/appDescription.ts': {
+		coveredBy: 'test/unit/package/codex.test.ts',
+		why: 'constants of the nodes panel and codex',
+		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
+	},
+	// tested through a neighbour's unit test
+	'nodes/CustomerBanking/actions/payee/filters.ts': {
+		coveredBy: 'test/unit/CustomerBanking/actions/simplify.test.ts',
+		why: 'list filters are asserted with the simplified lists they shape',
+	},
+	'nodes/CustomerBanking/actions/transaction/filters.ts': {
+		coveredBy: 'test/unit/CustomerBanking/actions/simplify.test.ts',
+		why: 'list filters are asserted with the simplified lists they shape',
+	},
+	'nodes/CustomerBanking/payments/paymentIdentity.ts': {
+		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
+		why: 'what makes two payments the same is asserted through the plan that uses it',
+	},
+	'nodes/CustomerBanking/payments/paymentMemory.ts': {
+		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
+		why: "the node's memory of keys is asserted through the plan that reads and writes it",
+	},
+	'nodes/CustomerBanking/payments/spendingLimits.ts': {
+		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
+		why: 'limits are asserted through the plan that applies them',
+	},
+	'nodes/CustomerBanking/payments/paymentLookUp.ts': {
+		coveredBy: 'test/unit/CustomerBanking/payments/duplicateProtection.test.ts',
+		why: 'the look-up is asserted through the duplicate check that asks it',
+	},
+	'nodes/CustomerBanking/validation/amount.ts': {
+		coveredBy: 'test/unit/CustomerBanking/validation/payment.schema.test.ts',
+		why: "the amount rule is asserted through the payment schema's table",
+	},
+	'nodes/CustomerBanking/validation/payee.fields.ts': {
+		coveredBy: 'test/unit/CustomerBanking/validation/payee.schema.test.ts',
+		why: 'the field table is asserted through the schema and form built from it',
+	},
+	'nodes/CustomerBanking/validation/payment.fields.ts': {
+		coveredBy: 'test/unit/package/badInputAcrossTheForm.test.ts',
+		why: 'the field table is asserted field by field with bad input',
+	},
+	'nodes/CustomerBankingTrigger/triggerParameters.ts': {
+		coveredBy: 'test/unit/CustomerBankingTrigger/signature.test.ts',
+		why: "the trigger's parameters are read there with the signature settings",
+	},
+	'nodes/shared/approvals/statusVocabulary.ts': {
+		coveredBy: 'test/unit/package/readme.test.ts',
+		why: 'every word is checked against the README and the Payments page',
+	},
+	'nodes/shared/transport/networkFailures.ts': {
+		coveredBy: 'test/unit/shared/transport/errors.test.ts',
+		why: 'the table is read through the errors it words',
+		through: 'nodes/shared/transport/errors.ts',
+	},
+	'nodes/shared/transport/paginate.ts': {
+		coveredBy: 'test/unit/shared/transport/index.paging.test.ts',
+		why: "paging is asserted through the transport's requestAll",
+	},
+	'nodes/shared/transport/credentialRules.ts': {
+		coveredBy: 'test/unit/credentials/CustomerBankingApi.credentials.test.ts',
+		why: "the rules are asserted through the credential's test and authentication",
+		through: 'credentials/CustomerBankingApi.credentials.ts',
+	},
+	// run only inside a node: an integration suite drives them
+	'nodes/CustomerBanking/actions/parameters.ts': {
+		coveredBy: 'test/integration/router.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/actions/transaction/transactionId.ts': {
+		coveredBy: 'test/integration/accountsTransactions.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/actions/payee/readPayeeInput.ts': {
+		coveredBy: 'test/integration/payees.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/payees/accountCurrency.ts': {
+		coveredBy: 'test/integration/payees.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/payees/existingPayee.ts': {
+		coveredBy: 'test/integration/payees.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/payees/payeeBody.ts': {
+		coveredBy: 'test/integration/payees.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/methods/listSearch.ts': {
+		coveredBy: 'test/integration/pickers.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/shared/methods/loadOptions.ts': {
+		coveredBy: 'test/integration/pickers.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/shared/approvals/approvalRecords.ts': {
+		coveredBy: 'test/integration/approvals.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/actions/payment/readPayment.ts': {
+		coveredBy: 'test/integration/payments/mapAutomatically.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/actions/payment/paymentResults.ts': {
+		coveredBy: 'test/integration/payments/outputsByOutcome.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBanking/actions/payment/spendingLimitOptions.ts': {
+		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
+		why: 'the limit fields and their reading: payments over a limit are refused through the node',
+	},
+	'nodes/CustomerBanking/payments/paymentRun.ts': {
+		coveredBy: 'test/integration/payments/submit.test.ts',
+		why: PAYMENT_RUN,
+	},
+	'nodes/CustomerBanking/payments/readAnswer.ts': {
+		coveredBy: 'test/integration/payments/honestOutcomes.test.ts',
+		why: PAYMENT_RUN,
+	},
+	'nodes/CustomerBanking/payments/acceptedStates.ts': {
+		coveredBy: 'test/integration/payments/truthfulStatements.test.ts',
+		why: PAYMENT_RUN,
+	},
+	'nodes/CustomerBanking/payments/outcomes.ts': {
+		coveredBy: 'test/integration/payments/outputsByOutcome.test.ts',
+		why: PAYMENT_RUN,
+	},
+	'nodes/CustomerBanking/payments/resubmission.ts': {
+		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
+		why: PAYMENT_RUN,
+	},
+	'nodes/CustomerBankingApprovalTrigger/approvalPoll.ts': {
+		coveredBy: 'test/integration/approvalTrigger.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBankingTrigger/admission.ts': {
+		coveredBy: 'test/integration/triggerAdversarial.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBankingTrigger/deliverySteps.ts': {
+		coveredBy: 'test/integration/triggerDelivery.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBankingTrigger/refusalLog.ts': {
+		coveredBy: 'test/integration/triggerDelivery.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBankingTrigger/signingSecrets.ts': {
+		coveredBy: 'test/integration/triggerDelivery.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/CustomerBankingTrigger/subscriptionLifecycle.ts': {
+		coveredBy: 'test/integration/triggerLifecycle.test.ts',
+		why: THROUGH_NODE,
+	},
+	'nodes/shared/n8nInternals.ts': {
+		coveredBy: 'test/e2e/trigger.e2e.test.ts',
+		why: "n8n's internals are only real in a real n8n: the e2e and queue suites run both lines",
+	},
+};
+
+function filesUnder(folder: string, ending: string): string[] {
+	return readdirSync(join(repoRoot, folder), { recursive: true, encoding: 'utf8' })
+		.filter((file) => file.endsWith(ending))
+		.map((file) => `${folder}/${file.split('\\').join('/')}`)
+		.sort();
+}
+
+const MODULES = [...filesUnder('nodes', '.ts'), ...filesUnder('credentials', '.ts')];
+const UNIT_TESTS = filesUnder('test/unit', '.test.ts');
+
+/** `test/unit/<path>` without `.ts` that a mirrored test of the module starts with. */
+function mirrorStem(module: string): string {
+	return `test/unit/${module.replace(/^nodes\//, '').replace(/\.ts$/, '')}`;
+}
+
+function hasMirroredTest(module: string): boolean {
+	const stem = mirrorStem(module);
+	return UNIT_TESTS.some((test) => test === `${stem}.test.ts` || test.startsWith(`${stem}.`));
+}
+
+function exemptionOf(module: string): Exemption | undefined {
+	const operation = /^nodes\/CustomerBanking\/actions\/(\w+)\/\w+\.(operation|resource)\.ts$/.exec(
+		module,
+	);
+	if (operation && OPERATION_SUITES[operation[1]])
+		return { coveredBy: OPERATION_SUITES[operation[1]], why: 'operations run through the node' };
+	return EXEMPT[module];
+}
+
+describe('every module of nodes/ and credentials/ has its mirrored unit test', () => {
+	it('finds the modules and the tests it compares', () => {
+		expect(MODULES).toContain('nodes/shared/transport/index.ts');
+		expect(MODULES).toContain('credentials/CustomerBankingApi.credentials.ts');
+		expect(UNIT_TESTS).toContain('test/unit/shared/transport/index.retries.test.ts');
+	});
+
+	it('a module has test/unit/<path>.test.ts, or is exempt with the test that covers it', () => {
+		const missing = MODULES.filter(
+			(module) => !hasMirroredTest(module) && exemptionOf(module) === undefined,
+		).map((module) => `${module}: no ${mirrorStem(module)}.test.ts`);
+		expect(missing).toEqual([]);
+	});
+
+	it('an exemption names an existing module without a mirrored test, and an existing covering test', () => {
+		const stale = Object.keys(EXEMPT).filter(
+			(module) => !MODULES.includes(module) || hasMirroredTest(module),
+		);
+		expect(stale).toEqual([]);
+		const exempt = MODULES.filter((module) => !hasMirroredTest(module));
+		const noCoveringTest = exempt
+			.map((module) => [module, exemptionOf(module)?.coveredBy] as const)
+			.filter(([, coveredBy]) => coveredBy !== undefined && !existsSync(join(repoRoot, coveredBy)));
+		expect(noCoveringTest).toEqual([]);
+	});
+
+	it('a covering unit test imports the module it covers, or the one named to reach it', () => {
+		const notImported = MODULES.filter((module) => !hasMirroredTest(module))
+			.map((module) => [module, exemptionOf(module)] as const)
+			.filter(
+				([module, exemption]) =>
+					exemption?.coveredBy.startsWith('test/unit/') === true &&
+					exemption.why !== 'type only' &&
+					!readFileSync(join(repoRoot, exemption.coveredBy), 'utf8').includes(
+						`/${basename(exemption.through ?? module, '.ts')}'`,
+					),
+			)
+			.map(([module, exemption]) => `${module} in ${exemption?.coveredBy}`);
+		expect(notImported).toEqual([]);
+	});
+
+	it('a unit test outside test/unit/package/ and test/unit/helpers/ mirrors a module', () => {
+		const stems = MODULES.map(mirrorStem);
+		const orphans = UNIT_TESTS.filter(
+			(test) => !/^test\/unit\/(package|helpers)\//.test(test),
+		).filter((test) => {
+			const stem = test.replace(/\.test\.ts$/, '');
+			return !stems.some((moduleStem) => stem === moduleStem || stem.startsWith(`${moduleStem}.`));
+		});
+		expect(orphans).toEqual([]);
+	});
+});
