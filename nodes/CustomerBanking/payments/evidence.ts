@@ -175,7 +175,7 @@ const statusOf = (read: ApprovalEvidence | TransactionEvidence) =>
 
 /**
  * The evidence table, first matching row first; the last row covers all evidence the others do not.
- * test/unit/paymentStatements.test.ts has a row for each.
+ * test/unit/CustomerBanking/payments/evidence.test.ts has a row for each.
  */
 export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
