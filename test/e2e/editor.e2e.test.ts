@@ -463,7 +463,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await openCanvasNode('Pay');
 		// the Mapping list shows its choice in an input; the notice below it is only there for Map Automatically
 		expect(await ndv().innerText()).toContain(
-			"Each input item must have the fields 'account', 'payee', 'amount', 'reference'",
+			"Each input item must have the fields 'accountId', 'payeeId', 'amount', 'reference'",
 		);
 		await shot('16-map-automatically');
 		await page.keyboard.press('Escape');

@@ -183,8 +183,8 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 	/** Invoices of the seeded GBP account and payee, with references of their own. */
 	function invoicesOf(tag: string, amounts: number[]): Array<Record<string, unknown>> {
 		return amounts.map((amount, index) => ({
-			account: stack.sandbox.seeded.accounts.gbp,
-			payee: stack.sandbox.seeded.payees.gbp,
+			accountId: stack.sandbox.seeded.accounts.gbp,
+			payeeId: stack.sandbox.seeded.payees.gbp,
 			amount,
 			reference: `${tag}${Date.now() % 100000}-${index}`,
 		}));

@@ -116,8 +116,8 @@ describe(`n8n ${defaultVersion}: a newcomer's first session, from the demo`, () 
 			'INV-DEMO-0002',
 		]);
 		invoices.push({
-			account: invoices[0].account,
-			payee: sandbox.seeded.payees.eur,
+			accountId: invoices[0].accountId,
+			payeeId: sandbox.seeded.payees.eur,
 			amount: 80,
 			reference: 'INV-DEMO-0003',
 		});

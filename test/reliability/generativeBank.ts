@@ -254,7 +254,7 @@ class Case {
 				},
 			},
 			items: items.map(({ amount, reference, payee }) => ({
-				json: { account: accounts.gbp, payee: payee ?? payees.gbp, amount, reference },
+				json: { accountId: accounts.gbp, payeeId: payee ?? payees.gbp, amount, reference },
 			})),
 		});
 	}

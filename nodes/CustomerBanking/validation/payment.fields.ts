@@ -101,8 +101,8 @@ export function paymentField(field: PaymentField): PaymentFieldDefinition {
  * invoices would name its columns. Additional Body Fields are not mapped automatically.
  */
 export const INPUT_FIELD_NAMES = {
-	xaid: 'account',
-	xpid: 'payee',
+	xaid: 'accountId',
+	xpid: 'payeeId',
 	amount: 'amount',
 	currency: 'currency',
 	reference: 'reference',

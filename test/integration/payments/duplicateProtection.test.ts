@@ -32,8 +32,8 @@ afterEach(() => sandbox.control.clearFaults());
 function invoices(): IDataObject[] {
 	const tag = `${process.pid % 1000}-${++counter}`;
 	return [12.5, 40, 1500].map((amount, index) => ({
-		account: sandbox.seeded.accounts.gbp,
-		payee: sandbox.seeded.payees.gbp,
+		accountId: sandbox.seeded.accounts.gbp,
+		payeeId: sandbox.seeded.payees.gbp,
 		amount,
 		reference: `DUP-${tag}-${index}`,
 	}));

@@ -1,5 +1,5 @@
 /**
- * "Map Automatically" takes each payment from the input item's fields account, payee, amount,
+ * "Map Automatically" takes each payment from the input item's fields accountId, payeeId, amount,
  * reference (and optionally currency, description), as a spreadsheet of invoices names them; missing
  * and extra fields are errors naming the item and the field, before anything is sent.
  */
@@ -21,8 +21,8 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 
 const invoice = (fields: IDataObject = {}): IDataObject => ({
-	account: sandbox.seeded.accounts.gbp,
-	payee: sandbox.seeded.payees.gbp,
+	accountId: sandbox.seeded.accounts.gbp,
+	payeeId: sandbox.seeded.payees.gbp,
 	amount: 12.5,
 	reference: `AUTO-${process.pid % 1000}-${++counter}`,
 	...fields,
@@ -52,10 +52,15 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		expect(
 			run.posts.flatMap((post) => (Array.isArray(post.body) ? post.body : [post.body])),
 		).toEqual([
-			{ xaid: rows[0].account, xpid: rows[0].payee, amount: 12.5, reference: rows[0].reference },
 			{
-				xaid: rows[1].account,
-				xpid: rows[1].payee,
+				xaid: rows[0].accountId,
+				xpid: rows[0].payeeId,
+				amount: 12.5,
+				reference: rows[0].reference,
+			},
+			{
+				xaid: rows[1].accountId,
+				xpid: rows[1].payeeId,
 				amount: 7.25,
 				currency: 'GBP',
 				reference: rows[1].reference,

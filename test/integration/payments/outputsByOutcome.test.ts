@@ -26,8 +26,8 @@ afterAll(async () => await sandbox.close());
 
 function invoice(amount: number | string): IDataObject {
 	return {
-		account: sandbox.seeded.accounts.gbp,
-		payee: sandbox.seeded.payees.gbp,
+		accountId: sandbox.seeded.accounts.gbp,
+		payeeId: sandbox.seeded.payees.gbp,
 		amount,
 		reference: `OUT-${process.pid % 1000}-${++counter}`,
 	};

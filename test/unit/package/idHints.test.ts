@@ -20,9 +20,9 @@ describe('Map Automatically says which fields take IDs and where to find them', 
 	it('the notice under Mapping', () => {
 		const notice = named('autoMapNotice').displayName;
 		expect(notice).toContain(
-			"Each input item must have the fields 'account', 'payee', 'amount', 'reference'",
+			"Each input item must have the fields 'accountId', 'payeeId', 'amount', 'reference'",
 		);
-		expect(notice).toContain("'account' and 'payee' take IDs, not names");
+		expect(notice).toContain("'accountId' and 'payeeId' take IDs, not names");
 		expect(notice).toMatch(WHERE_IDS_ARE);
 		expect(notice).toContain(
 			'pick one in the Source Account or Payee list of Map Each Field Below and switch it to By ID',
@@ -33,7 +33,7 @@ describe('Map Automatically says which fields take IDs and where to find them', 
 		const option = (named('mappingMode').options as INodePropertyOptions[]).find(
 			(entry) => entry.name === 'Map Automatically',
 		);
-		expect(option?.description).toContain("'account' and 'payee' hold IDs, not names");
+		expect(option?.description).toContain("'accountId' and 'payeeId' hold IDs, not names");
 		expect(option?.description).toMatch(/Account → Get Many and Payee → Get Many list them/);
 	});
 });
