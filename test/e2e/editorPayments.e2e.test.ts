@@ -260,7 +260,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		);
 		const execution = await executeInEditor(workflowId);
 		expect(executionError(execution)).toBeUndefined();
-		const outputs = ['Sent', 'Awaiting Approval', 'Already Made', 'Not Paid', 'Needs Checking'];
+		const outputs = ['Sent', 'Needs Approval', 'Already Made', 'Not Paid', 'Needs Checking'];
 		expect(
 			outputs.map((_name, index) => nodeOutput(execution, 'Pay', index).map((item) => item.status)),
 		).toEqual([['submitted'], ['pending_approval'], [], ['rejected'], []]);

@@ -6,7 +6,7 @@
  */
 export const OUTCOME_OUTPUTS = [
 	'Sent',
-	'Awaiting Approval',
+	'Needs Approval',
 	'Already Made',
 	'Not Paid',
 	'Needs Checking',
@@ -37,7 +37,7 @@ export const PAYMENT_STATUSES = {
 			'The answer was lost and the payment was found in the account: see approvalStatus and transactionStatus for whether it is on its way or waiting for approval. Do not pay it again.',
 	},
 	pending_approval: {
-		output: 'Awaiting Approval',
+		output: 'Needs Approval',
 		nextStep:
 			"An approver must approve it in the bank's app; the Customer Banking Approval Trigger reports the decision.",
 	},

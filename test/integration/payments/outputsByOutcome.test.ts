@@ -1,5 +1,5 @@
 /**
- * Outputs by Outcome: each payment leaves on the output of its outcome (Sent, Awaiting Approval, Already
+ * Outputs by Outcome: each payment leaves on the output of its outcome (Sent, Needs Approval, Already
  * Made, Not Paid, Needs Checking), with the sentence of what to do next, so a user connects each output to
  * its next step without a Switch node. Off, every item stays on one output and still says its next step.
  */
@@ -75,7 +75,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (ope
 		);
 		expect(byOutput).toEqual({
 			Sent: [[0, 'submitted']],
-			'Awaiting Approval': [[1, 'pending_approval']],
+			'Needs Approval': [[1, 'pending_approval']],
 			'Already Made': [[2, 'already_made']],
 			'Not Paid': [
 				[3, 'rejected'],

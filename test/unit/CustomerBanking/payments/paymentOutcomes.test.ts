@@ -13,7 +13,7 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 		['submitted', 'Sent'],
 		['replayed', 'Already Made'],
 		['found_after_error', 'Needs Checking'],
-		['pending_approval', 'Awaiting Approval'],
+		['pending_approval', 'Needs Approval'],
 		['already_made', 'Already Made'],
 		['rejected', 'Not Paid'],
 		['not_sent', 'Not Paid'],
