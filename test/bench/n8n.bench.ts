@@ -61,7 +61,6 @@ const RUNS = option('runs', 5);
 const DELIVERIES = option('deliveries', 200);
 const FORGED = option('forged', 2000);
 const AFTER = option('after', 10_000);
-const TRIGGER_VERSION = option('trigger-version', 1.1);
 const profileIndex = process.argv.indexOf('--profile');
 /** cells to CPU-profile (its first measured run): ours, http500, submitBatch, submitBatchAuto, trigger-off, trigger-on, webhook */
 const PROFILE = profileIndex === -1 ? [] : process.argv[profileIndex + 1].split(',');
@@ -535,7 +534,7 @@ async function benchTrigger(
 	const floorId = await imported(n8n, floor);
 	const triggers: Array<{ fetch: boolean; id: string; webhookId: string }> = [];
 	for (const fetchTransaction of [false, true]) {
-		const workflow = triggerWorkflow(credentialId, xaid, fetchTransaction, TRIGGER_VERSION);
+		const workflow = triggerWorkflow(credentialId, xaid, fetchTransaction);
 		triggers.push({
 			fetch: fetchTransaction,
 			id: await imported(n8n, workflow),
@@ -697,7 +696,7 @@ async function benchTrigger(
 async function benchOverload(stack: Stack, credentialId: string): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const xaid = sandbox.seeded.accounts.gbp;
-	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
+	const workflow = triggerWorkflow(credentialId, xaid, false);
 	const workflowId = await imported(n8n, workflow);
 	const url = await waitFor(
 		'the overload subscription',
@@ -848,7 +847,7 @@ function cpuSeconds(pid: number): number {
 async function benchForged(stack: Stack, credentialId: string): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const xaid = sandbox.seeded.accounts.gbp;
-	const workflow = triggerWorkflow(credentialId, xaid, false, TRIGGER_VERSION);
+	const workflow = triggerWorkflow(credentialId, xaid, false);
 	await imported(n8n, workflow);
 	const url = await waitFor(
 		'the forged-bench subscription',
@@ -1022,7 +1021,7 @@ async function main(): Promise<void> {
 		say(`# Benchmark results`);
 		say();
 		say(
-			`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · trigger typeVersion ${TRIGGER_VERSION}${
+			`${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · n8n ${defaultVersion} (sqlite, regular mode) · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB${
 				Object.keys(N8N_ENV).length
 					? ` · ${Object.entries(N8N_ENV)
 							.map(([k, v]) => `${k}=${v}`)

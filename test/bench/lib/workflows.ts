@@ -174,13 +174,12 @@ export function triggerWorkflow(
 	credentialId: string,
 	xaid: string,
 	fetchTransaction: boolean,
-	typeVersion: number,
 ): BenchWorkflow {
 	return chain(`bench: Customer Banking Trigger, fetch ${fetchTransaction ? 'on' : 'off'}`, [
 		{
 			name: 'Customer Banking Trigger',
 			type: 'n8n-nodes-customer-banking.customerBankingTrigger',
-			typeVersion,
+			typeVersion: 1.1,
 			webhookId: randomUUID(),
 			credentials: credential(credentialId),
 			parameters: { accounts: [xaid], events: ['TransactionReceived'], fetchTransaction },
