@@ -157,10 +157,10 @@ export async function waitBeforeRetry(ms: number): Promise<void> {
 }
 
 /**
- * Replaces the wait between attempts for every request of this process, so a test sees each backoff
+ * Replaces the wait between attempts for every request the package sends, so a test sees each backoff
  * without sleeping through it; the policy (which failures are retried, how many attempts, how long)
- * is unchanged (test/helpers/retryWaits.ts does so for every in-process suite). Returns the function
- * that puts the previous wait back.
+ * is unchanged (test/helpers/retryWaits.ts does so for every suite that runs the nodes in jest).
+ * Returns the function that puts the previous wait back.
  */
 export function replaceRetryWait(wait: RetryWait): () => void {
 	const previous = retryWait;
