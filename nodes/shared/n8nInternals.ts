@@ -49,6 +49,11 @@ import { sleep } from 'n8n-workflow';
  *    `poll-cursor.service.js`): a poll's static data is staged and saved when the poll ends; proved by
  *    test/e2e/approvalTrigger.e2e.test.ts on both lines (state kept by a poll that emits nothing and
  *    across a restart).
+ * 11. Request time limits (n8n-core `httpRequestWithAuthentication`, both lines; 2.41.1 in
+ *    `request-helpers/authentication.js`, 1.123.81 in `request-helper-functions.js`): for an action node
+ *    n8n replaces the request's `abortSignal` with the execution's cancel signal, so the only limit a
+ *    node sets is `timeout`, which n8n's client (axios) applies to a request left silent that long
+ *    (shared/transport/index.ts `sendOnce`); with none, axios' default of 300 s applies.
  */
 
 /**

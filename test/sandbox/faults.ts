@@ -7,6 +7,8 @@ import { SeededRandom } from './random';
  * - latency: wait `latencyMs`, then run the route normally
  * - reset: destroy the socket without an answer, nothing is processed
  * - commitThenDrop: run the route (commit), then destroy the socket instead of answering
+ * - hang: keep the connection open and never answer, nothing processed (a bank that stopped)
+ * - commitThenHang: run the route (commit), then keep the connection open and never answer
  * - expireToken: end the presented token now, so the request gets 401 "token expired" early
  * - redirect: answer `status` (301, 302, 303, 307 or 308; 302 by default) with `Location: location`
  *   without running the route, as a gateway or a compromised host might
@@ -16,7 +18,15 @@ export interface FaultRule {
 	/** A string matches the path relative to {base_url}/{auth_url} (`/payments`, `/oauth/token`)
 	 *  or the route template (`/account/{xaid}/balance`); a RegExp is tested on the relative path. */
 	path?: string | RegExp;
-	kind: 'status' | 'latency' | 'reset' | 'commitThenDrop' | 'expireToken' | 'redirect';
+	kind:
+		| 'status'
+		| 'latency'
+		| 'reset'
+		| 'commitThenDrop'
+		| 'hang'
+		| 'commitThenHang'
+		| 'expireToken'
+		| 'redirect';
 	status?: number;
 	retryAfterSeconds?: number;
 	latencyMs?: number;
@@ -84,7 +94,16 @@ function pathMatches(
 }
 
 function validate(rule: FaultRule): FaultRule {
-	const kinds = ['status', 'latency', 'reset', 'commitThenDrop', 'expireToken', 'redirect'];
+	const kinds = [
+		'status',
+		'latency',
+		'reset',
+		'commitThenDrop',
+		'hang',
+		'commitThenHang',
+		'expireToken',
+		'redirect',
+	];
 	if (!kinds.includes(rule.kind))
 		throw new RangeError(`fault kind must be one of ${kinds.join(', ')}`);
 	const status = rule.status ?? 0;

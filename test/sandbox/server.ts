@@ -129,6 +129,8 @@ export function createSandboxServer(deps: ServerDeps): Server {
 			fault = deps.faults.match(method, path, entry.route);
 			entry.fault = fault?.kind;
 			if (fault?.kind === 'reset') return drop();
+			// the connection stays open until the client gives up or the sandbox closes
+			if (fault?.kind === 'hang') return finish(0);
 			if (fault?.kind === 'status') {
 				// a slow failure: what a client sees when the bank fails after a while
 				if (fault.latencyMs) await sleep(fault.latencyMs);
@@ -178,11 +180,13 @@ export function createSandboxServer(deps: ServerDeps): Server {
 				);
 			}
 			if (fault?.kind === 'commitThenDrop') return drop();
+			if (fault?.kind === 'commitThenHang') return finish(0);
 			sendJson(res, result.status, result.rawJson ?? result.body, result.headers);
 			finish(result.status);
 		} catch (error) {
-			// a commitThenDrop request never gets an answer, whatever happened
+			// a commitThenDrop or commitThenHang request never gets an answer, whatever happened
 			if (fault?.kind === 'commitThenDrop') return drop();
+			if (fault?.kind === 'commitThenHang') return finish(0);
 			if (!(error instanceof ApiError)) console.error('sandbox: unexpected error', error);
 			const apiError =
 				error instanceof ApiError ? error : new ApiError(500, 'internal sandbox error');

@@ -6,4 +6,9 @@ export interface Payment {
 	body: IDataObject;
 	/** The Custom Idempotency Key as the user gave it. */
 	customKey?: string;
+	/**
+	 * Send Again If Refused, set for this item: sent again when every payment the bank shows with the
+	 * same details was refused (paymentPlan.ts).
+	 */
+	sendAgainIfRefused?: true;
 }

@@ -9,6 +9,7 @@ import {
 	uuidV4FromParts,
 } from './idempotencyKey';
 import type { PaymentOutcome } from './outcomes';
+import { holdsMoney } from './duplicateProtection';
 import type { Payment } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import type { FoundPayment } from './paymentLookUp';
@@ -82,6 +83,12 @@ export interface BeforeSending {
 export class PaymentPlanner {
 	private identities = new Map<Payment, string>();
 
+	/**
+	 * Send Again If Refused: the payments sent again because every payment the bank shows with their
+	 * details was refused, each with the IDs of those refused payments (sorted).
+	 */
+	private readonly refusedBefore = new Map<Payment, string[]>();
+
 	/** `memory`: read when first needed, so a run that plans nothing leaves the node's memory as it was. */
 	constructor(
 		readonly scope: KeyScope,
@@ -141,8 +148,23 @@ export class PaymentPlanner {
 		return this.memory.request(key)?.possiblyMade === true;
 	}
 
-	/** The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key). */
+	/** Whether this payment is sent again after refusals (Send Again If Refused): in a request of its own. */
+	sendsAgain(payment: Payment): boolean {
+		return this.refusedBefore.has(payment);
+	}
+
+	/**
+	 * The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key or sent
+	 * again). One sent again after refusals has a key of those refusals: a re-run that finds the same
+	 * refusals (the new payment not shown yet) sends it under the same key, which the bank pays once.
+	 */
 	keyOf(payment: Payment): IdempotencyKey {
+		const refused = this.refusedBefore.get(payment);
+		if (refused !== undefined)
+			return {
+				key: uuidV4FromParts(['send-again', bodyDigest(payment.body), ...refused]),
+				source: 'details',
+			};
 		if (payment.customKey === undefined && this.skipAlreadyMade)
 			return detailsKey(bodyDigest(payment.body), false);
 		return itemKey(this.scope, payment.itemIndex, payment.customKey);
@@ -227,11 +249,12 @@ export class PaymentPlanner {
 	steps(
 		usable: Payment[],
 		conflicts: PaymentStep[],
-		{ atBank, unchecked }: BeforeSending,
+		{ atBank: shown, unchecked }: BeforeSending,
 		limits: SpendingLimits,
 		spent: IDataObject,
 		planNew: (fresh: Payment[]) => PlannedRequest[],
 	): PaymentStep[] {
+		const atBank = this.withoutSentAgain(shown);
 		const notSent = new Set(unchecked.map((outcome) => outcome.payment));
 		const { allowed, refused } = withinLimits(
 			usable.filter((payment) => !atBank.has(payment) && !notSent.has(payment)),
@@ -271,6 +294,23 @@ export class PaymentPlanner {
 			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
 		];
 		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
+	}
+
+	/**
+	 * What the bank shows, less the payments sent again (Send Again If Refused): those whose every
+	 * matching record says it was refused (duplicateProtection.ts holdsMoney; a state it cannot read
+	 * holds money). They are noted in `refusedBefore` and planned as new.
+	 */
+	private withoutSentAgain(
+		shown: ReadonlyMap<Payment, FoundPayment[]>,
+	): ReadonlyMap<Payment, FoundPayment[]> {
+		const atBank = new Map(shown);
+		for (const [payment, earlier] of shown) {
+			if (!payment.sendAgainIfRefused || earlier.some(holdsMoney)) continue;
+			atBank.delete(payment);
+			this.refusedBefore.set(payment, earlier.map((found) => found.xtid).sort());
+		}
+		return atBank;
 	}
 
 	/**

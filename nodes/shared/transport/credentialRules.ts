@@ -95,3 +95,23 @@ export function redirectTargetOf(
 		return 'an address that is not valid';
 	}
 }
+
+/** The credential's Time Limit per Request: what a request waits for the bank's answer before it gives up. */
+export const REQUEST_TIME_LIMIT = {
+	field: 'requestTimeLimit',
+	label: 'Time Limit per Request (Seconds)',
+	defaultSeconds: 30,
+	minSeconds: 1,
+	maxSeconds: 600,
+} as const;
+
+/**
+ * The time limit of one request, in milliseconds: the credential's setting, or the default where it is
+ * empty or not a number in range (the credential form keeps it in range; an expression may not).
+ */
+export function requestTimeLimitMsOf(credentials: ICredentialDataDecryptedObject): number {
+	const seconds = Number(credentials[REQUEST_TIME_LIMIT.field]);
+	const { defaultSeconds, minSeconds, maxSeconds } = REQUEST_TIME_LIMIT;
+	const inRange = Number.isFinite(seconds) && seconds >= minSeconds && seconds <= maxSeconds;
+	return (inRange ? seconds : defaultSeconds) * 1000;
+}

@@ -16,6 +16,8 @@ export interface RequestFailure extends AttemptFailure {
 	location?: string;
 	/** The origin a redirect pointed at, resolved against the request's address. */
 	redirectedTo?: string;
+	/** The attempt got no answer within this time limit (the credential's Time Limit per Request). */
+	timeLimitMs?: number;
 }
 
 type Loose = Record<string, unknown>;
@@ -205,10 +207,16 @@ const DESCRIBE: Record<
 		message: `The Customer Banking API failed (HTTP ${f.status})${afterAttempts(c)}${f.apiMessage ? `: ${f.apiMessage}` : ''}`,
 		description: `This is usually temporary: try again later.${mayHaveBeenProcessed(c)}`,
 	}),
-	network: (f, c) => ({
-		message: `Could not reach the Customer Banking API: ${networkFailureWords(f.networkCode) ?? 'the connection failed'}${afterAttempts(c)}`,
-		description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
-	}),
+	network: (f, c) =>
+		f.timeLimitMs === undefined
+			? {
+					message: `Could not reach the Customer Banking API: ${networkFailureWords(f.networkCode) ?? 'the connection failed'}${afterAttempts(c)}`,
+					description: `Network error ${f.networkCode}. Check the Base URL and that this machine can reach the API.${mayHaveBeenProcessed(c)}`,
+				}
+			: {
+					message: `Could not reach the Customer Banking API: no answer within ${f.timeLimitMs / 1000} s${afterAttempts(c)}`,
+					description: `The bank accepted the connection but did not answer in time (Time Limit per Request in the credential). Try again later.${mayHaveBeenProcessed(c)}`,
+				},
 	redirected: (f, c) => ({
 		// n8n 1.x keeps no response headers in its error, so where it pointed is only known on 2.x
 		message: `The API answered with a redirect (HTTP ${f.status})${f.redirectedTo ? ` to ${f.redirectedTo}` : ''}, which is not followed`,

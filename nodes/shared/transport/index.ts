@@ -18,6 +18,7 @@ import {
 	insecureAddressOf,
 	NO_REDIRECTS,
 	redirectTargetOf,
+	requestTimeLimitMsOf,
 	tokenIsBound,
 } from './credentialRules';
 import { describeFailure, failedRequestError, type RequestFailure, readFailure } from './errors';
@@ -166,6 +167,8 @@ interface PreparedRequest {
 	};
 	/** May be sent again after a failure: the endpoint's retry mode (endpoints.ts) says so. */
 	repeatable: boolean;
+	/** How long one attempt waits for the answer (the credential's Time Limit per Request). */
+	timeLimitMs: number;
 }
 
 async function prepareRequest(
@@ -191,7 +194,8 @@ async function prepareRequest(
 	if (credentials.accessToken && !tokenIsBound(credentials)) credentials.accessToken = '';
 	const { headers } = wireRequestOf(endpoint, extras);
 	const repeatable = endpoint.retry === 'safe';
-	return { method, url, path, headers, credentials, credentialsDecrypted, repeatable };
+	const timeLimitMs = requestTimeLimitMsOf(credentials);
+	return { method, url, path, headers, credentials, credentialsDecrypted, repeatable, timeLimitMs };
 }
 
 type Attempt<T> = { answer: T; failure?: undefined } | { failure: RequestFailure };
@@ -204,11 +208,15 @@ async function sendOnce<T>(
 ): Promise<Attempt<T>> {
 	// A fresh options object per attempt (n8n adds the Authorization header to it), sharing the
 	// one body object, so a resent payment has the same key and the same serialised body.
+	// n8n's client gives up on a request the bank leaves silent for the limit. (No abort signal of our
+	// own: n8n puts the execution's cancel signal in its place, shared/n8nInternals.ts.)
+	const { timeLimitMs } = prepared;
 	const request: IHttpRequestOptions = {
 		method: prepared.method,
 		url: prepared.url,
 		headers: { Accept: 'application/json', ...prepared.headers },
 		json: true,
+		timeout: timeLimitMs,
 		...NO_REDIRECTS,
 	};
 	if (qs && Object.keys(qs).length) request.qs = qs;
@@ -225,9 +233,16 @@ async function sendOnce<T>(
 	} catch (error) {
 		const failure = readFailure(error);
 		failure.redirectedTo = redirectTargetOf(failure.location, prepared.url);
+		if (failure.status === undefined && timedOut(failure.networkCode)) {
+			failure.networkCode = 'ETIMEDOUT';
+			failure.timeLimitMs = timeLimitMs;
+		}
 		return { failure };
 	}
 }
+
+/** n8n's client's code for a request that ran out of its time limit (axios' ECONNABORTED; n8n 1.x words it, errors.ts). */
+const timedOut = (code: string | undefined) => code === 'ECONNABORTED';
 
 /** The error of a request that will not be sent again, free of the secrets of the credential as it was and is. */
 async function failedRequest(

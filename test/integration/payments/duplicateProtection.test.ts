@@ -112,7 +112,9 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 				]);
 				// they leave on the Rejected output, with a sentence that says what to do
 				expect(jsonOf(again, 1)).toHaveLength(3);
-				expect(String(items[0].message)).toContain('turn off Skip Payments Already Made');
+				expect(String(items[0].message)).toContain(
+					'If this is another payment, give it a reference of its own.',
+				);
 			}
 			expect(heldAtBank(rows)).toEqual([1, 1, 1]);
 		});
@@ -145,7 +147,7 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 			const run = await execute(operation, [row, other, { ...row }]);
 			expect(run.posts).toEqual([]);
 			expect(run.error?.message).toBe(
-				'Invalid payment in item 2: Payment repeats item 0 (same account, payee, amount, currency and reference): with Skip Payments Already Made on, each payment is paid once; turn it off to pay both',
+				'Invalid payment in item 2: Payment repeats item 0 (same account, payee, amount, currency and reference): with Skip Payments Already Made on, each payment is paid once; to pay both, give each a reference of its own',
 			);
 			expect(heldAtBank([row, other])).toEqual([0, 0]);
 		});

@@ -61,6 +61,7 @@ describe('credential description', () => {
 			'clientSecret',
 			'webhookSigningSecret',
 			'webhookSigningSecretPrevious',
+			'requestTimeLimit',
 			'accessToken',
 			'tokenBinding',
 		]);

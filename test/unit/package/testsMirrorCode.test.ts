@@ -152,11 +152,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/shared/transport/index.paging.test.ts',
 		why: "paging is asserted through the transport's requestAll",
 	},
-	'nodes/shared/transport/credentialRules.ts': {
-		coveredBy: 'test/unit/credentials/CustomerBankingApi.credentials.test.ts',
-		why: "the rules are asserted through the credential's test and authentication",
-		through: 'credentials/CustomerBankingApi.credentials.ts',
-	},
 	// run only inside a node: an integration suite drives them
 	'nodes/CustomerBanking/actions/parameters.ts': {
 		coveredBy: 'test/integration/router.test.ts',

@@ -107,6 +107,21 @@ export const customKeyOption: INodeProperties = {
 		"With it (e.g. an invoice ID) the payment's key stays the same across executions, so the bank pays that key once, also with Skip Payments Already Made off; a value that is not a UUID v4 is hashed into one together with the workflow and node IDs. Without it, the key comes from the payment's details (Skip Payments Already Made on) or from this execution, node and item (off: running the workflow again pays again).",
 };
 
+export const SEND_AGAIN_IF_REFUSED = 'sendAgainIfRefused';
+
+/**
+ * The one way to send a refused payment again with Skip Payments Already Made on: per item, so every
+ * other item stays protected, and only while every payment the bank shows with its details is refused.
+ */
+export const sendAgainOption: INodeProperties = {
+	displayName: 'Send Again If Refused',
+	name: SEND_AGAIN_IF_REFUSED,
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to send this item's payment again when the bank shows an earlier payment with the same details that was refused (declined, expired or failed). Set it per item with an expression that is true only for the invoices to send again. A payment the bank holds with these details (sent, on its way, waiting for approval, or a state the node cannot read) is never sent again. Needs Skip Payments Already Made on.",
+};
+
 export const validateOnlyOption: INodeProperties = {
 	displayName: 'Validate Only',
 	name: 'validateOnly',

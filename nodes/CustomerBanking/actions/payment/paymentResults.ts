@@ -186,10 +186,11 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 			? `payment ${first.xtid}, ${stateOf(first)}`
 			: `${earlier.length} payments: ${earlier.map((found) => `${found.xtid} (${stateOf(found)})`).join(', ')}`;
 	const status: PaymentStatus = holding.length > 0 ? 'already_made' : 'not_sent';
+	// advice for this item alone: never the node-wide switch, which would send every other item again
 	const message =
 		holding.length > 0
-			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). To pay it again, turn off Skip Payments Already Made.`
-			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send it anyway, turn off Skip Payments Already Made.`;
+			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). If this is another payment, give it a reference of its own.`
+			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send this one again, set Send Again If Refused (Options) for this item only.`;
 	return {
 		itemIndex: payment.itemIndex,
 		results: [

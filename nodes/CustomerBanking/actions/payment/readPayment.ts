@@ -19,7 +19,13 @@ import {
 	validatePayment,
 } from '../../validation/payment.schema';
 import { textProblem } from '../../../shared/validation/text';
-import { AUTO_MAPPED_FIELDS, SKIP_ALREADY_MADE, validateOnlyOption } from './paymentForm';
+import {
+	AUTO_MAPPED_FIELDS,
+	SEND_AGAIN_IF_REFUSED,
+	sendAgainOption,
+	SKIP_ALREADY_MADE,
+	validateOnlyOption,
+} from './paymentForm';
 
 export type ReadResult =
 	| { valid: true; payment: Payment }
@@ -56,6 +62,7 @@ function invalid(this: IExecuteFunctions, itemIndex: number, issues: PaymentIssu
 const BOOLEAN_OPTIONS: ReadonlyArray<[string, string]> = [
 	[validateOnlyOption.name, validateOnlyOption.displayName],
 	['resubmitRejected', 'Resubmit Rejected Items'],
+	[sendAgainOption.name, sendAgainOption.displayName],
 ];
 
 const AUTO_MAPPED = Object.entries(INPUT_FIELD_NAMES) as Array<[PaymentField, string]>;
@@ -126,6 +133,7 @@ interface ItemParameters {
 	automatic: boolean;
 	fields: PaymentInput;
 	customKey: unknown;
+	sendAgainIfRefused: boolean;
 	/** Problems of the groups (Options) themselves. */
 	groupIssues: PaymentIssue[];
 }
@@ -152,7 +160,8 @@ function readParameters(this: IExecuteFunctions, itemIndex: number): ItemParamet
 			groupIssues.push({ field: label, rule: 'must be true or false' });
 		}
 	}
-	return { automatic, fields, customKey, groupIssues };
+	const sendAgainIfRefused = options.ok && ownValue(options.values, SEND_AGAIN_IF_REFUSED) === true;
+	return { automatic, fields, customKey, sendAgainIfRefused, groupIssues };
 }
 
 /**
@@ -176,7 +185,7 @@ export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadRes
 	} catch (error) {
 		return invalid.call(this, itemIndex, [{ field: 'Parameters', rule: (error as Error).message }]);
 	}
-	const { automatic, fields, customKey, groupIssues } = read;
+	const { automatic, fields, customKey, sendAgainIfRefused, groupIssues } = read;
 	const checked = validatePayment(fields);
 	const fieldIssues = checked.valid
 		? []
@@ -193,6 +202,7 @@ export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadRes
 			itemIndex,
 			body: checked.body,
 			...(typeof customKey === 'string' && { customKey: customKey.trim() }),
+			...(sendAgainIfRefused && { sendAgainIfRefused: true as const }),
 		},
 	};
 }
@@ -221,7 +231,7 @@ export function readPayments(
 		return invalid.call(this, entry.payment.itemIndex, [
 			{
 				field: 'Payment',
-				rule: `repeats item ${first.itemIndex} (same account, payee, amount, currency and reference): with Skip Payments Already Made on, each payment is paid once; turn it off to pay both`,
+				rule: `repeats item ${first.itemIndex} (same account, payee, amount, currency and reference): with Skip Payments Already Made on, each payment is paid once; to pay both, give each a reference of its own`,
 			},
 		]);
 	});

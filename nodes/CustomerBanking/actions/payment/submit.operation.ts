@@ -7,6 +7,7 @@ import type { BatchItemResult } from '../types';
 import {
 	customKeyOption,
 	paymentFields,
+	sendAgainOption,
 	skipAlreadyMadeFields,
 	validateOnlyOption,
 } from './paymentForm';
@@ -28,7 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [customKeyOption, ...spendingLimitOptions, validateOnlyOption],
+		options: [customKeyOption, sendAgainOption, ...spendingLimitOptions, validateOnlyOption],
 	},
 ];
 

@@ -11,6 +11,7 @@ import type { BatchItemResult } from '../types';
 import { readSpendingLimits, spendingLimitOptions } from './spendingLimitOptions';
 import {
 	customKeyOption,
+	sendAgainOption,
 	paymentFields,
 	skipAlreadyMadeFields,
 	validateOnlyOption,
@@ -67,6 +68,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Regular expression (case-insensitive) on the rejection reason, used by Resubmit Rejected Items. The default matches reasons that say they are temporary. Insufficient funds is only resubmitted when this names it, e.g. "insufficient".',
 			},
+			sendAgainOption,
 			...spendingLimitOptions,
 			validateOnlyOption,
 		],
@@ -122,19 +124,20 @@ function chunk<T>(list: T[], size: number): T[][] {
 
 /**
  * The requests, in input order: items without a custom key in batches of `size` with a derived key
- * (spec §Payments rule 2: one key per batch); each item with a custom key alone, with its own key. A
- * batch key covers the whole batch, so it could not protect one invoice that moves to another batch.
+ * (spec §Payments rule 2: one key per batch); each item with a custom key, or sent again after a
+ * refusal, alone with its own key. A batch key covers the whole batch, so it could not protect one
+ * invoice that moves to another batch.
  */
 function planRequests(run: PaymentRun, payments: Payment[], size: number): PlannedRequest[] {
+	const alone = (payment: Payment) =>
+		payment.customKey !== undefined || run.planner.sendsAgain(payment);
 	const derived = chunk(
-		payments.filter((payment) => payment.customKey === undefined),
+		payments.filter((payment) => !alone(payment)),
 		size,
 	);
 	const requests = [
 		...derived.map((members) => ({ members, asBatch: true })),
-		...payments
-			.filter((payment) => payment.customKey !== undefined)
-			.map((payment) => ({ members: [payment], asBatch: false })),
+		...payments.filter(alone).map((payment) => ({ members: [payment], asBatch: false })),
 	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
 	return requests.map(({ members, asBatch }, index) => ({
 		members,

@@ -19,6 +19,7 @@ import {
 	requestBodyOf,
 } from '../../../../nodes/CustomerBanking/payments/paymentPlan';
 import { bodyDigest } from '../../../../nodes/CustomerBanking/payments/paymentIdentity';
+import type { FoundPayment } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
 import type { SpendingLimits } from '../../../../nodes/CustomerBanking/payments/spendingLimits';
 
 const SCOPE: KeyScope = {
@@ -228,6 +229,68 @@ describe('payment planning: what to send, under which key, what to look up', () 
 		);
 		expect(steps[0]).toEqual({ kind: 'alreadyMade', payment: payments[0], earlier });
 		expect(steps[1]).toMatchObject({ kind: 'send', request: { key: { source: 'details' } } });
+	});
+
+	describe('Send Again If Refused', () => {
+		const declined = {
+			xtid: 'x-declined',
+			foundIn: 'approvals' as const,
+			approvalStatus: 'declined',
+		};
+		const failed = {
+			xtid: 'x-failed',
+			foundIn: 'transactions' as const,
+			transactionStatus: 'FAILED',
+		};
+		const waiting = { xtid: 'x-waiting', foundIn: 'approvals' as const, approvalStatus: 'pending' };
+		const unreadable = { xtid: 'x-odd', foundIn: 'approvals' as const, approvalStatus: 'ON_HOLD' };
+		const again = (itemIndex: number): Payment => ({
+			...payment(itemIndex),
+			sendAgainIfRefused: true,
+		});
+
+		function planWith(payments: Payment[], shown: Array<[number, FoundPayment[]]>) {
+			const planner = new Execution().planner(true);
+			const { usable, conflicts } = planner.screen(payments);
+			const atBank = new Map(shown.map(([index, earlier]) => [payments[index], earlier]));
+			const steps = planner.steps(usable, conflicts, { atBank, unchecked: [] }, {}, {}, (fresh) =>
+				fresh.map((one) => ({ members: [one], key: planner.keyOf(one), asBatch: false })),
+			);
+			return { planner, steps, kinds: steps.map((step) => step.kind) };
+		}
+
+		it.each([
+			['declined', [declined], 'send'],
+			['declined and failed', [declined, failed], 'send'],
+			['declined, and another waiting for approval', [declined, waiting], 'alreadyMade'],
+			['a state no vocabulary names', [unreadable], 'alreadyMade'],
+			['waiting for approval', [waiting], 'alreadyMade'],
+		])('earlier payments %s: %s', (_name, earlier, kind) => {
+			expect(planWith([again(0)], [[0, earlier]]).kinds).toEqual([kind]);
+		});
+
+		it('only the item that asks: the same refusal on an item without it is not sent', () => {
+			const { kinds } = planWith(
+				[payment(0), again(1)],
+				[
+					[0, [declined]],
+					[1, [{ ...declined, xtid: 'x-declined-1' }]],
+				],
+			);
+			expect(kinds).toEqual(['alreadyMade', 'send']);
+		});
+
+		it('the key: of the payment and its refusals, not the details key; the same refusals give the same key', () => {
+			const key = (earlier: FoundPayment[]) => {
+				const { steps } = planWith([again(0)], [[0, earlier]]);
+				return steps[0].kind === 'send' ? steps[0].request.key.key : undefined;
+			};
+			const detailsKey = new Execution().planner(true).keyOf(payment(0)).key;
+			expect(key([declined])).toEqual(key([declined]));
+			expect(key([declined])).not.toEqual(detailsKey);
+			expect(key([declined, failed])).toEqual(key([failed, declined]));
+			expect(key([declined, failed])).not.toEqual(key([declined]));
+		});
 	});
 
 	it("n8n's Retry without the failed execution's keys: payments the account shows a match for are held back, the others go under a key for just them", () => {
