@@ -174,6 +174,18 @@ describe('Transaction', () => {
 		expect(unknown.calls).toHaveLength(1);
 	});
 
+	it('Get of a payment held for approval that has no transaction record: the 404 says where to look, not just "check the ID"', async () => {
+		const xtid = randomUUID();
+		sandbox.control.setFaults([
+			{ method: 'GET', path: `/transaction/${xtid}`, kind: 'status', status: 404 },
+		]);
+		const missing = await run({ resource: 'transaction', operation: 'get', transactionId: xtid });
+		expect(missing.error?.httpCode).toBe('404');
+		expect(missing.error?.description).toContain('waiting for approval');
+		expect(missing.error?.description).toContain('Approval → Get by Payment with the same ID');
+		expect(missing.error?.description).not.toContain('Check the ID.');
+	});
+
 	it('continueOnFail: each item gets its result or its error, paired with its input item', async () => {
 		const known = sandbox.control.ledger().transactions[0].xtid as string;
 		const result = await runNode(sandbox, credentials, {

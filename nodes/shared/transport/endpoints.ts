@@ -22,6 +22,8 @@ export interface Endpoint<Params extends object = object> {
 	pageLimit: number;
 	/** What the error tells the user to do when a write failed in a way that may have processed it (spec §Errors rule 3). */
 	whenOutcomeUnknown?: string;
+	/** What a 404 may mean here besides a wrong ID, and where to look instead. */
+	whenNotFound?: string;
 	/** The endpoint for these IDs: what `request` and `requestAll` (index.ts) take. */
 	at: (params: Params) => EndpointCall;
 }
@@ -38,8 +40,16 @@ function encoded(strings: TemplateStringsArray, ...ids: string[]): string {
 }
 
 function at<Params extends object>(this: Endpoint<Params>, params: Params): EndpointCall {
-	const { method, tooManyRequests, retry, pageLimit, whenOutcomeUnknown } = this;
-	return { method, path: this.path(params), tooManyRequests, retry, pageLimit, whenOutcomeUnknown };
+	const { method, tooManyRequests, retry, pageLimit, whenOutcomeUnknown, whenNotFound } = this;
+	return {
+		method,
+		path: this.path(params),
+		tooManyRequests,
+		retry,
+		pageLimit,
+		whenOutcomeUnknown,
+		whenNotFound,
+	};
 }
 
 const read = <Params extends object>(path: (params: Params) => string): Endpoint<Params> => ({
@@ -84,7 +94,13 @@ export const ENDPOINTS = {
 	balance: read<{ xaid: string }>(({ xaid }) => encoded`/account/${xaid}/balance`),
 	// spec §Transactions
 	transactions: scopedList('transactions'),
-	transaction: read<{ xtid: string }>(({ xtid }) => encoded`/transaction/${xtid}`),
+	// spec §States and transitions: a payment held for approval has an ID before it has a transaction
+	// record, and may never get one (declined, expired)
+	transaction: {
+		...read<{ xtid: string }>(({ xtid }) => encoded`/transaction/${xtid}`),
+		whenNotFound:
+			'A payment that is waiting for approval, or whose approval was declined or expired, has no transaction record: Approval → Get by Payment with the same ID says where it is. Do not pay it again before checking.',
+	},
 	// spec §Approvals
 	approvals: scopedList('approvals'),
 	approval: read<{ ref: string }>(({ ref }) => encoded`/approval/${ref}`),

@@ -139,6 +139,8 @@ export interface FailureContext {
 	secrets: string[];
 	/** What the user should do when a write may have been processed (see Endpoint in endpoints.ts). */
 	whenOutcomeUnknown: string;
+	/** What a 404 may mean besides a wrong ID (see Endpoint in endpoints.ts). */
+	whenNotFound?: string;
 }
 
 export interface DescribedFailure {
@@ -190,9 +192,10 @@ const DESCRIBE: Record<
 		description:
 			'Ask the provider to add the scope to these credentials (payee endpoints need read:payees, create:payee or update:payee; upsert needs both create:payee and update:payee).',
 	}),
-	notFound: (f) => ({
+	notFound: (f, c) => ({
 		message: `Not found: ${f.apiMessage ?? 'the requested resource does not exist'}`,
 		description:
+			c.whenNotFound ??
 			'The account, payee, transaction or approval does not exist, or does not belong to these credentials or to the specified account. Check the ID.',
 	}),
 	accountNotActive: (f) => ({

@@ -267,6 +267,7 @@ async function failedRequest(
 		itemIndex,
 		secrets: [...secretsOf(prepared.credentials), ...secretsOf(latest)],
 		whenOutcomeUnknown: endpoint.whenOutcomeUnknown ?? CHECK_BEFORE_SENDING_AGAIN,
+		whenNotFound: endpoint.whenNotFound,
 	});
 	if (outcomeUnknown && !rule.outcomeUnknown) {
 		described.description = `${described.description} An earlier attempt of this request failed without an answer, so it may have been processed.`;

@@ -35,8 +35,8 @@ describe('advice names the item, never the node-wide switch', () => {
 		['sent', record({ foundIn: 'transactions', transactionStatus: 'SENT' })],
 		['failed', record({ foundIn: 'transactions', transactionStatus: 'FAILED' })],
 	])('the message of a payment already at the bank, %s', (_name, found) => {
-		const [result] = unsentResult({ kind: 'alreadyMade', payment, earlier: [found] }).results ?? [];
-		const message = String(result.json.message);
+		const unsent = unsentResult({ kind: 'alreadyMade', payment, earlier: [found] });
+		const message = String('results' in unsent ? unsent.results[0].json.message : '');
 		expect(message).not.toMatch(NODE_WIDE);
 		expect(message).not.toMatch(/Skip Payments Already Made/);
 		expect(message).toMatch(/reference of its own|for this item only/);

@@ -35,6 +35,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:
-			'Only payments covered by an approval policy have an approval; a payment without one was sent directly, and its transaction ID is among the transactions of the account',
+			'Only payments covered by an approval policy have an approval; a payment without one was sent directly: Transaction → Get with the same ID shows it.',
 	});
 }
