@@ -9,6 +9,28 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesPlugin from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
+// Layering: a node folder imports only itself and nodes/shared; nodes/shared and the credential import
+// no node folder. (docs/architecture.md; test/unit/package/layering.test.ts plants each violation.)
+const NODE_FOLDERS = ['CustomerBanking', 'CustomerBankingTrigger', 'CustomerBankingApprovalTrigger'];
+const importsFrom = (folders) => ({
+	'no-restricted-imports': [
+		'error',
+		{
+			patterns: folders.map((folder) => ({
+				regex: `(^|/)(nodes/)?${folder}(/|$)`,
+				message: `Import from nodes/shared, not from the ${folder} node's folder: node folders never import each other.`,
+			})),
+		},
+	],
+});
+const layering = [
+	...NODE_FOLDERS.map((folder) => ({
+		files: [`nodes/${folder}/**/*.ts`],
+		rules: importsFrom(NODE_FOLDERS.filter((other) => other !== folder)),
+	})),
+	{ files: ['nodes/shared/**/*.ts', 'credentials/**/*.ts'], rules: importsFrom(NODE_FOLDERS) },
+];
+
 export default tseslint.config(
 	globalIgnores(['dist', 'node_modules', 'coverage', '.e2e', 'artifacts', 'test/e2e/.cache']),
 	{
@@ -58,4 +80,5 @@ export default tseslint.config(
 			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
 		},
 	},
+	...layering,
 );
