@@ -11,7 +11,11 @@ import tseslint from 'typescript-eslint';
 
 // Layering: a node folder imports only itself and nodes/shared; nodes/shared and the credential import
 // no node folder. (docs/architecture.md; test/unit/package/layering.test.ts plants each violation.)
-const NODE_FOLDERS = ['CustomerBanking', 'CustomerBankingTrigger', 'CustomerBankingApprovalTrigger'];
+const NODE_FOLDERS = [
+	'CustomerBanking',
+	'CustomerBankingTrigger',
+	'CustomerBankingApprovalTrigger',
+];
 const importsFrom = (folders) => ({
 	'no-restricted-imports': [
 		'error',

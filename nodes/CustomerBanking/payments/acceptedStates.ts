@@ -171,6 +171,21 @@ async function searchApprovalLists(
 	}
 }
 
+/**
+ * Payment → Get Status: what the bank shows of one payment, read by its transaction ID in its account,
+ * as the evidence table reads it after Submit (the same reads, the same statement).
+ */
+export async function paymentEvidence(
+	this: IExecuteFunctions,
+	xtid: string,
+	xaid: string,
+	itemIndex: number,
+): Promise<AcceptedEvidence> {
+	const subject: Subject = { xtid, accounts: [xaid], itemIndex };
+	const evidence = await gatherEvidence.call(this, [subject]);
+	return evidence.get(subject) as AcceptedEvidence;
+}
+
 const NO_XTID =
 	'The bank accepted this payment, but its answer names no transaction ID, so its state cannot be read. Check the account (Transaction → Get Many, Approval → Get Many) before acting on it.';
 

@@ -65,7 +65,7 @@ export const PAYMENT_STATUSES = {
 	accepted: {
 		output: 'Needs Checking',
 		nextStep:
-			'The bank took it but does not show yet whether it is on its way or waiting for approval: check it later with Transaction → Get or Approval → Get by Payment. Do not pay it again.',
+			'The bank took it but does not show yet whether it is on its way or waiting for approval: check it later with Payment → Get Status. Do not pay it again.',
 	},
 	undetermined: {
 		output: 'Needs Checking',

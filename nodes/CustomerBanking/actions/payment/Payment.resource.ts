@@ -3,10 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { OUTCOME_OUTPUTS, outcomeOutputOf } from '../../payments/paymentOutcomes';
 import type { OutputSwitch } from '../types';
 
+import * as getStatus from './getStatus.operation';
 import * as submit from './submit.operation';
 import * as submitBatch from './submitBatch.operation';
 
-export { submit, submitBatch };
+export { getStatus, submit, submitBatch };
 
 /** Outputs by Outcome: one output per kind of outcome, by each item's status (payments/paymentOutcomes.ts). */
 const byOutcome: OutputSwitch = {
@@ -33,6 +34,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['payment'] } },
 		options: [
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description:
+					'Say where a payment is: waiting for approval, sent, not sent, or not known yet, with what to do next',
+				action: 'Get the status of a payment',
+			},
 			{
 				name: 'Submit',
 				value: 'submit',
@@ -70,6 +78,7 @@ export const description: INodeProperties[] = [
 		description:
 			'Whether to send rejected payments to a second output, "Rejected"; otherwise every payment goes to one output with its status (submitted, pending_approval, rejected or found_after_error)',
 	},
+	...getStatus.description,
 	...submit.description,
 	...submitBatch.description,
 ];

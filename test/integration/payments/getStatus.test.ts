@@ -1,0 +1,114 @@
+/**
+ * Payment → Get Status: where a payment is, by its transaction ID, in the words Submit used for it:
+ * sent, waiting for approval, not sent (declined), and the same statement as Submit's for the same
+ * evidence. A payment that needed no approval is no error; an ID the bank does not show is.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { credentialsFor } from '../../helpers/sandboxCredentials';
+import { type Sandbox, startSandbox } from '../../sandbox';
+import { byId, jsonOf, runPayments } from './paymentNode';
+
+let sandbox: Sandbox;
+let credentials: ICredentialDataDecryptedObject;
+let gbp: { xaid: string; xpid: string };
+let counter = 0;
+const newReference = () => `GS-${process.pid % 1000}-${++counter}`.slice(0, 18);
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	credentials = credentialsFor(sandbox);
+	gbp = { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp };
+});
+afterAll(async () => await sandbox.close());
+
+/** A bank that lists only pending approvals (spec-minimal) does not show a decided one. */
+const listsDecided = () => sandbox.variants.approvalList !== 'pendingOnly';
+
+async function pay(amount: string): Promise<IDataObject> {
+	const run = await runPayments(sandbox, credentials, {
+		executionId: `exec-gs-${++counter}`,
+		parameters: {
+			operation: 'submit',
+			account: byId(gbp.xaid),
+			payee: byId(gbp.xpid),
+			amount,
+			reference: newReference(),
+		},
+	});
+	return jsonOf(run)[0];
+}
+
+async function status(transactionId: string, xaid = gbp.xaid) {
+	return await runPayments(sandbox, credentials, {
+		parameters: { operation: 'getStatus', account: byId(xaid), transactionId },
+	});
+}
+
+describe('Payment → Get Status', () => {
+	it('a payment that needed no approval: sent, as Submit said', async () => {
+		const paid = await pay('12.50');
+		expect(paid.status).toBe('submitted');
+		const [item] = jsonOf(await status(String(paid.transactionId)));
+		expect(item).toMatchObject({
+			status: 'submitted',
+			nextStep: nextStepOf('submitted'),
+			transactionId: paid.transactionId,
+			accountId: gbp.xaid,
+		});
+	});
+
+	it('a payment held for approval: waiting, with the approval Submit named; then declined: not sent', async () => {
+		const held = await pay('1500.00');
+		expect(held.status).toBe('pending_approval');
+		const [waiting] = jsonOf(await status(String(held.transactionId)));
+		expect(waiting).toMatchObject({
+			status: 'pending_approval',
+			nextStep: nextStepOf('pending_approval'),
+			approvalId: held.approvalId,
+		});
+
+		await sandbox.control.decline(String(held.approvalId));
+		const afterDecline = await status(String(held.transactionId));
+		if (!listsDecided()) {
+			expect(afterDecline.error?.description).toContain('declined or expired');
+			expect(afterDecline.error?.description).toContain('Do not pay it again');
+		}
+		const [declined] = afterDecline.error ? [] : jsonOf(afterDecline);
+		if (listsDecided()) {
+			expect(declined).toMatchObject({ status: 'not_sent', approvalId: held.approvalId });
+			expect(String(declined.message)).toContain('approval was not given');
+		} else {
+			// neither the decided approval nor a transaction record is shown: never "sent", never "not sent",
+			// never a plain "not found"
+			expect(declined).toBeUndefined();
+		}
+	});
+
+	it('approved: sent', async () => {
+		const held = await pay('1600.00');
+		await sandbox.control.approve(String(held.approvalId));
+		const [item] = jsonOf(await status(String(held.transactionId)));
+		expect(item.status).toBe('submitted');
+	});
+
+	it('an ID the bank does not show in the account fails the item, saying what was checked', async () => {
+		const run = await status('7b0e3c1d-2f4a-4b6c-8d9e-0a1b2c3d4e5f');
+		expect(run.error?.message).toBe(
+			`No payment 7b0e3c1d-2f4a-4b6c-8d9e-0a1b2c3d4e5f in account ${gbp.xaid}`,
+		);
+		expect(run.error?.description).toContain('is not shown yet');
+	});
+
+	it('a bank that cannot be read fails the item instead of guessing a state', async () => {
+		const paid = await pay('13.00');
+		sandbox.control.setFaults([{ method: 'GET', kind: 'status', status: 503 }]);
+		try {
+			const run = await status(String(paid.transactionId));
+			expect(run.error?.message).toBe(`The payment ${paid.transactionId} could not be read`);
+		} finally {
+			sandbox.control.clearFaults();
+		}
+	});
+});
