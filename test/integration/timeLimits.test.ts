@@ -15,13 +15,19 @@ let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
 let gbp: { xaid: string; xpid: string };
 let counter = 0;
+const LIMIT_SECONDS = 2;
 const newReference = () => `TL-${process.pid % 1000}-${++counter}`.slice(0, 18);
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	// one second: the tests wait out real time limits, never a stub
-	credentials = { ...credentialsFor(sandbox), requestTimeLimit: 1 };
+	// two seconds: the tests wait out real time limits, never a stub
+	credentials = { ...credentialsFor(sandbox), requestTimeLimit: LIMIT_SECONDS };
 	gbp = { xaid: sandbox.seeded.accounts.gbp, xpid: sandbox.seeded.payees.gbp };
+	// the token first, so that a loaded machine's slow token exchange is not what runs out of time
+	const warm = await runNode(sandbox, credentials, {
+		parameters: { resource: 'account', operation: 'get', account: byId(gbp.xaid) },
+	});
+	expect(warm.error).toBeUndefined();
 });
 afterAll(async () => await sandbox.close());
 afterEach(() => sandbox.control.clearFaults());
@@ -47,7 +53,7 @@ describe('a bank that accepts the connection and never answers', () => {
 		});
 		expect(run.calls.filter((call) => call === `GET /account/${gbp.xaid}`)).toHaveLength(5);
 		expect(run.error?.message).toBe(
-			'Could not reach the Customer Banking API: no answer within 1 s after 5 attempts',
+			`Could not reach the Customer Banking API: no answer within ${LIMIT_SECONDS} s after 5 attempts`,
 		);
 		expect(run.error?.description).toContain(`(GET /account/${gbp.xaid})`);
 		expect(run.error?.description).toContain('Time Limit per Request');
@@ -66,7 +72,7 @@ describe('a bank that accepts the connection and never answers', () => {
 			candidates: [made[0].xtid as string],
 			key: first.posts[0].key,
 		});
-		expect(first.error?.description).toContain('no answer within 1 s');
+		expect(first.error?.description).toContain(`no answer within ${LIMIT_SECONDS} s`);
 
 		// Retry On Fail, the bank answering again: the same key, the payment made before
 		sandbox.control.clearFaults();
@@ -104,7 +110,7 @@ describe('a bank that accepts the connection and never answers', () => {
 		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 		expect(run.error?.message ?? '').not.toMatch(/not paid|nothing was paid/i);
 		expect(run.error?.description ?? '').not.toMatch(/nothing was paid/i);
-		expect(run.error?.description).toContain('no answer within 1 s');
+		expect(run.error?.description).toContain(`no answer within ${LIMIT_SECONDS} s`);
 	}, 60_000);
 });
 
@@ -119,7 +125,7 @@ describe('a token service that accepts the connection and never answers', () => 
 			},
 		);
 		expect(run.error?.message).toContain(`Could not reach the Token URL`);
-		expect(run.error?.message).toContain('no answer within 1 s');
+		expect(run.error?.message).toContain(`no answer within ${LIMIT_SECONDS} s`);
 		expect(run.calls).toEqual([]);
 	}, 30_000);
 });
