@@ -159,8 +159,9 @@ async function readNewestFirst<T>(
 /**
  * Oldest first, its size known: pages from the last backwards while the oldest record read is not
  * older than `since`, each page's times rising and below the page after it; the first page (read
- * already) must be older still. Records that leave the list meanwhile only move records of pages not
- * read yet onto pages read already (read twice, returned once), never past one.
+ * already) must be older still. Once the last page is read, records that leave the list only move
+ * records of pages not read yet onto pages read already (read twice, returned once), never past one;
+ * records that left before it was read can move the newest records before it, and the `total` then fell.
  */
 async function readOldestFirst<T>(
 	reader: RecentReader<T>,
