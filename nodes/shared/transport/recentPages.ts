@@ -137,7 +137,7 @@ async function readNewestFirst<T>(
 	for (let at = 1; ; at++) {
 		if (oldest < since) {
 			const lastPage = total === undefined ? undefined : Math.ceil(total / pageSize) - 1;
-			if (lastPage !== undefined && lastPage > at) {
+			if (lastPage !== undefined && lastPage >= at) {
 				const { page } = await reader.page(lastPage);
 				const kept = keepsOrder([oldest, ...page.items.map(timeOf)], 'newestFirst');
 				if (kept !== 'keeps') return await reader.whole(at, kept);
