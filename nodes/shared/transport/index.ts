@@ -357,7 +357,7 @@ export async function request<T extends IDataObject = IDataObject>(
 
 /** What requestAll tells when a list kept shrinking while it was read twice. */
 const SHRINKING_LIST = (path: string) =>
-	`The list GET ${path} lost records while it was read, twice: records may be missing from this output.`;
+	`The list GET ${path} lost records while it was read, twice: records may be missing from what was read.`;
 
 /**
  * Every item of a list endpoint of the table (Return All), or the first `limit` items, e.g.
@@ -404,14 +404,27 @@ export async function requestAll<T extends IDataObject = IDataObject>(
 			onRateLimited: rateLimited,
 		});
 	const notAList = () =>
-		new NodeOperationError(this.getNode(), `Unexpected answer to GET ${endpoint.path}: not a list`, {
-			itemIndex,
-			description: 'Expected { total, results }, an array, { data } or { items }.',
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`Unexpected answer to GET ${endpoint.path}: not a list`,
+			{
+				itemIndex,
+				description: 'Expected { total, results }, an array, { data } or { items }.',
+			},
+		);
 	const created = records?.created;
 	const readOnce = async (): Promise<ListRead<T>> => {
 		if (since === undefined || created === undefined || !returnAll) {
-			return await readAllPages<T>({ pageSize, limit, keep, until, shape, fetchPage, notAList, idOf });
+			return await readAllPages<T>({
+				pageSize,
+				limit,
+				keep,
+				until,
+				shape,
+				fetchPage,
+				notAList,
+				idOf,
+			});
 		}
 		const read = await readRecentPages<T>({
 			pageSize,

@@ -92,7 +92,10 @@ const BEYOND = (LOOK_BACK_DAYS + 1) * DAY + HOUR;
 const READ_BACK: Array<[string, VariantsOption]> = [
 	['oldest first (the sandbox)', {}],
 	['newest first', { listOrder: 'newestFirst' }],
-	['times without a zone, the bank 12 hours behind UTC', { recordTimes: 'zoneless', bankUtcOffsetMinutes: -720 }],
+	[
+		'times without a zone, the bank 12 hours behind UTC',
+		{ recordTimes: 'zoneless', bankUtcOffsetMinutes: -720 },
+	],
 ];
 const READ_WHOLE: Array<[string, VariantsOption]> = [
 	['no times', { createdTimes: false }],
@@ -101,12 +104,16 @@ const READ_WHOLE: Array<[string, VariantsOption]> = [
 ];
 
 describe(`the same payment made ${LOOK_BACK_DAYS} days less an hour ago: never paid again`, () => {
-	it.each([...READ_BACK, ...READ_WHOLE])('%s', async (_, variants) => {
-		const { again, paid } = await payAgainAfter(variants, INSIDE);
-		expect(again.posts).toEqual([]);
-		expect(items(again)[0].status).toBe('already_made');
-		expect(paid).toBe(1);
-	}, 60_000);
+	it.each([...READ_BACK, ...READ_WHOLE])(
+		'%s',
+		async (_, variants) => {
+			const { again, paid } = await payAgainAfter(variants, INSIDE);
+			expect(again.posts).toEqual([]);
+			expect(items(again)[0].status).toBe('already_made');
+			expect(paid).toBe(1);
+		},
+		60_000,
+	);
 });
 
 describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago`, () => {
@@ -134,4 +141,75 @@ describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago
 		},
 		60_000,
 	);
+});
+
+describe('lists that move while the look-up reads them', () => {
+	/** An account with 1,200 transactions made now, and the payment among the first of them. */
+	async function accountWithPayment(variants: VariantsOption) {
+		const bank = await startSandbox({ port: 0, variants });
+		sandbox = bank;
+		const credentials = credentialsFor(bank);
+		const reference = `MOVING-${++counter}`;
+		await seedHistory(bank, 100);
+		expect(jsonOf(await submit(bank, credentials, reference))[0].status).toBe('submitted');
+		await seedHistory(bank, 1100);
+		return { bank, credentials, reference };
+	}
+
+	const isTransactionsPage = (url: string) => /\/account\/[^/]+\/transactions$/.test(url);
+
+	it('newest first, 40 payments arriving before each page is answered: found, not paid again', async () => {
+		const { bank, credentials, reference } = await accountWithPayment({ listOrder: 'newestFirst' });
+		const again = await runPayments(bank, credentials, {
+			executionId: `exec-horizon-${++counter}`,
+			parameters: {
+				operation: 'submit',
+				account: { __rl: true, mode: 'id', value: bank.seeded.accounts.gbp },
+				payee: { __rl: true, mode: 'id', value: bank.seeded.payees.gbp },
+				amount: 12.5,
+				reference,
+				skipAlreadyMade: true,
+			},
+			afterRequest: async (request) => {
+				if (isTransactionsPage(String(request.url)))
+					for (let at = 0; at < 40; at++) await bank.control.receive(bank.seeded.accounts.gbp, 1);
+			},
+		});
+		expect(again.posts).toEqual([]);
+		expect(items(again)[0].status).toBe('already_made');
+		expect(sentWithReference(bank, reference)).toHaveLength(1);
+	}, 60_000);
+
+	/** A bank whose transactions list says it holds one record fewer on every page it answers. */
+	function shrinkingTransactions() {
+		let answered = 0;
+		return (request: { url?: string }, answer: unknown) => {
+			if (!isTransactionsPage(String(request.url))) return answer;
+			const { total, results } = answer as { total: number; results: unknown[] };
+			answered += 1;
+			return { total: total - answered, results };
+		};
+	}
+
+	it('a list whose total falls while both reads of it run: nothing sent, the item says the account could not be checked', async () => {
+		const { bank, credentials, reference } = await accountWithPayment({});
+		const again = await runPayments(bank, credentials, {
+			executionId: `exec-horizon-${++counter}`,
+			continueOnFail: true,
+			parameters: {
+				operation: 'submit',
+				account: { __rl: true, mode: 'id', value: bank.seeded.accounts.gbp },
+				payee: { __rl: true, mode: 'id', value: bank.seeded.payees.gbp },
+				amount: 12.5,
+				reference,
+				skipAlreadyMade: true,
+			},
+			answerAs: shrinkingTransactions(),
+		});
+		expect(again.posts).toEqual([]);
+		const [item] = items(again);
+		expect(item.status).toBe('not_sent');
+		expect(String(item.error)).toContain('lost records while it was read, twice');
+		expect(sentWithReference(bank, reference)).toHaveLength(1);
+	}, 60_000);
 });

@@ -79,12 +79,7 @@ export const approvalRoutes: ApiRoute[] = [
 			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank, a));
 			return {
 				status: 200,
-				body: paginate(
-					inListOrder(bank, approvals),
-					query,
-					LIST_PAGES,
-					answerView(bank.variants),
-				),
+				body: paginate(inListOrder(bank, approvals), query, LIST_PAGES, answerView(bank.variants)),
 			};
 		},
 	},
@@ -116,12 +111,7 @@ export const approvalRoutes: ApiRoute[] = [
 			);
 			return {
 				status: 200,
-				body: paginate(
-					inListOrder(bank, approvals),
-					query,
-					LIST_PAGES,
-					answerView(bank.variants),
-				),
+				body: paginate(inListOrder(bank, approvals), query, LIST_PAGES, answerView(bank.variants)),
 			};
 		},
 	},

@@ -55,7 +55,10 @@ describe('requestAll over a list that moves', () => {
 		);
 		serve(list);
 		const execute = context();
-		const read = await requestAll.call(execute, transactions, { returnAll: true, ifShrinking: 'warn' });
+		const read = await requestAll.call(execute, transactions, {
+			returnAll: true,
+			ifShrinking: 'warn',
+		});
 		const ids = read.map((record) => record.xtid);
 		expect(new Set(ids).size).toBe(ids.length);
 		for (let at = 0; at < 1200; at++) expect(ids).toContain(`r${at}`);
@@ -74,7 +77,7 @@ describe('requestAll over a list that moves', () => {
 			expect(list.requested.filter((page) => page === 0)).toHaveLength(2);
 			expect(execute.hints).toEqual([
 				{
-					message: `The list GET /account/${XAID}/transactions lost records while it was read, twice: records may be missing from this output.`,
+					message: `The list GET /account/${XAID}/transactions lost records while it was read, twice: records may be missing from what was read.`,
 					type: 'warning',
 					location: 'outputPane',
 				},
@@ -108,7 +111,10 @@ describe('requestAll over a list that moves', () => {
 		);
 		serve(list);
 		const execute = context();
-		const read = await requestAll.call(execute, transactions, { returnAll: true, ifShrinking: 'warn' });
+		const read = await requestAll.call(execute, transactions, {
+			returnAll: true,
+			ifShrinking: 'warn',
+		});
 		expect(read).toHaveLength(1199);
 		expect(execute.hints).toEqual([]);
 	});

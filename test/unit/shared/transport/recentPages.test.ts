@@ -41,7 +41,11 @@ describe('createdTimeAt', () => {
 	it.each([
 		['ISO with a zone', { created: '2026-11-29T12:00:00+01:00' }, Date.UTC(2026, 10, 29, 11)],
 		['ISO without a zone: UTC', { created: '2026-11-29T12:00:00' }, Date.UTC(2026, 10, 29, 12)],
-		["the spec's zoneless form: UTC", { created: '2026-11-29 12:00:00' }, Date.UTC(2026, 10, 29, 12)],
+		[
+			"the spec's zoneless form: UTC",
+			{ created: '2026-11-29 12:00:00' },
+			Date.UTC(2026, 10, 29, 12),
+		],
 		['absent', {}, undefined],
 		['not a time', { created: 'yesterday' }, undefined],
 		['not a string', { created: 1764417600000 }, undefined],
@@ -104,9 +108,7 @@ describe('readRecentPages', () => {
 			},
 			{
 				name: 'a record without a time on a later page',
-				records: timedRecords(450, 'newestFirst').map((r, at) =>
-					at === 150 ? { id: r.id } : r,
-				),
+				records: timedRecords(450, 'newestFirst').map((r, at) => (at === 150 ? { id: r.id } : r)),
 				why: 'noTimes',
 			},
 			{
@@ -242,9 +244,7 @@ describe('readRecentPages, property: random lists that move while read', () => {
 					const stayed = new Set(list.records.map((r) => r.id));
 					const missing = records.filter(
 						(r) =>
-							stayed.has(r.id) &&
-							Date.parse(r.created as string) >= since &&
-							!ids.includes(r.id),
+							stayed.has(r.id) && Date.parse(r.created as string) >= since && !ids.includes(r.id),
 					);
 					// records that left the list before its last page was read can move the newest past it: the read says so
 					if (missing.length > 0) expect(read.totalFell).toBe(true);
