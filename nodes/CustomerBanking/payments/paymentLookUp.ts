@@ -129,9 +129,9 @@ async function readAccounts(
 
 /** Why a list was read whole, in words. */
 const WHOLE_BECAUSE: Record<NonNullable<Extract<Coverage, { read: 'whole' }>['why']>, string> = {
-	noTimes: 'its records do not show when they were made',
-	noOrder: 'its records are not listed in order of the time they were made',
-	noTotal: 'it lists the oldest first without saying how many records it holds',
+	noTimes: "the bank's records do not show when they were made",
+	noOrder: "the bank's list is not in order of the time its records were made",
+	noTotal: 'the bank lists the oldest first without saying how many records the list holds',
 };
 
 /**
@@ -140,9 +140,10 @@ const WHOLE_BECAUSE: Record<NonNullable<Extract<Coverage, { read: 'whole' }>['wh
  */
 export function coverageNote({ approvals, transactions }: AccountRecords['coverage']): string {
 	const part = (name: string, coverage: Coverage) => {
-		if (coverage.read === 'recent') return `its ${name} of the last ${LOOK_BACK_DAYS} days`;
-		if (coverage.why === undefined) return `all its ${name}`;
-		return `all its ${name} (the bank's list could not be read back to ${LOOK_BACK_DAYS} days only: ${WHOLE_BECAUSE[coverage.why]})`;
+		if (coverage.read === 'recent')
+			return `the account's ${name} of the last ${LOOK_BACK_DAYS} days`;
+		if (coverage.why === undefined) return `all the account's ${name}`;
+		return `all the account's ${name} (every page: ${WHOLE_BECAUSE[coverage.why]})`;
 	};
 	return `Looked for an earlier payment with these details among ${part('approvals', approvals)} and ${part('transactions', transactions)}.`;
 }

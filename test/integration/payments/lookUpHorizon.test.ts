@@ -125,6 +125,10 @@ describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago
 			expect(items(again)[0].status).toBe('already_made');
 			expect(paid).toBe(1);
 			expect(listPages).toBeGreaterThanOrEqual(5);
+			// the item says the whole list was read, and why
+			expect(items(again)[0].earlierPaymentsChecked).toBe(
+				"Looked for an earlier payment with these details among all the account's approvals and all the account's transactions (every page: the bank's records do not show when they were made).",
+			);
 		},
 		60_000,
 	);
@@ -138,6 +142,10 @@ describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago
 			expect(paid).toBe(2);
 			// 2,401 and more records, 5 pages: the short read leaves out the payment's page
 			expect(listPages).toBeLessThan(5);
+			// the item says how far back it looked
+			expect(items(again)[0].earlierPaymentsChecked).toBe(
+				"Looked for an earlier payment with these details among all the account's approvals and the account's transactions of the last 90 days.",
+			);
 		},
 		60_000,
 	);
