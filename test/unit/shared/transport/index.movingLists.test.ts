@@ -7,7 +7,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ENDPOINTS, requestAll } from '../../../../nodes/shared/transport';
-import { createExecuteContext } from '../../../helpers/n8nContext';
+import { CustomerBanking } from '../../../../nodes/CustomerBanking/CustomerBanking.node';
+import { createExecuteContext, runInEngine } from '../../../helpers/n8nContext';
 import { type ListChange, MovingList, timedRecords } from '../../../helpers/movingList';
 import {
 	scriptedCredentials,
@@ -134,5 +135,25 @@ describe('requestAll over a list that moves', () => {
 		expect(list.requested).toEqual([0, 1, 9]);
 		expect(covered).toEqual([{ read: 'recent', since, order: 'newestFirst' }]);
 		expect(read.map((record) => record.xtid)).toContain('r700');
+	});
+
+	it("Transaction → Get Many, Return All, run by n8n-core's engine: the warning is in the run data n8n stores and the editor shows over the output (runData[node][0].hints)", async () => {
+		serve(new MovingList(timedRecords(1200, 'oldestFirst'), () => ({ kind: 'remove', at: 0 })));
+		const engine = await runInEngine({
+			parameters: { resource: 'transaction', operation: 'getMany', returnAll: true },
+			credentials: scriptedCredentials(api),
+			nodeType: new CustomerBanking(),
+		});
+		expect(engine.error).toBeUndefined();
+		const [task] = Object.values(engine.run.data.resultData.runData)[0];
+		expect(task.hints).toEqual([
+			{
+				message:
+					'The list GET /transactions lost records while it was read, twice: records may be missing from what was read.',
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+		expect(engine.output?.[0].length).toBeGreaterThan(1000);
 	});
 });
