@@ -6,7 +6,7 @@
 export interface ListRecord {
 	id: string;
 	created?: string;
-	[key: string]: unknown;
+	[key: string]: string | undefined;
 }
 
 /** What happens to the list just before a page is answered. */

@@ -86,7 +86,10 @@ describe('PageTracker', () => {
 		const tracker = new PageTracker<{ id?: string }>((record) => record.id);
 		const seen = pages.map((page) =>
 			tracker
-				.fresh({ items: page.items.map((id) => ({ id })), total: page.total })
+				.fresh({
+					items: page.items.map((id) => ({ id })),
+					total: (page as { total?: number }).total,
+				})
 				.map((record) => record.id),
 		);
 		expect(seen).toEqual(fresh);
