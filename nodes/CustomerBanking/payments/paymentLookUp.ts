@@ -88,17 +88,25 @@ export function lookBackSince(now: number): number {
 }
 
 /**
- * The approvals and transactions of the payments' accounts, each account read once: the records of the
- * last LOOK_BACK_DAYS where the lists allow it, else every record. A list that lost records while it was
- * read, twice, fails the look-up (a record it skipped may be this payment).
+ * How far the lists are read: back LOOK_BACK_DAYS where they allow it (Skip Payments Already Made, before
+ * every run), or every record (the look-ups after a failure, rare, where an older identical payment must
+ * still be named among the candidates).
+ */
+type Reach = 'lookBack' | 'whole';
+
+/**
+ * The approvals and transactions of the payments' accounts, each account read once, as far as `reach`
+ * says. A list that lost records while it was read, twice, fails the look-up (a record it skipped may be
+ * this payment).
  */
 async function readAccounts(
 	this: IExecuteFunctions,
 	payments: Payment[],
+	reach: Reach,
 ): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
-	const since = lookBackSince(Date.now());
+	const since = reach === 'lookBack' ? lookBackSince(Date.now()) : undefined;
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
 		const coverage: AccountRecords['coverage'] = {
@@ -220,7 +228,7 @@ export async function lookUpPayments(
 	claimed: XtidClaims,
 	namedForThisKey: ReadonlySet<string> = new Set(),
 ): Promise<Map<number, LookupResult>> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, 'whole');
 	const results = new Map<number, LookupResult>();
 	const takenNow = new Set<string>();
 	// an xtid the bank answered this key with is reported for this key's payments only
@@ -249,16 +257,15 @@ export async function lookUpPayments(
 }
 
 /**
- * Every unclaimed payment of the account that matches reference, amount and payee, among those of the
- * last LOOK_BACK_DAYS (readAccounts): what may already be this payment when there is no telling when
- * it was first sent.
+ * Every unclaimed payment of the account, made at any time, that matches reference, amount and payee:
+ * what may already be this payment when there is no telling when it was first sent.
  */
 export async function findCandidates(
 	this: IExecuteFunctions,
 	payments: Payment[],
 	claimed: XtidClaims,
 ): Promise<Map<number, string[]>> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, 'whole');
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
@@ -284,7 +291,7 @@ export async function paymentsAlreadyAtBank(
 	listed: Set<string>;
 	lookedAt: Map<number, string>;
 }> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, 'lookBack');
 	const listed = new Set<string>();
 	for (const { approvals, transactions } of byAccount.values()) {
 		for (const approval of approvals) {

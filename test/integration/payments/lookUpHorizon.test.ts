@@ -59,7 +59,11 @@ async function seedHistory(bank: Sandbox, count: number): Promise<void> {
  * 200 days old, the payment made `ageMs` ago (by the node's clock) and 600 more at its time, then 1,200
  * made now. Then the same payment again, in a new execution.
  */
-async function payAgainAfter(variants: VariantsOption, ageMs: number) {
+async function payAgainAfter(
+	variants: VariantsOption,
+	ageMs: number,
+	second: typeof submit = submit,
+) {
 	const started = Date.now();
 	const bank = await startSandbox({ port: 0, now: new Date(started - START_BACK), variants });
 	sandbox = bank;
@@ -73,7 +77,7 @@ async function payAgainAfter(variants: VariantsOption, ageMs: number) {
 	await seedHistory(bank, 600);
 	await bank.control.advanceClock(ageMs - 10 * 60 * 1000);
 	await seedHistory(bank, 1200);
-	const again = await submit(bank, credentials, reference);
+	const again = await second(bank, credentials, reference);
 	const listPages = again.requests.filter(
 		(request) => request.method === 'GET' && /\/account\/[^/]+\/transactions/.test(request.url),
 	).length;
@@ -219,5 +223,30 @@ describe('lists that move while the look-up reads them', () => {
 		expect(item.status).toBe('not_sent');
 		expect(String(item.error)).toContain('lost records while it was read, twice');
 		expect(sentWithReference(bank, reference)).toHaveLength(1);
+	}, 60_000);
+});
+
+describe('the look-ups after a failure read every page', () => {
+	it("n8n's Retry of a failed execution whose keys were lost: the same payment made 91 days and an hour ago, at a bank whose lists allow the short read, is named and held back, not sent", async () => {
+		const retryWithKeysLost: typeof submit = async (bank, credentials, reference) =>
+			await runPayments(bank, credentials, {
+				executionId: `exec-horizon-${++counter}`,
+				mode: 'retry',
+				contextData: {},
+				continueOnFail: true,
+				parameters: {
+					operation: 'submit',
+					account: { __rl: true, mode: 'id', value: bank.seeded.accounts.gbp },
+					payee: { __rl: true, mode: 'id', value: bank.seeded.payees.gbp },
+					amount: 12.5,
+					reference,
+				},
+			});
+		const { again, paid, listPages } = await payAgainAfter({}, BEYOND, retryWithKeysLost);
+		expect(again.posts).toEqual([]);
+		expect(paid).toBe(1);
+		const [item] = items(again);
+		expect(String(item.error)).toContain('Payment state unknown');
+		expect(listPages).toBeGreaterThanOrEqual(5);
 	}, 60_000);
 });
