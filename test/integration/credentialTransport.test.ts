@@ -324,7 +324,7 @@ describe('paging against the sandbox', () => {
 		const items = await requestAll.call(
 			context,
 			endpointCall({ path: `/account/${xaid}/transactions` }),
-			{ returnAll: true },
+			{ returnAll: true, ifShrinking: 'fail' },
 		);
 		const expectedRequests = Math.max(1, Math.ceil(items.length / 500));
 		expect(items.length).toBeGreaterThanOrEqual(1234);
@@ -345,7 +345,7 @@ describe('paging against the sandbox', () => {
 		const items = await requestAll.call(
 			context,
 			endpointCall({ path: `/account/${xaid}/transactions` }),
-			{ returnAll: false, limit: 600 },
+			{ returnAll: false, limit: 600, ifShrinking: 'fail' },
 		);
 		expect(items).toHaveLength(600);
 		expect(apiLog().map((entry) => [entry.query.page, entry.query.limit])).toEqual([
@@ -362,6 +362,7 @@ describe('paging against the sandbox', () => {
 		sandbox.control.clearRequests();
 		await requestAll.call(context, endpointCall({ path: '/payees', ...PAYEE_ENDPOINT }), {
 			returnAll: true,
+			ifShrinking: 'fail',
 		});
 		expect(apiLog()[0].query.limit).toBe('100');
 	});

@@ -47,3 +47,8 @@ export interface Bank {
 export function listOf<T>(map: Map<string, T>, keep: (item: T) => boolean = () => true): T[] {
 	return [...map.values()].filter(keep);
 }
+
+/** A transactions or approvals list in the order this bank serves it (variant `listOrder`). */
+export function inListOrder<T>(bank: Bank, items: T[]): T[] {
+	return bank.variants.listOrder === 'newestFirst' ? [...items].reverse() : items;
+}

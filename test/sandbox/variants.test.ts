@@ -502,6 +502,30 @@ describe('sandbox variants: what the bank does where the spec says "not shown" (
 		});
 	});
 
+	describe('listOrder', () => {
+		it("newestFirst: transactions and approvals lists serve the newest first, the same records as oldestFirst's reversed", async () => {
+			const bank = await open({ listOrder: 'newestFirst' });
+			await approvals(bank, 2);
+			const gbp = bank.seeded.accounts.gbp;
+			const ledger = bank.control.ledger();
+			const ids = (list: Array<{ xtid?: string }>) => list.map((record) => record.xtid);
+			const refsOf = (list: Array<{ ref?: string }>) => list.map((record) => record.ref);
+			const oldestFirst = ledger.transactions.filter((t) => t.xaid === gbp).map((t) => t.xtid);
+			const served = (await api.get<List<Transaction>>(`/account/${gbp}/transactions?limit=500`))
+				.body.results;
+			expect(ids(served)).toEqual([...oldestFirst].reverse());
+			const everyTransaction = (await api.get<List<Transaction>>('/transactions?limit=500')).body
+				.results;
+			expect(ids(everyTransaction)).toEqual(ledger.transactions.map((t) => t.xtid).reverse());
+			const refs = ledger.approvals.map((a) => a.ref);
+			expect(refs.length).toBe(2);
+			const listed = (await api.get<List<Approval>>(`/account/${gbp}/approvals`)).body.results;
+			expect(refsOf(listed)).toEqual([...refs].reverse());
+			const page1 = (await api.get<List<Approval>>('/approvals?limit=1&page=1')).body.results;
+			expect(refsOf(page1)).toEqual([refs[0]]);
+		});
+	});
+
 	describe('createdTimes', () => {
 		it('false: transactions carry no created/updated, approvals no meta.created, on every endpoint', async () => {
 			const bank = await open({ createdTimes: false });

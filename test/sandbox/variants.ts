@@ -36,6 +36,12 @@ export interface BankVariants {
 	/** Whether transactions and approvals carry their creation time (spec: transaction fields "not shown"). */
 	createdTimes: boolean;
 	/**
+	 * The order of the transactions and approvals lists (spec §Pagination: not shown): oldest first (the
+	 * sandbox's, so pages stay put while records are added), or newest first, as many banks list
+	 * transactions, so records added while a list is read push others across page boundaries.
+	 */
+	listOrder: 'oldestFirst' | 'newestFirst';
+	/**
 	 * A repeat of a key whose first request is still being processed (spec §Payments rule 1: "normally the
 	 * original result is returned"): answered once the first one is (`'wait'`), or refused at once with 409
 	 * "key in use" (`'conflict'`), as banks that lock keys do.
@@ -119,6 +125,7 @@ export const DEFAULT_VARIANTS: Readonly<BankVariants> = {
 	unknownAccount: 401,
 	webhookPayload: 'sandbox',
 	createdTimes: true,
+	listOrder: 'oldestFirst',
 	keyInUse: 'wait',
 	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,
@@ -147,6 +154,7 @@ export const SPEC_MINIMAL: Readonly<BankVariants> = {
 	unknownAccount: 404,
 	webhookPayload: 'other',
 	createdTimes: false,
+	listOrder: 'oldestFirst',
 	keyInUse: 'wait',
 	approvalRecord: 'detailed',
 	newPaymentVisibilityMs: 0,

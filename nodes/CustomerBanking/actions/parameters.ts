@@ -84,10 +84,16 @@ export function getBoolean(
 export function getListOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): { returnAll: boolean; limit?: number } {
+): { returnAll: boolean; limit?: number; ifShrinking: 'warn' } {
 	const returnAll = getBoolean.call(this, 'returnAll', itemIndex, false, 'Return All');
-	if (returnAll) return { returnAll };
-	return { returnAll, limit: this.getNodeParameter('limit', itemIndex, 50) as number };
+	// Get Many: a list that lost records while read twice is output with a warning over the output
+	const ifShrinking = 'warn';
+	if (returnAll) return { returnAll, ifShrinking };
+	return {
+		returnAll,
+		limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+		ifShrinking,
+	};
 }
 
 // the values the Scope parameter offers, read from its definition

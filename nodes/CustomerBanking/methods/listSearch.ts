@@ -8,7 +8,11 @@ export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), { returnAll: true });
+	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), {
+		returnAll: true,
+		// a picker: the user sees the list and can search again
+		ifShrinking: 'accept',
+	});
 	const results = accounts
 		.map((account) => ({ account, name: accountLabel(account) }))
 		.filter(({ account, name }) =>
@@ -48,6 +52,7 @@ export async function searchPayees(
 	const xaid = selectedAccount.call(this);
 	const payees = await requestAll.call(this, ENDPOINTS.payees.at(xaid ? { xaid } : {}), {
 		returnAll: true,
+		ifShrinking: 'accept',
 	});
 	const results = payees
 		.map((payee) => ({ payee, name: payeeLabel(payee) }))

@@ -36,6 +36,8 @@ export async function findExistingPayee(
 	const payees = await requestAll.call(this, ENDPOINTS.payees.at({ xaid }), {
 		returnAll: true,
 		itemIndex,
+		// a payee missed here would be created a second time
+		ifShrinking: 'fail',
 	});
 	const bankFields = ACCOUNT_IDENTIFYING_FIELDS.filter((field) => body[field] !== undefined);
 	const matches = payees.filter(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { approvalPayment, listApprovals } from '../../shared/approvals/approvalRecords';
-import { ENDPOINTS, requestAll } from '../../shared/transport';
+import { type Coverage, ENDPOINTS, requestAll } from '../../shared/transport';
 import { toMinorUnits } from '../validation/amount';
 import { mayClaim } from './evidence';
 import type { Payment } from './payment';
@@ -65,24 +65,95 @@ function matches(payment: Sought, record: IDataObject): boolean {
 interface AccountRecords {
 	approvals: IDataObject[];
 	transactions: IDataObject[];
+	/** How much of each list was read. */
+	coverage: { approvals: Coverage; transactions: Coverage };
 }
 
-/** The approvals and transactions of the payments' accounts, each account read once. */
+/**
+ * How far back the look-up reads an account's approvals and transactions when their records show when
+ * they were made and the lists run in order of that time (recentPages.ts): 90 days. A payment with the
+ * same details made earlier than that is not found by the look-up; docs/payments.md says so.
+ */
+export const LOOK_BACK_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Read one day further back: the spec writes times without a zone (a bank in another zone is up to 14
+ * hours off when read as UTC), and the bank's clock is not this machine's.
+ */
+const TIME_MARGIN_MS = DAY_MS;
+
+/** The earliest creation time the look-up reads back to, from `now` (milliseconds). */
+export function lookBackSince(now: number): number {
+	return now - LOOK_BACK_DAYS * DAY_MS - TIME_MARGIN_MS;
+}
+
+/**
+ * How far the lists are read: back LOOK_BACK_DAYS where they allow it (Skip Payments Already Made, before
+ * every run), or every record (the look-ups after a failure, rare, where an older identical payment must
+ * still be named among the candidates).
+ */
+type Reach = 'lookBack' | 'whole';
+
+/**
+ * The approvals and transactions of the payments' accounts, each account read once, as far as `reach`
+ * says. A list that lost records while it was read, twice, fails the look-up (a record it skipped may be
+ * this payment).
+ */
 async function readAccounts(
 	this: IExecuteFunctions,
 	payments: Payment[],
+	reach: Reach,
 ): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
+	const since = reach === 'lookBack' ? lookBackSince(Date.now()) : undefined;
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
-		const list = { returnAll: true, itemIndex };
+		const coverage: AccountRecords['coverage'] = {
+			approvals: { read: 'whole' },
+			transactions: { read: 'whole' },
+		};
+		const list = (read: keyof AccountRecords['coverage']) => ({
+			returnAll: true,
+			itemIndex,
+			since,
+			onCoverage: (covered: Coverage) => {
+				coverage[read] = covered;
+			},
+			ifShrinking: 'fail' as const,
+		});
 		byAccount.set(xaid, {
-			approvals: await listApprovals.call(this, { xaid }, list),
-			transactions: await requestAll.call(this, ENDPOINTS.transactions.at({ xaid }), list),
+			approvals: await listApprovals.call(this, { xaid }, list('approvals')),
+			transactions: await requestAll.call(
+				this,
+				ENDPOINTS.transactions.at({ xaid }),
+				list('transactions'),
+			),
+			coverage,
 		});
 	}
 	return byAccount;
+}
+
+/** Why a list was read whole, in words. */
+const WHOLE_BECAUSE: Record<NonNullable<Extract<Coverage, { read: 'whole' }>['why']>, string> = {
+	noTimes: "the bank's records do not show when they were made",
+	noOrder: "the bank's list is not in order of the time its records were made",
+	noTotal: 'the bank lists the oldest first without saying how many records the list holds',
+};
+
+/**
+ * What the look-up read of one account, as a sentence for the item: how far back, or all of it and,
+ * where that was not the plan, why.
+ */
+export function coverageNote({ approvals, transactions }: AccountRecords['coverage']): string {
+	const part = (name: string, coverage: Coverage) => {
+		if (coverage.read === 'recent')
+			return `the account's ${name} of the last ${LOOK_BACK_DAYS} days`;
+		if (coverage.why === undefined) return `all the account's ${name}`;
+		return `all the account's ${name} (every page: ${WHOLE_BECAUSE[coverage.why]})`;
+	};
+	return `Looked for an earlier payment with these details among ${part('approvals', approvals)} and ${part('transactions', transactions)}.`;
 }
 
 /** Which records may be taken for a payment: none already reported for another payment. */
@@ -130,7 +201,7 @@ function matchTransactions(
 	}
 }
 
-/** The unclaimed records of the payment's account that match it, made at any time. */
+/** The unclaimed records of the payment's account that match it, among those read (readAccounts). */
 function matchesOf(
 	payment: Sought,
 	records: AccountRecords,
@@ -157,7 +228,7 @@ export async function lookUpPayments(
 	claimed: XtidClaims,
 	namedForThisKey: ReadonlySet<string> = new Set(),
 ): Promise<Map<number, LookupResult>> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, 'whole');
 	const results = new Map<number, LookupResult>();
 	const takenNow = new Set<string>();
 	// an xtid the bank answered this key with is reported for this key's payments only
@@ -194,7 +265,7 @@ export async function findCandidates(
 	payments: Payment[],
 	claimed: XtidClaims,
 ): Promise<Map<number, string[]>> {
-	const byAccount = await readAccounts.call(this, payments);
+	const byAccount = await readAccounts.call(this, payments, 'whole');
 	const results = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
@@ -206,15 +277,21 @@ export async function findCandidates(
 
 /**
  * Skip Payments Already Made: the account's payments that match each payment's details (reference,
- * amount, payee, currency), made at any time, with what their records say (approval and transaction
- * status); and every xtid the lists show (`listed`), so that an answer naming one of them later is known
- * to be a payment made before. One read of the approvals and the transactions per account.
+ * amount, payee, currency) made in the last LOOK_BACK_DAYS (or at any time, where the lists do not allow
+ * reading only those), with what their records say (approval and transaction status); every xtid the
+ * lists show (`listed`), so that an answer naming one of them later is known to be a payment made
+ * before; and per payment what was read (`lookedAt`, coverageNote). One read of the approvals and the
+ * transactions per account.
  */
 export async function paymentsAlreadyAtBank(
 	this: IExecuteFunctions,
 	payments: Payment[],
-): Promise<{ matches: Map<number, FoundPayment[]>; listed: Set<string> }> {
-	const byAccount = await readAccounts.call(this, payments);
+): Promise<{
+	matches: Map<number, FoundPayment[]>;
+	listed: Set<string>;
+	lookedAt: Map<number, string>;
+}> {
+	const byAccount = await readAccounts.call(this, payments, 'lookBack');
 	const listed = new Set<string>();
 	for (const { approvals, transactions } of byAccount.values()) {
 		for (const approval of approvals) {
@@ -228,12 +305,13 @@ export async function paymentsAlreadyAtBank(
 	}
 	const nothingClaimed: XtidClaims = { has: () => false, add: () => undefined };
 	const matches = new Map<number, FoundPayment[]>();
+	const lookedAt = new Map<number, string>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
-		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, {
-			claimed: nothingClaimed,
-		});
+		const records = byAccount.get(sought.xaid) as AccountRecords;
+		const found = matchesOf(sought, records, { claimed: nothingClaimed });
 		matches.set(payment.itemIndex, [...found.values()]);
+		lookedAt.set(payment.itemIndex, coverageNote(records.coverage));
 	}
-	return { matches, listed };
+	return { matches, listed, lookedAt };
 }

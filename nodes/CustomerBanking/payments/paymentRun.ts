@@ -49,6 +49,8 @@ export class PaymentRun {
 
 	/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
 	private readonly heldBeforeSending = new Set<string>();
+	/** Per item checked at the bank: what the check read (paymentLookUp.ts coverageNote). */
+	readonly checkedAtBank = new Map<number, string>();
 
 	/**
 	 * `skipAlreadyMade` (Skip Payments Already Made): payments the bank already holds are not sent, and
@@ -83,6 +85,7 @@ export class PaymentRun {
 			};
 		}
 		read.listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
+		read.lookedAt.forEach((note, itemIndex) => this.checkedAtBank.set(itemIndex, note));
 		for (const payment of payments) {
 			const earlier = read.matches.get(payment.itemIndex) ?? [];
 			if (earlier.length > 0) atBank.set(payment, earlier);

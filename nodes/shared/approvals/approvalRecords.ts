@@ -104,6 +104,8 @@ export async function searchApprovals(
 		pageSize: SEARCH_PAGE_SIZE,
 		until: found,
 		itemIndex,
+		// an approval not found leaves its payment's state open ("accepted"), never a wrong one
+		ifShrinking: 'accept',
 	});
 }
 

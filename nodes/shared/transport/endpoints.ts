@@ -20,12 +20,25 @@ export interface Endpoint<Params extends object = object> {
 	retry: RetryMode;
 	/** The largest page a list serves (spec §Limits). */
 	pageLimit: number;
+	/** Of a list: what identifies its records and where they show when they were made. */
+	records?: ListRecords;
 	/** What the error tells the user to do when a write failed in a way that may have processed it (spec §Errors rule 3). */
 	whenOutcomeUnknown?: string;
 	/** What a 404 may mean here besides a wrong ID, and where to look instead. */
 	whenNotFound?: string;
 	/** The endpoint for these IDs: what `request` and `requestAll` (index.ts) take. */
 	at: (params: Params) => EndpointCall;
+}
+
+/**
+ * The records of a list: the field that identifies one (spec §Identifiers), so that a record read twice
+ * while the list moves is returned once; and where a record shows its creation time (the spec shows no
+ * field of a transaction or approval beyond its IDs, so a hint: test/sandbox/DECISIONS.md), so that a
+ * look-up can read the newest records only (recentPages.ts).
+ */
+export interface ListRecords {
+	id: string;
+	created?: readonly string[];
 }
 
 /** One endpoint with its IDs filled in. */
@@ -40,13 +53,15 @@ function encoded(strings: TemplateStringsArray, ...ids: string[]): string {
 }
 
 function at<Params extends object>(this: Endpoint<Params>, params: Params): EndpointCall {
-	const { method, tooManyRequests, retry, pageLimit, whenOutcomeUnknown, whenNotFound } = this;
+	const { method, tooManyRequests, retry, pageLimit, records, whenOutcomeUnknown, whenNotFound } =
+		this;
 	return {
 		method,
 		path: this.path(params),
 		tooManyRequests,
 		retry,
 		pageLimit,
+		records,
 		whenOutcomeUnknown,
 		whenNotFound,
 	};
@@ -61,10 +76,24 @@ const read = <Params extends object>(path: (params: Params) => string): Endpoint
 	at,
 });
 
+/** A list endpoint: a read whose records are identified by `records.id`. */
+const list = <Params extends object>(
+	path: (params: Params) => string,
+	records: ListRecords,
+): Endpoint<Params> => ({ ...read(path), records });
+
+/** spec §Identifiers: a record of each list by its ID; its creation time where this package reads one. */
+const LIST_RECORDS = {
+	transactions: { id: 'xtid', created: ['created'] },
+	approvals: { id: 'ref', created: ['meta', 'created'] },
+	payees: { id: 'xpid' },
+} as const satisfies Record<string, ListRecords>;
+
 /** A list of every account's records, or of one account's. */
 const scopedList = (collection: 'approvals' | 'payees' | 'transactions') =>
-	read<AccountScope>(({ xaid }) =>
-		xaid === undefined ? `/${collection}` : encoded`/account/${xaid}/${collection}`,
+	list<AccountScope>(
+		({ xaid }) => (xaid === undefined ? `/${collection}` : encoded`/account/${xaid}/${collection}`),
+		LIST_RECORDS[collection],
 	);
 
 /**
@@ -88,7 +117,7 @@ const LOOK_PAYMENT_UP =
 
 export const ENDPOINTS = {
 	// spec §Accounts
-	accounts: read<object>(() => '/accounts'),
+	accounts: list<object>(() => '/accounts', { id: 'xaid' }),
 	account: read<{ xaid: string }>(({ xaid }) => encoded`/account/${xaid}`),
 	// spec §Balance
 	balance: read<{ xaid: string }>(({ xaid }) => encoded`/account/${xaid}/balance`),

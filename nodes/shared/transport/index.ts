@@ -23,7 +23,8 @@ import {
 } from './credentialRules';
 import { describeFailure, failedRequestError, type RequestFailure, readFailure } from './errors';
 import { scrubSecrets } from './redaction';
-import { pageSizeFor, readAllPages } from './paginate';
+import { type ListRead, pageSizeFor, readAllPages } from './paginate';
+import { type Coverage, createdTimeAt, readRecentPages } from './recentPages';
 import type { EndpointCall } from './endpoints';
 import { delayBeforeNextAttempt, type ErrorRule, ruleFor, waitBeforeRetry } from './retryPolicy';
 
@@ -31,6 +32,7 @@ export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
+export type { Coverage } from './recentPages';
 
 export type BankingContext =
 	| IExecuteFunctions
@@ -70,6 +72,20 @@ export interface ListOptions<T = IDataObject> {
 	/** What is kept of each item, applied page by page (paginate.ts). */
 	shape?: (item: T) => T;
 	itemIndex?: number;
+	/**
+	 * Only records made at or after this time (milliseconds) are wanted: the list is read from its newest
+	 * end while its records' times and order allow it, else whole (recentPages.ts); `onCoverage` is told
+	 * which. For Return All of an endpoint whose records show a creation time.
+	 */
+	since?: number;
+	onCoverage?: (coverage: Coverage) => void;
+	/**
+	 * A list whose `total` fell while it was read may miss records (paginate.ts ListRead): it is read
+	 * once more, and if it fell again, the caller's choice: `warn` (an execution hint n8n shows over the
+	 * node's output, where the context has them), `fail` (an error: what the list holds is not known), or
+	 * `accept` (the caller reads it again later anyway).
+	 */
+	ifShrinking: 'warn' | 'fail' | 'accept';
 }
 
 const IDEMPOTENCY_HEADER = 'x-idempotent-key';
@@ -339,19 +355,26 @@ export async function request<T extends IDataObject = IDataObject>(
 	}
 }
 
+/** What requestAll tells when a list kept shrinking while it was read twice. */
+const SHRINKING_LIST = (path: string) =>
+	`The list GET ${path} lost records while it was read, twice: records may be missing from what was read.`;
+
 /**
  * Every item of a list endpoint of the table (Return All), or the first `limit` items, e.g.
- * `requestAll.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true })`: pages are the
- * largest the endpoint allows; reading stops on `total`, on a short page, or once the limit is reached
- * (paginate.ts readAllPages, which also reads Return All's pages ahead). Resolves to IDataObject[]
- * unless called as `(requestAll<T>).call(this, …)`.
+ * `requestAll.call(this, ENDPOINTS.approvals.at({ xaid }), { returnAll: true, ifShrinking: 'warn' })`:
+ * pages are the largest the endpoint allows; reading stops on `total`, on a short page, or once the
+ * limit is reached (paginate.ts readAllPages, which also reads Return All's pages ahead); with `since`,
+ * only the recent end of the list is read where that can be done safely (recentPages.ts). A record read
+ * twice because the list grew meanwhile is returned once (by the endpoint's `records.id`); a list that
+ * shrank meanwhile is read again (`ifShrinking`). Resolves to IDataObject[] unless called as
+ * `(requestAll<T>).call(this, …)`.
  */
 export async function requestAll<T extends IDataObject = IDataObject>(
 	this: BankingContext,
 	endpoint: EndpointCall,
 	options: ListOptions<T>,
 ): Promise<T[]> {
-	const { qs, returnAll, keep, until, shape, itemIndex } = options;
+	const { qs, returnAll, keep, until, shape, itemIndex, since } = options;
 	const limit = returnAll ? Infinity : Math.floor(options.limit ?? 0);
 	if (!returnAll && !(limit >= 1)) {
 		throw new NodeOperationError(this.getNode(), 'Limit must be a whole number of at least 1', {
@@ -371,27 +394,67 @@ export async function requestAll<T extends IDataObject = IDataObject>(
 		retry: 'safe',
 		whenOutcomeUnknown: undefined,
 	};
-	return await readAllPages<T>({
-		pageSize,
-		limit,
-		keep,
-		until,
-		shape,
-		fetchPage: async (pageNumber, rateLimited) =>
-			await request.call(this, page, {
-				credentials,
-				qs: { ...qs, page: pageNumber, limit: pageSize },
+	const { records } = endpoint;
+	const idOf = records && ((item: T) => textOf(item[records.id]));
+	const fetchPage = async (pageNumber: number, rateLimited: () => void) =>
+		await request.call(this, page, {
+			credentials,
+			qs: { ...qs, page: pageNumber, limit: pageSize },
+			itemIndex,
+			onRateLimited: rateLimited,
+		});
+	const notAList = () =>
+		new NodeOperationError(
+			this.getNode(),
+			`Unexpected answer to GET ${endpoint.path}: not a list`,
+			{
 				itemIndex,
-				onRateLimited: rateLimited,
-			}),
-		notAList: () =>
-			new NodeOperationError(
-				this.getNode(),
-				`Unexpected answer to GET ${endpoint.path}: not a list`,
-				{
-					itemIndex,
-					description: 'Expected { total, results }, an array, { data } or { items }.',
-				},
-			),
-	});
+				description: 'Expected { total, results }, an array, { data } or { items }.',
+			},
+		);
+	const created = records?.created;
+	const readOnce = async (): Promise<ListRead<T>> => {
+		if (since === undefined || created === undefined || !returnAll) {
+			return await readAllPages<T>({
+				pageSize,
+				limit,
+				keep,
+				until,
+				shape,
+				fetchPage,
+				notAList,
+				idOf,
+			});
+		}
+		const read = await readRecentPages<T>({
+			pageSize,
+			since,
+			timeOf: (item) => createdTimeAt(item, created),
+			idOf,
+			fetchPage,
+			notAList,
+		});
+		options.onCoverage?.(read.coverage);
+		return read;
+	};
+	let read = await readOnce();
+	if (read.totalFell) read = await readOnce();
+	if (read.totalFell) {
+		const message = SHRINKING_LIST(endpoint.path);
+		if (options.ifShrinking === 'fail') {
+			throw new NodeOperationError(this.getNode(), message, {
+				itemIndex,
+				description:
+					'The bank removed records from this list while the node read it, both times it was read, so what it holds is not known. Run the node again.',
+			});
+		}
+		if (options.ifShrinking === 'warn' && 'addExecutionHints' in this) {
+			this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+		}
+	}
+	return read.items;
+}
+
+function textOf(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
 }

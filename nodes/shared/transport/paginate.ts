@@ -54,11 +54,56 @@ export interface ReadAllPagesOptions<T> {
 	fetchPage: (page: number, rateLimited: () => void) => Promise<unknown>;
 	/** The error for an answer that is not a list. */
 	notAList: () => Error;
+	/**
+	 * A record's ID (endpoints.ts `records`): a record read twice, pushed across a page boundary by
+	 * records added while the list is read, is returned once. Records without an ID are all returned.
+	 */
+	idOf?: (item: T) => string | undefined;
+	/** The bank's answer to page 0 when it was already read (recentPages.ts): not requested again. */
+	firstAnswer?: unknown;
+}
+
+/** What one read of a list returned, and whether the list shrank while it was read. */
+export interface ListRead<T> {
+	items: T[];
+	/**
+	 * A page's `total` was lower than an earlier page's: records left the list while it was read, so
+	 * records after them moved to pages already read and may be missing. Without a `total` (the spec
+	 * shows it for the accounts list only) a shrinking list cannot be seen.
+	 */
+	totalFell: boolean;
+}
+
+/** Records seen by their ID, and whether the list's `total` fell, across the pages of one read. */
+export class PageTracker<T> {
+	private readonly seen = new Set<string>();
+	private lastTotal: number | undefined;
+	totalFell = false;
+
+	constructor(private readonly idOf?: (item: T) => string | undefined) {}
+
+	/** The page's records not seen on an earlier page, in order; notes the page's `total`. */
+	fresh(page: ListPage<T>): T[] {
+		if (page.total !== undefined) {
+			if (this.lastTotal !== undefined && page.total < this.lastTotal) this.totalFell = true;
+			this.lastTotal = page.total;
+		}
+		const { idOf } = this;
+		if (!idOf) return page.items;
+		return page.items.filter((item) => {
+			const id = idOf(item);
+			if (id === undefined) return true;
+			if (this.seen.has(id)) return false;
+			this.seen.add(id);
+			return true;
+		});
+	}
 }
 
 /**
- * Every page's items in the list's order, until the list ends (a short page, or as many pages as its
- * `total` says), the limit is reached or `until` matches.
+ * Every page's items in the list's order, each record once (`idOf`), until the list ends (a short
+ * page, or as many pages as its `total` says), the limit is reached or `until` matches; and whether
+ * the list's `total` fell meanwhile.
  *
  * Return All reads ahead: once an answer tells the list's size (`total`, shown by the spec for the
  * accounts list only, so a hint), the next page is requested while the previous one is still being
@@ -67,8 +112,9 @@ export interface ReadAllPagesOptions<T> {
  * requested ahead, so no more pages are sent than without read-ahead. Without a `total`, or with a limit
  * or `until` (which may end the list early), one page at a time.
  */
-export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<T[]> {
-	const { limit, until, fetchPage } = options;
+export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<ListRead<T>> {
+	const { limit, until, fetchPage, firstAnswer } = options;
+	const tracker = new PageTracker<T>(options.idOf);
 	let concurrency = limit === Infinity && !until ? 2 : 1;
 	const rateLimited = () => {
 		concurrency = 1;
@@ -76,7 +122,10 @@ export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<
 	const requested = new Map<number, Promise<unknown>>();
 	let nextPage = 0;
 	const request = (page: number) => {
-		const answer = fetchPage(page, rateLimited);
+		const answer =
+			page === 0 && firstAnswer !== undefined
+				? Promise.resolve(firstAnswer)
+				: fetchPage(page, rateLimited);
 		// a page read ahead whose answer is never read (the list ended earlier) must not fail the run
 		answer.catch(() => undefined);
 		requested.set(page, answer);
@@ -91,8 +140,8 @@ export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<
 			while (nextPage < page + concurrency && nextPage < pagesKnown) request(nextPage);
 			const response = await requested.get(page);
 			requested.delete(page);
-			const taken = takePage(options, page, response, collected);
-			if ('done' in taken) return taken.done;
+			const taken = takePage(options, tracker, page, response, collected);
+			if ('done' in taken) return { items: taken.done, totalFell: tracker.totalFell };
 			if (taken.pagesKnown !== undefined) pagesKnown = taken.pagesKnown;
 		}
 	} finally {
@@ -107,6 +156,7 @@ export async function readAllPages<T>(options: ReadAllPagesOptions<T>): Promise<
  */
 function takePage<T>(
 	options: ReadAllPagesOptions<T>,
+	tracker: PageTracker<T>,
 	page: number,
 	response: unknown,
 	collected: T[],
@@ -114,7 +164,8 @@ function takePage<T>(
 	const { pageSize, limit, keep, until, shape } = options;
 	const listPage = readListPage<T>(response);
 	if (!listPage) throw options.notAList();
-	const kept = keep ? listPage.items.filter(keep) : listPage.items;
+	const fresh = tracker.fresh(listPage);
+	const kept = keep ? fresh.filter(keep) : fresh;
 	const matchAt = until ? kept.findIndex(until) : -1;
 	const taken = matchAt >= 0 ? kept.slice(0, matchAt + 1) : kept;
 	const shaped = shape ? taken.map(shape) : taken;

@@ -1,7 +1,7 @@
 import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, LIST_PAGES, paginate, uuidParam } from '../http';
-import { listOf } from '../state';
+import { inListOrder, listOf } from '../state';
 import { notFound } from '../errors';
 import type { Bank, Workspace } from '../state';
 import type { BankVariants } from '../variants';
@@ -79,7 +79,7 @@ export const approvalRoutes: ApiRoute[] = [
 			const approvals = listOf(caller.workspace.approvals, (a) => listed(bank, a));
 			return {
 				status: 200,
-				body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)),
+				body: paginate(inListOrder(bank, approvals), query, LIST_PAGES, answerView(bank.variants)),
 			};
 		},
 	},
@@ -111,7 +111,7 @@ export const approvalRoutes: ApiRoute[] = [
 			);
 			return {
 				status: 200,
-				body: paginate(approvals, query, LIST_PAGES, answerView(bank.variants)),
+				body: paginate(inListOrder(bank, approvals), query, LIST_PAGES, answerView(bank.variants)),
 			};
 		},
 	},

@@ -1,7 +1,7 @@
 import { findAccount } from '../accounts/model';
 import { SCOPES } from '../auth';
 import { type ApiRoute, LIST_PAGES, paginate, uuidParam } from '../http';
-import { listOf } from '../state';
+import { inListOrder, listOf } from '../state';
 import { notFound } from '../errors';
 import type { Bank, Workspace } from '../state';
 import type { BankVariants } from '../variants';
@@ -58,7 +58,7 @@ export const transactionRoutes: ApiRoute[] = [
 		handle: ({ bank, caller, query }) => ({
 			status: 200,
 			body: paginate(
-				listOf(caller.workspace.transactions, visible(bank)),
+				inListOrder(bank, listOf(caller.workspace.transactions, visible(bank))),
 				query,
 				LIST_PAGES,
 				answerView(bank.variants),
@@ -92,7 +92,12 @@ export const transactionRoutes: ApiRoute[] = [
 			);
 			return {
 				status: 200,
-				body: paginate(transactions, query, LIST_PAGES, answerView(bank.variants)),
+				body: paginate(
+					inListOrder(bank, transactions),
+					query,
+					LIST_PAGES,
+					answerView(bank.variants),
+				),
 			};
 		},
 	},

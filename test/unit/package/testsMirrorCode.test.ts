@@ -148,10 +148,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		why: 'the table is read through the errors it words',
 		through: 'nodes/shared/transport/errors.ts',
 	},
-	'nodes/shared/transport/paginate.ts': {
-		coveredBy: 'test/unit/shared/transport/index.paging.test.ts',
-		why: "paging is asserted through the transport's requestAll",
-	},
 	// run only inside a node: an integration suite drives them
 	'nodes/CustomerBanking/actions/parameters.ts': {
 		coveredBy: 'test/integration/router.test.ts',

@@ -278,3 +278,24 @@ export function invalidItemResults(
 	}
 	return { results, stop: false };
 }
+
+/**
+ * Skip Payments Already Made: on each item whose payment was checked at the bank, what the check read
+ * (`earlierPaymentsChecked`: how far back, or every record and why), so the item says what its
+ * `already_made` or its sending rests on.
+ */
+export function withCheckNotes(
+	results: BatchItemResult[],
+	notes: ReadonlyMap<number, string>,
+): BatchItemResult[] {
+	for (const result of results) {
+		const note = notes.get(result.itemIndex);
+		if (note === undefined) continue;
+		if ('results' in result) {
+			for (const item of result.results) item.json.earlierPaymentsChecked = note;
+		} else {
+			result.errorFields = { ...result.errorFields, earlierPaymentsChecked: note };
+		}
+	}
+	return results;
+}

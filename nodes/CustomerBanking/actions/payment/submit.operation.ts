@@ -16,6 +16,7 @@ import {
 	invalidResult,
 	outcomeResult,
 	unsentResult,
+	withCheckNotes,
 	validatedResult,
 } from './paymentResults';
 import { readPayments, skipsAlreadyMade } from './readPayment';
@@ -78,5 +79,5 @@ export async function executeBatch(
 		// the node fails on this item: later items stay unsent, as n8n does item by item
 		if (outcomes.some((outcome) => outcome.kind === 'failed') && !this.continueOnFail()) break;
 	}
-	return results;
+	return withCheckNotes(results, run.checkedAtBank);
 }

@@ -22,6 +22,7 @@ import {
 	invalidResult,
 	outcomeResult,
 	unsentResult,
+	withCheckNotes,
 	validatedResult,
 } from './paymentResults';
 import { type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
@@ -178,7 +179,7 @@ export async function executeBatch(
 	if (invalid.stop) return invalid.results;
 	const results: BatchItemResult[] = invalid.results;
 	await sendInTurn.call(this, run, payments, { limits, size, resubmitWhen }, results);
-	return results;
+	return withCheckNotes(results, run.checkedAtBank);
 }
 
 /** Validate Only: the invalid items, and each valid one with the request it would go in; nothing sent. */

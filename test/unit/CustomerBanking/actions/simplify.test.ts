@@ -135,7 +135,7 @@ describe('Simplify while paging', () => {
 	it("shapes each page as it is taken; Filters and the stop condition read the bank's record", async () => {
 		shaped.length = 0;
 		const seenByKeep: IDataObject[] = [];
-		const records = await readAllPages<IDataObject>({
+		const { items: records } = await readAllPages<IDataObject>({
 			pageSize: 2,
 			limit: Infinity,
 			keep: (record) => {

@@ -37,7 +37,10 @@ async function list(options: {
 		parameters: {},
 		credentials: scriptedCredentials(api),
 	});
-	return await requestAll.call(context, endpointCall({ path: '/things' }), options);
+	return await requestAll.call(context, endpointCall({ path: '/things' }), {
+		...options,
+		ifShrinking: 'fail',
+	});
 }
 const sentPages = () =>
 	api.apiRequests().map((request) => [Number(request.query.page), Number(request.query.limit)]);

@@ -73,6 +73,7 @@ async function list(
 	});
 	return await requestAll.call(context, endpointCall({ path, ...endpoint }), {
 		returnAll,
+		ifShrinking: 'fail',
 		limit,
 		qs: { status: 'ACTIVE' },
 	});
@@ -222,6 +223,7 @@ describe('fixed page size and early stop', () => {
 		});
 		return await requestAll.call(context, endpointCall({ path, ...endpoint }), {
 			returnAll: true,
+			ifShrinking: 'fail',
 			pageSize,
 			until,
 		});

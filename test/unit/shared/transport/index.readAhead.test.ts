@@ -63,6 +63,7 @@ describe('with the sandbox bank', () => {
 		const { context } = createExecuteContext({ parameters: {}, credentials });
 		return await requestAll.call(context, endpointCall({ path: `/account/${xaid}/transactions` }), {
 			returnAll: true,
+			ifShrinking: 'fail',
 		});
 	}
 
@@ -122,7 +123,7 @@ describe('with the sandbox bank', () => {
 			const all = await requestAll.call(
 				context,
 				endpointCall({ path: `/account/${xaid}/transactions` }),
-				{ returnAll: true },
+				{ returnAll: true, ifShrinking: 'fail' },
 			);
 			const oneByOne = await pageByPage(credentialsFor(minimal), xaid);
 			expect(all.map((item) => item.xtid)).toEqual(oneByOne);
@@ -182,7 +183,10 @@ describe('how many pages are in flight (scripted bank)', () => {
 			parameters: {},
 			credentials: scriptedCredentials(api),
 		});
-		return await requestAll.call(context, ENDPOINTS.transactions.at({}), { returnAll: true });
+		return await requestAll.call(context, ENDPOINTS.transactions.at({}), {
+			returnAll: true,
+			ifShrinking: 'fail',
+		});
 	}
 
 	const pagesSent = () => api.apiRequests().map((request) => Number(request.query.page));
