@@ -2,9 +2,9 @@
  * What Skip Payments Already Made costs: one Submit of one new payment, with the check on and off, against
  * an account holding N earlier transactions, in-process against the sandbox on loopback (the node's own
  * code and the bank's, no n8n around them). The history is spread over the days before now at
- * BENCH_PER_DAY transactions a day (default 20), as a business account's builds up, so the look-up reads
- * only the pages back to its horizon (paymentLookUp.ts LOOK_BACK_DAYS). Prints requests, list pages and
- * median milliseconds per N.
+ * BENCH_PER_DAY transactions a day (default 20), as a business account's builds up: with Look Back
+ * (Days) 90 the look-up reads only the pages back to then, without it every page. Prints requests, list
+ * pages and median milliseconds per N, for the check off, on, and on with Look Back 90.
  * Run: `npm run bench:duplicate-check` (BENCH_RUNS=5 BENCH_SIZES=0,1000,10000,50000 BENCH_PER_DAY=20).
  * It runs under jest, whose module resolution the in-process harness needs (tsx takes
  * `CustomerBanking.node` for the .json).
@@ -39,13 +39,18 @@ const isListPage = (url: string) => /\/account\/[^/]+\/(transactions|approvals)$
 
 async function measure(): Promise<string[]> {
 	let counter = 0;
-	const rows = ['transactions | check | requests | list pages | median ms'];
+	const rows = ['transactions | check        | requests | list pages | median ms'];
+	const checks = [
+		{ name: 'off         ', skipAlreadyMade: false, options: {} },
+		{ name: 'on          ', skipAlreadyMade: true, options: {} },
+		{ name: 'on, 90 days ', skipAlreadyMade: true, options: { lookBackDays: 90 } },
+	];
 	for (const size of SIZES) {
 		const sandbox = await bankWithHistory(size);
 		const credentials = credentialsFor(sandbox);
 		const { gbp } = sandbox.seeded.accounts;
 		try {
-			for (const skipAlreadyMade of [false, true]) {
+			for (const { name, skipAlreadyMade, options } of checks) {
 				const times: number[] = [];
 				let requests = 0;
 				let listPages = 0;
@@ -60,6 +65,7 @@ async function measure(): Promise<string[]> {
 							amount: 1,
 							reference: `BENCH-${counter}`,
 							skipAlreadyMade,
+							options,
 						},
 					});
 					times.push(performance.now() - started);
@@ -69,7 +75,7 @@ async function measure(): Promise<string[]> {
 					listPages = api.filter((request) => isListPage(request.url.split('?')[0])).length;
 				}
 				rows.push(
-					`${String(size).padStart(12)} | ${skipAlreadyMade ? 'on ' : 'off'}   | ${String(requests).padStart(8)} | ${String(listPages).padStart(10)} | ${median(times).toFixed(0).padStart(9)}`,
+					`${String(size).padStart(12)} | ${name} | ${String(requests).padStart(8)} | ${String(listPages).padStart(10)} | ${median(times).toFixed(0).padStart(9)}`,
 				);
 			}
 		} finally {

@@ -69,12 +69,6 @@ interface AccountRecords {
 	coverage: { approvals: Coverage; transactions: Coverage };
 }
 
-/**
- * How far back the look-up reads an account's approvals and transactions when their records show when
- * they were made and the lists run in order of that time (recentPages.ts): 90 days. A payment with the
- * same details made earlier than that is not found by the look-up; docs/payments.md says so.
- */
-export const LOOK_BACK_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Read one day further back: the spec writes times without a zone (a bank in another zone is up to 14
@@ -82,17 +76,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const TIME_MARGIN_MS = DAY_MS;
 
-/** The earliest creation time the look-up reads back to, from `now` (milliseconds). */
-export function lookBackSince(now: number): number {
-	return now - LOOK_BACK_DAYS * DAY_MS - TIME_MARGIN_MS;
+/** The earliest creation time a look-up back `days` days reads back to, from `now` (milliseconds). */
+export function lookBackSince(now: number, days: number): number {
+	return now - days * DAY_MS - TIME_MARGIN_MS;
 }
 
 /**
- * How far the lists are read: back LOOK_BACK_DAYS where they allow it (Skip Payments Already Made, before
- * every run), or every record (the look-ups after a failure, rare, where an older identical payment must
- * still be named among the candidates).
+ * How far the lists are read: every record, unless the user chose Look Back (Skip Payments Already
+ * Made, before a run): then back that many days, where the lists show their records' times in order
+ * (recentPages.ts). The look-ups after a failure always read every record: an older identical payment
+ * must still be named among the candidates.
  */
-type Reach = 'lookBack' | 'whole';
+type Reach = { lookBackDays: number } | 'whole';
 
 /**
  * The approvals and transactions of the payments' accounts, each account read once, as far as `reach`
@@ -106,7 +101,7 @@ async function readAccounts(
 ): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
 	const accountOf = (payment: Payment) => String(payment.body.xaid);
-	const since = reach === 'lookBack' ? lookBackSince(Date.now()) : undefined;
+	const since = reach === 'whole' ? undefined : lookBackSince(Date.now(), reach.lookBackDays);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
 		const coverage: AccountRecords['coverage'] = {
@@ -146,10 +141,12 @@ const WHOLE_BECAUSE: Record<NonNullable<Extract<Coverage, { read: 'whole' }>['wh
  * What the look-up read of one account, as a sentence for the item: how far back, or all of it and,
  * where that was not the plan, why.
  */
-export function coverageNote({ approvals, transactions }: AccountRecords['coverage']): string {
+export function coverageNote(
+	{ approvals, transactions }: AccountRecords['coverage'],
+	lookBackDays: number,
+): string {
 	const part = (name: string, coverage: Coverage) => {
-		if (coverage.read === 'recent')
-			return `the account's ${name} of the last ${LOOK_BACK_DAYS} days`;
+		if (coverage.read === 'recent') return `the account's ${name} of the last ${lookBackDays} days`;
 		if (coverage.why === undefined) return `all the account's ${name}`;
 		return `all the account's ${name} (every page: ${WHOLE_BECAUSE[coverage.why]})`;
 	};
@@ -277,8 +274,8 @@ export async function findCandidates(
 
 /**
  * Skip Payments Already Made: the account's payments that match each payment's details (reference,
- * amount, payee, currency) made in the last LOOK_BACK_DAYS (or at any time, where the lists do not allow
- * reading only those), with what their records say (approval and transaction status); every xtid the
+ * amount, payee, currency), made at any time, or with Look Back (`lookBackDays` above 0) in those last
+ * days where the lists allow reading only those, with what their records say (approval and transaction status); every xtid the
  * lists show (`listed`), so that an answer naming one of them later is known to be a payment made
  * before; and per payment what was read (`lookedAt`, coverageNote). One read of the approvals and the
  * transactions per account.
@@ -286,12 +283,14 @@ export async function findCandidates(
 export async function paymentsAlreadyAtBank(
 	this: IExecuteFunctions,
 	payments: Payment[],
+	lookBackDays: number,
 ): Promise<{
 	matches: Map<number, FoundPayment[]>;
 	listed: Set<string>;
 	lookedAt: Map<number, string>;
 }> {
-	const byAccount = await readAccounts.call(this, payments, 'lookBack');
+	const reach: Reach = lookBackDays > 0 ? { lookBackDays } : 'whole';
+	const byAccount = await readAccounts.call(this, payments, reach);
 	const listed = new Set<string>();
 	for (const { approvals, transactions } of byAccount.values()) {
 		for (const approval of approvals) {
@@ -311,7 +310,7 @@ export async function paymentsAlreadyAtBank(
 		const records = byAccount.get(sought.xaid) as AccountRecords;
 		const found = matchesOf(sought, records, { claimed: nothingClaimed });
 		matches.set(payment.itemIndex, [...found.values()]);
-		lookedAt.set(payment.itemIndex, coverageNote(records.coverage));
+		lookedAt.set(payment.itemIndex, coverageNote(records.coverage, lookBackDays));
 	}
 	return { matches, listed, lookedAt };
 }

@@ -59,6 +59,8 @@ export class PaymentRun {
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly skipAlreadyMade: boolean,
+		/** Look Back: how many days back Skip Payments Already Made reads; 0 reads every record. */
+		private readonly lookBackDays = 0,
 	) {
 		this.scope = keyScopeOf.call(context);
 		this.planner = new PaymentPlanner(this.scope, skipAlreadyMade, () => this.memory);
@@ -76,7 +78,7 @@ export class PaymentRun {
 		if (payments.length === 0) return { atBank, unchecked: [] };
 		let read: Awaited<ReturnType<typeof paymentsAlreadyAtBank>>;
 		try {
-			read = await paymentsAlreadyAtBank.call(this.context, payments);
+			read = await paymentsAlreadyAtBank.call(this.context, payments, this.lookBackDays);
 		} catch (error) {
 			const keyOf = (payment: Payment) => this.keyOf(payment);
 			return {

@@ -1,5 +1,6 @@
 /**
- * Skip Payments Already Made reads an account's lists back LOOK_BACK_DAYS only where the bank's records
+ * Skip Payments Already Made reads an account's whole history unless Look Back (Days) is set; with it,
+ * back that many days only where the bank's records
  * show their times and its lists run in order of them (checked, not assumed); otherwise every page.
  * Adversarial: the same payment made just inside and just beyond the horizon, at banks that list oldest
  * or newest first, show no times (also spec-minimal mode), or write times without a zone in another
@@ -9,12 +10,13 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { LOOK_BACK_DAYS } from '../../../nodes/CustomerBanking/payments/paymentLookUp';
 import { credentialsFor } from '../../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../../sandbox';
 import type { VariantsOption } from '../../sandbox/variants';
 import { jsonOf, runPayments, sentWithReference, type PaymentRun } from './paymentNode';
 
+/** The Look Back (Days) these tests choose; without it the whole history is read. */
+const LOOK_BACK_DAYS = 90;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 /** The bank's clock starts this far back, so that records can be made "days ago" of the node's now. */
@@ -32,6 +34,7 @@ async function submit(
 	bank: Sandbox,
 	credentials: ICredentialDataDecryptedObject,
 	reference: string,
+	lookBackDays = LOOK_BACK_DAYS,
 ): Promise<PaymentRun> {
 	return await runPayments(bank, credentials, {
 		executionId: `exec-horizon-${++counter}`,
@@ -42,6 +45,7 @@ async function submit(
 			amount: 12.5,
 			reference,
 			skipAlreadyMade: true,
+			options: { lookBackDays },
 		},
 	});
 }
@@ -153,6 +157,34 @@ describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago
 		},
 		60_000,
 	);
+});
+
+describe('without Look Back (the default): the whole history is read', () => {
+	const wholeHistory: typeof submit = (bank, credentials, reference) =>
+		submit(bank, credentials, reference, 0);
+
+	it.each(READ_BACK)(
+		'%s: the same payment made 91 days and an hour ago is found, not paid again',
+		async (_, variants) => {
+			const { again, paid, listPages } = await payAgainAfter(variants, BEYOND, wholeHistory);
+			expect(again.posts).toEqual([]);
+			expect(items(again)[0].status).toBe('already_made');
+			expect(paid).toBe(1);
+			expect(listPages).toBeGreaterThanOrEqual(5);
+			expect(items(again)[0].earlierPaymentsChecked).toBe(
+				"Looked for an earlier payment with these details among all the account's approvals and all the account's transactions.",
+			);
+		},
+		60_000,
+	);
+
+	it('a Look Back that is not a whole number of days fails before anything is sent', async () => {
+		const bank = await startSandbox({ port: 0 });
+		sandbox = bank;
+		const run = await submit(bank, credentialsFor(bank), `HORIZON-${++counter}`, 1.5);
+		expect(run.error?.message).toBe('Look Back (Days) must be a whole number from 0 to 36500');
+		expect(run.posts).toEqual([]);
+	});
 });
 
 describe('lists that move while the look-up reads them', () => {

@@ -122,6 +122,24 @@ export const sendAgainOption: INodeProperties = {
 		"Whether to send this item's payment again when the bank shows an earlier payment with the same details that was refused (declined, expired or failed). Set it per item with an expression that is true only for the invoices to send again. A payment the bank holds with these details (sent, on its way, waiting for approval, or a state the node cannot read) is never sent again. Needs Skip Payments Already Made on.",
 };
 
+/** The longest Look Back the form takes: a century of days. */
+export const MAX_LOOK_BACK_DAYS = 36500;
+
+/**
+ * Look Back: Skip Payments Already Made reads an account's whole history unless the user chooses a
+ * shorter reach, which is faster for long histories but lets an older identical payment be paid again
+ * once the bank has forgotten its key (payments/paymentLookUp.ts).
+ */
+export const lookBackOption: INodeProperties = {
+	displayName: 'Look Back (Days)',
+	name: 'lookBackDays',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_LOOK_BACK_DAYS },
+	default: 0,
+	description:
+		"How far back Skip Payments Already Made looks for an earlier payment with the same details. 0 (the default): the account's whole history, so a payment of any age is found. A number of days (e.g. 90) reads only that far back where the bank's lists show when their records were made and keep them in order: much faster for an account with a long history, but a payment with the same details made before then is paid again once the bank has forgotten its key.",
+};
+
 export const validateOnlyOption: INodeProperties = {
 	displayName: 'Validate Only',
 	name: 'validateOnly',

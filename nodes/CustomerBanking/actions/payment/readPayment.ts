@@ -21,6 +21,8 @@ import {
 import { textProblem } from '../../../shared/validation/text';
 import {
 	AUTO_MAPPED_FIELDS,
+	lookBackOption,
+	MAX_LOOK_BACK_DAYS,
 	SEND_AGAIN_IF_REFUSED,
 	sendAgainOption,
 	SKIP_ALREADY_MADE,
@@ -210,6 +212,24 @@ export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadRes
 /** Skip Payments Already Made, as set for the whole run (the parameter takes no expression). */
 export function skipsAlreadyMade(this: IExecuteFunctions, itemIndex: number): boolean {
 	return this.getNodeParameter(SKIP_ALREADY_MADE, itemIndex, true) !== false;
+}
+
+/** Look Back (Days), as set for the run: 0 reads every record; checked before anything is sent. */
+export function lookBackDaysOf(this: IExecuteFunctions, itemIndex: number): number {
+	const days = this.getNodeParameter(`options.${lookBackOption.name}`, itemIndex, 0);
+	if (
+		typeof days !== 'number' ||
+		!Number.isInteger(days) ||
+		days < 0 ||
+		days > MAX_LOOK_BACK_DAYS
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${lookBackOption.displayName} must be a whole number from 0 to ${MAX_LOOK_BACK_DAYS}`,
+			{ itemIndex, description: `Got ${String(days)}. Nothing was sent.` },
+		);
+	}
+	return days;
 }
 
 /**

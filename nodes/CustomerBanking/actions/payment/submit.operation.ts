@@ -7,6 +7,7 @@ import type { BatchItemResult } from '../types';
 import {
 	customKeyOption,
 	paymentFields,
+	lookBackOption,
 	sendAgainOption,
 	skipAlreadyMadeFields,
 	validateOnlyOption,
@@ -19,7 +20,7 @@ import {
 	withCheckNotes,
 	validatedResult,
 } from './paymentResults';
-import { readPayments, skipsAlreadyMade } from './readPayment';
+import { lookBackDaysOf, readPayments, skipsAlreadyMade } from './readPayment';
 
 const properties: INodeProperties[] = [
 	...paymentFields,
@@ -30,7 +31,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [customKeyOption, sendAgainOption, ...spendingLimitOptions, validateOnlyOption],
+		options: [
+			customKeyOption,
+			lookBackOption,
+			sendAgainOption,
+			...spendingLimitOptions,
+			validateOnlyOption,
+		],
 	},
 ];
 
@@ -50,7 +57,7 @@ export async function executeBatch(
 ): Promise<BatchItemResult[]> {
 	if (itemIndexes.length === 0) return [];
 	const skipAlreadyMade = skipsAlreadyMade.call(this, itemIndexes[0]);
-	const run = new PaymentRun(this, skipAlreadyMade);
+	const run = new PaymentRun(this, skipAlreadyMade, lookBackDaysOf.call(this, itemIndexes[0]));
 	const limits = readSpendingLimits.call(this, itemIndexes[0]);
 	const read = readPayments.call(this, itemIndexes, skipAlreadyMade);
 

@@ -11,6 +11,7 @@ import type { BatchItemResult } from '../types';
 import { readSpendingLimits, spendingLimitOptions } from './spendingLimitOptions';
 import {
 	customKeyOption,
+	lookBackOption,
 	sendAgainOption,
 	paymentFields,
 	skipAlreadyMadeFields,
@@ -25,7 +26,7 @@ import {
 	withCheckNotes,
 	validatedResult,
 } from './paymentResults';
-import { type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
+import { lookBackDaysOf, type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
 
 /** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
 export const MAX_BATCH_SIZE = 100;
@@ -69,6 +70,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Regular expression (case-insensitive) on the rejection reason, used by Resubmit Rejected Items. The default matches reasons that say they are temporary. Insufficient funds is only resubmitted when this names it, e.g. "insufficient".',
 			},
+			lookBackOption,
 			sendAgainOption,
 			...spendingLimitOptions,
 			validateOnlyOption,
@@ -164,7 +166,7 @@ export async function executeBatch(
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
 	const skipAlreadyMade = skipsAlreadyMade.call(this, first);
-	const run = new PaymentRun(this, skipAlreadyMade);
+	const run = new PaymentRun(this, skipAlreadyMade, lookBackDaysOf.call(this, first));
 	const size = batchSizeOf.call(this, first);
 	const resubmitWhen = resubmitPatternOf.call(this, first);
 	const limits = readSpendingLimits.call(this, first);
