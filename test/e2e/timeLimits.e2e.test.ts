@@ -18,7 +18,7 @@ import {
 	startStack,
 } from './lib/stack';
 
-const LIMIT_SECONDS = 2;
+const LIMIT_SECONDS = 5;
 
 describe.each(selectedVersions())('n8n %s: a bank that never answers', (version) => {
 	let stack: Stack;

@@ -38,6 +38,8 @@ const NUMBER_FIELDS_REVIEWED: Record<string, string> = {
 	maxRunningExecutions: 'concurrency',
 	// clamped to 1-900: a tighter or the spec-safe widest replay window
 	toleranceSeconds: 'replay window',
+	// clamped to 0-36500: how far back Skip Payments Already Made reads; the node refuses a fraction
+	lookBackDays: 'look-up reach',
 };
 
 describe('the form never changes money', () => {
