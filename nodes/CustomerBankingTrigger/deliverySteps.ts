@@ -57,6 +57,8 @@ export interface VerifiedDelivery {
 	rawBody: Buffer;
 	scheme: SignatureScheme;
 	nowSeconds: number;
+	/** The signed message ID of schemes that carry one (Standard Webhooks, Svix). */
+	messageId?: string;
 }
 
 function rawBodyOf(this: IWebhookFunctions): Buffer {
@@ -86,7 +88,7 @@ export async function verifiedDelivery(
 	if (
 		remembered &&
 		!verdict.valid &&
-		(verdict.reason === 'badSignature' || verdict.reason === 'noSecret')
+		['badSignature', 'noSecret', 'unusableSecret'].includes(verdict.reason)
 	) {
 		const reread = await rereadSigningSecrets.call(this, nowMs);
 		if (reread) verdict = verify(reread);
@@ -95,7 +97,7 @@ export async function verifiedDelivery(
 		noteRefusal.call(this, verdict.reason, nowMs);
 		return refuse.call(this, 401);
 	}
-	return { rawBody: rawBodyOf.call(this), scheme, nowSeconds };
+	return { rawBody: rawBodyOf.call(this), scheme, nowSeconds, messageId: verdict.messageId };
 }
 
 /** The verified bytes as a JSON object. */
@@ -122,11 +124,13 @@ export interface DeliveryFacts {
 
 /**
  * spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
- * Names (defaults: DECISIONS.md §Webhooks).
+ * Names (defaults: DECISIONS.md §Webhooks). The delivery ID is the payload's, else the signed message
+ * ID of the scheme (the sender keeps it across retries), else none.
  */
 export function deliveryFacts(
 	this: IWebhookFunctions,
 	payload: IDataObject,
+	messageId?: string,
 ): Answer | DeliveryFacts {
 	const fields = readPayloadFields.call(this);
 	const field = (name: string): unknown =>
@@ -144,7 +148,7 @@ export function deliveryFacts(
 		event,
 		xaid: account.id,
 		xtid: transaction.id,
-		deliveryId: optionalString(field(fields.deliveryId)),
+		deliveryId: optionalString(field(fields.deliveryId)) ?? messageId,
 		occurredAt: optionalString(field(fields.occurredAt)),
 	};
 }

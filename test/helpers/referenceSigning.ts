@@ -18,7 +18,9 @@ export interface SigningRequest {
  * The headers each request's library sends, all signed in one child process (referenceSigners.mjs:
  * svix and @octokit/webhooks-methods are ES modules only, which jest's CommonJS runtime cannot load).
  */
-export function signWithReferenceLibraries(requests: SigningRequest[]): Array<Record<string, string>> {
+export function signWithReferenceLibraries(
+	requests: SigningRequest[],
+): Array<Record<string, string>> {
 	const output = execFileSync(process.execPath, [path.join(__dirname, 'referenceSigners.mjs')], {
 		input: JSON.stringify(
 			requests.map((request) => ({
