@@ -377,6 +377,7 @@ describe('replays and retries', () => {
 		const rawBodyParameters = {
 			...parameters,
 			fetchTransaction: false,
+			signatureScheme: 'custom',
 			signature: { signedContent: 'body' },
 		};
 		const node = { name: 'Customer Banking Trigger', id: `raw-body-replay-${randomUUID()}` };
