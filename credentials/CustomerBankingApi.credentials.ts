@@ -152,7 +152,7 @@ export class CustomerBankingApi implements ICredentialType {
 					name: 'Send as Basic Auth Header',
 					value: 'header',
 					description:
-						'An Authorization: Basic header (RFC 6749 §2.3.1); use it when the token service refuses the body',
+						'An Authorization: Basic header, which every OAuth 2.0 token service accepts; use it when the token service refuses the body',
 				},
 			],
 			default: 'body',

@@ -14,7 +14,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { REFUSAL_LOG_INTERVAL_MS } from '../../nodes/CustomerBankingTrigger/refusalLog';
 import { signWithReferenceLibraries } from '../helpers/referenceSigning';
 import type { SigningRequest } from '../helpers/referenceSigning';
-import { newStaticData, trigger, webhookContext } from './triggerFixtures';
+import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { newStaticData, webhookContext } from './triggerFixtures';
+
+/** The node as n8n calls it, without the suites' emulation of n8n's answer to a thrown error. */
+const trigger = new CustomerBankingTrigger();
 
 const ACCOUNT = 'acc-report-1';
 const whsec = () => `whsec_${randomBytes(24).toString('base64')}`;
