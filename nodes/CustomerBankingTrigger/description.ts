@@ -6,7 +6,7 @@ import { BANKING_EVENT_OPTIONS } from './events';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Deliveries are verified with the "Webhook Signing Secret" of the credential; a delivery without a valid signature is refused and starts nothing.',
+			'Deliveries are verified with the "Webhook Signing Secret" of the credential, the way the Signature Scheme below says; a delivery without a valid signature is refused and starts nothing, and why shows as a failed execution (at most once a minute).',
 		name: 'signingNotice',
 		type: 'notice',
 		default: '',

@@ -7,7 +7,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
+import fc from 'fast-check';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+
+import { NAMED_SCHEMES, verifyDelivery } from '../../nodes/CustomerBankingTrigger/signature';
+import type { SignatureScheme } from '../../nodes/CustomerBankingTrigger/signature';
 
 import { signWithReferenceLibraries } from '../helpers/referenceSigning';
 import type { ReferenceLibrary, SigningRequest } from '../helpers/referenceSigning';
@@ -369,5 +373,66 @@ describe('the scheme must be the one the sender uses', () => {
 			body: bodyText(),
 		});
 		expectRefused(await receive(delivery));
+	});
+});
+
+describe('any body, message ID, timestamp and key the senders may use (fast-check, signed by the libraries)', () => {
+	const secretBytes = fc.uint8Array({ minLength: 1, maxLength: 64 });
+	const cases = fc.sample(
+		fc.record({
+			body: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
+			id: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+			key: secretBytes,
+			offset: fc.integer({ min: -290, max: 290 }),
+			library: fc.constantFrom<ReferenceLibrary>('standardwebhooks', 'svix', 'stripe', 'octokit'),
+		}),
+		{ numRuns: 200, seed: 40 },
+	);
+	const schemeOf: Record<ReferenceLibrary, SignatureScheme> = {
+		standardwebhooks: NAMED_SCHEMES.standardWebhooks,
+		svix: NAMED_SCHEMES.standardWebhooks,
+		stripe: NAMED_SCHEMES.stripe,
+		octokit: NAMED_SCHEMES.github,
+	};
+	const secretOf = (library: ReferenceLibrary, key: Uint8Array) =>
+		library === 'standardwebhooks' || library === 'svix'
+			? `whsec_${Buffer.from(key).toString('base64')}`
+			: Buffer.from(key).toString('hex');
+
+	it('every delivery verifies; with one byte of the body changed, none does', () => {
+		const nowSeconds = now();
+		const requests = cases.map(({ body, id, key, offset, library }) => ({
+			library,
+			secret: secretOf(library, key),
+			id,
+			body,
+			timestampSeconds: nowSeconds + offset,
+		}));
+		const headers = signWithReferenceLibraries(requests);
+		let verified = 0;
+		let tamperedRefused = 0;
+		requests.forEach((request, index) => {
+			const scheme = schemeOf[request.library];
+			const rawBody = Buffer.from(request.body, 'utf8');
+			const check = (bytes: Buffer) =>
+				verifyDelivery({
+					rawBody: bytes,
+					headers: headers[index],
+					secrets: [request.secret],
+					scheme,
+					nowSeconds,
+				});
+			const verdict = check(rawBody);
+			if (verdict.valid) verified++;
+			if (verdict.valid && scheme.signedContent === 'idTimestampAndBody')
+				expect(verdict.messageId).toBe(request.id);
+			const changed = Buffer.concat([rawBody, Buffer.from(' ')]);
+			if (rawBody.length > 0) changed[index % rawBody.length] ^= 0x01;
+			if (!check(changed).valid) tamperedRefused++;
+		});
+		expect({ verified, tamperedRefused }).toEqual({
+			verified: cases.length,
+			tamperedRefused: cases.length,
+		});
 	});
 });
