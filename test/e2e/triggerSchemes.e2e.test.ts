@@ -3,7 +3,7 @@
  * `standardwebhooks` library (never the project's signer) sent to n8n's production webhook URL. A valid
  * delivery starts the workflow once (its copy and the sender's re-signed retry start nothing); a
  * delivery signed with another key is refused, the first refusal shown as a failed execution that
- * says why and runs no node after the trigger (shared/n8nInternals.ts 11.), the next answered 401.
+ * says why and runs no node after the trigger (shared/n8nInternals.ts 12.), the next answered 401.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
