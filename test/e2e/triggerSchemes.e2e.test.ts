@@ -31,7 +31,7 @@ import {
 const TRIGGER = 'Customer Banking Trigger';
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
-describe.each(selectedVersions().slice(0, 1))('n8n %s: Standard Webhooks deliveries', (version) => {
+describe.each(selectedVersions())('n8n %s: Standard Webhooks deliveries', (version) => {
 	let stack: Stack;
 	let workflowId: string;
 	let url: string;
