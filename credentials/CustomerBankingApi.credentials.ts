@@ -9,11 +9,15 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	basicCredentialsOf,
 	baseUrlOf,
+	CLIENT_AUTHENTICATION_WORDS,
+	clientAuthenticationOf,
 	CREDENTIAL_TYPE,
 	insecureAddressMessage,
 	insecureAddressOf,
 	NO_REDIRECTS,
+	otherAuthentication,
 	redirectTargetOf,
 	REQUEST_TIME_LIMIT,
 	requestTimeLimitMsOf,
@@ -21,6 +25,7 @@ import {
 	tokenEndpointOf,
 	tokenIsBound,
 } from '../nodes/shared/transport/credentialRules';
+import type { ClientAuthentication } from '../nodes/shared/transport/credentialRules';
 import { ENDPOINTS } from '../nodes/shared/transport/endpoints';
 import { networkFailureWords } from '../nodes/shared/transport/networkFailures';
 import { redact } from '../nodes/shared/transport/redaction';
@@ -133,13 +138,34 @@ export class CustomerBankingApi implements ICredentialType {
 			required: true,
 		},
 		{
+			displayName: 'Client Authentication',
+			name: 'clientAuthentication',
+			type: 'options',
+			options: [
+				{
+					name: 'Send in the Body',
+					value: 'body',
+					description:
+						'client_id and client_secret in the token request, as the API documentation shows',
+				},
+				{
+					name: 'Send as Basic Auth Header',
+					value: 'header',
+					description:
+						'An Authorization: Basic header, which every OAuth 2.0 token service accepts; use it when the token service refuses the body',
+				},
+			],
+			default: 'body',
+			description: 'How the Client ID and Client Secret are sent to the token service',
+		},
+		{
 			displayName: 'Webhook Signing Secret',
 			name: 'webhookSigningSecret',
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Secret the bank signs webhook deliveries with. Needed by the Customer Banking Trigger, which rejects unsigned or wrongly signed deliveries.',
+				"Secret the bank signs webhook deliveries with, exactly as the bank shows it: for Standard Webhooks (Svix) the whole whsec_… text (its base64 is the key), for Stripe-style the whole whsec_… text, for the others the secret as given. Needed by the Customer Banking Trigger, which refuses unsigned or wrongly signed deliveries; choose the bank's scheme in the trigger's Signature Scheme.",
 		},
 		{
 			displayName: 'Previous Webhook Signing Secret',
@@ -224,7 +250,11 @@ export class CustomerBankingApi implements ICredentialType {
  * production, only the credential's own API, and only a token issued for it (otherwise none: the API's
  * 401 makes n8n fetch one for it and resend once).
  */
-/** spec §Authentication rules 2-3: the token request itself. */
+/**
+ * spec §Authentication rules 2-3: the token request itself, the client authenticated as the credential
+ * says: in the body (the API documentation's way) or as HTTP Basic (RFC 6749 §2.3.1, which every token
+ * service must accept), never both.
+ */
 async function requestToken(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
@@ -232,6 +262,13 @@ async function requestToken(
 	clientSecret: string,
 ): Promise<unknown> {
 	const timeLimitMs = requestTimeLimitMsOf(credentials);
+	const clientId = String(credentials.clientId ?? '');
+	const authentication = clientAuthenticationOf(credentials);
+	const basic = basicCredentialsOf(clientId, clientSecret);
+	const form: Record<string, string> = { grant_type: 'client_credentials' };
+	if (authentication === 'body')
+		Object.assign(form, { client_id: clientId, client_secret: clientSecret });
+	form.audience = String(credentials.audience ?? '');
 	try {
 		return await this.helpers.httpRequest({
 			method: 'POST',
@@ -240,14 +277,10 @@ async function requestToken(
 			headers: {
 				'Content-Type': 'application/x-www-form-urlencoded',
 				Accept: 'application/json',
+				...(authentication === 'header' ? { Authorization: `Basic ${basic}` } : {}),
 			},
 			...NO_REDIRECTS,
-			body: new URLSearchParams({
-				grant_type: 'client_credentials',
-				client_id: String(credentials.clientId ?? ''),
-				client_secret: clientSecret,
-				audience: String(credentials.audience ?? ''),
-			}),
+			body: new URLSearchParams(form),
 			json: true,
 		});
 	} catch (error) {
@@ -258,7 +291,7 @@ async function requestToken(
 				'The token service accepted the connection but did not answer in time (Time Limit per Request). Try again later, or check the Token URL.',
 			);
 		}
-		throw describeExchangeFailure(error, tokenEndpoint, clientSecret);
+		throw describeExchangeFailure(error, tokenEndpoint, [clientSecret, basic], authentication);
 	}
 }
 
@@ -329,6 +362,7 @@ interface TokenRefusal {
 	said: string;
 	retryAfter: unknown;
 	tokenEndpoint: string;
+	authentication: ClientAuthentication;
 }
 
 /** The token service's refusals, first matching row wins; the last row takes any status. */
@@ -339,10 +373,10 @@ const TOKEN_REFUSALS: ReadonlyArray<{
 	{
 		applies: ({ status, errorCode }) =>
 			status === 401 || errorCode === 'invalid_client' || errorCode === 'unauthorized_client',
-		error: ({ said }) =>
+		error: ({ said, authentication }) =>
 			tokenError(
-				'The token service rejected the Client ID or Client Secret',
-				`Check both fields and that they belong to the selected environment (sandbox and production have separate credentials).${said}`,
+				`The token service rejected the Client ID or Client Secret (Client Authentication: ${CLIENT_AUTHENTICATION_WORDS[authentication].name})`,
+				`They were ${CLIENT_AUTHENTICATION_WORDS[authentication].sent}. Check both fields and that they belong to the selected environment (sandbox and production have separate credentials); if they are right, the token service may not take them this way: try Client Authentication "${CLIENT_AUTHENTICATION_WORDS[otherAuthentication(authentication)].name}".${said}`,
 			),
 	},
 	{
@@ -398,26 +432,27 @@ function tokenRefusalOf(
 	failure: ExchangeFailure,
 	status: number,
 	tokenEndpoint: string,
-	clientSecret: string,
+	secrets: string[],
+	authentication: ClientAuthentication,
 ): TokenRefusal {
 	const answer = failure.response?.data;
 	const data = (typeof answer === 'object' && answer !== null ? answer : {}) as IDataObject;
-	const errorCode = typeof data.error === 'string' ? redact(data.error, [clientSecret]) : '';
+	const errorCode = typeof data.error === 'string' ? redact(data.error, secrets) : '';
 	const message = [data.message, data.error_description].find(
 		(text) => typeof text === 'string',
 	) as string | undefined;
-	const serviceMessage = redact(message ?? '', [clientSecret]);
+	const serviceMessage = redact(message ?? '', secrets);
 	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
 	const retryHeader = failure.response?.headers?.['retry-after'];
-	const retryAfter =
-		retryHeader === undefined ? undefined : redact(String(retryHeader), [clientSecret]);
-	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint };
+	const retryAfter = retryHeader === undefined ? undefined : redact(String(retryHeader), secrets);
+	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint, authentication };
 }
 
 function describeExchangeFailure(
 	error: unknown,
 	tokenEndpoint: string,
-	clientSecret: string,
+	secrets: string[],
+	authentication: ClientAuthentication,
 ): Error {
 	const failure = (error ?? {}) as ExchangeFailure;
 	const status = typeof failure.response?.status === 'number' ? failure.response.status : undefined;
@@ -440,7 +475,7 @@ function describeExchangeFailure(
 			'Check the Token URL field and that this machine can reach the token service.',
 		);
 	}
-	const refusal = tokenRefusalOf(failure, status, tokenEndpoint, clientSecret);
+	const refusal = tokenRefusalOf(failure, status, tokenEndpoint, secrets, authentication);
 	const row =
 		TOKEN_REFUSALS.find((candidate) => candidate.applies(refusal)) ??
 		TOKEN_REFUSALS[TOKEN_REFUSALS.length - 1];

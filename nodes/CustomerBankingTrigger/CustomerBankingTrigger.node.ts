@@ -80,7 +80,7 @@ export class CustomerBankingTrigger implements INodeType {
 		if (delivery instanceof Answer) return delivery.response;
 		const payload = parsedPayload.call(this, delivery.rawBody);
 		if (payload instanceof Answer) return payload.response;
-		const facts = deliveryFacts.call(this, payload);
+		const facts = deliveryFacts.call(this, payload, delivery.messageId);
 		if (facts instanceof Answer) return facts.response;
 		const watched = watchedDelivery.call(this, facts);
 		if (watched instanceof Answer) return watched.response;

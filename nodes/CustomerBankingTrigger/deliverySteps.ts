@@ -1,10 +1,13 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { checkId } from '../shared/validation/ids';
 import { ENDPOINTS, request } from '../shared/transport';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
+import { refusalReport } from './refusalReasons';
+import type { RefusalReason } from './refusalReasons';
 import { verifyDelivery } from './signature';
 import type { SignatureScheme, VerificationResult } from './signature';
 import { readSigningSecrets, recentSigningSecrets, rereadSigningSecrets } from './signingSecrets';
@@ -57,11 +60,49 @@ export interface VerifiedDelivery {
 	rawBody: Buffer;
 	scheme: SignatureScheme;
 	nowSeconds: number;
+	/** The signed message ID of schemes that carry one (Standard Webhooks, Svix). */
+	messageId?: string;
 }
 
 function rawBodyOf(this: IWebhookFunctions): Buffer {
 	const { rawBody } = this.getRequestObject();
 	return Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(String(rawBody), 'utf8');
+}
+
+/**
+ * Whether a refusal may be reported by throwing: n8n then records a failed execution that runs no node
+ * after the trigger (shared/n8nInternals.ts 12.), unless the trigger is set to continue on error, when
+ * n8n would pass the error on to the next nodes as an item.
+ */
+function reportsByFailing(this: IWebhookFunctions): boolean {
+	const node = this.getNode();
+	return (
+		node.continueOnFail !== true &&
+		node.onError !== 'continueRegularOutput' &&
+		node.onError !== 'continueErrorOutput'
+	);
+}
+
+/**
+ * Refuses the delivery (401, nothing started), counted and logged in summary (refusalLog.ts). When a
+ * summary is due (at most once a minute per node), or for every refusal while the user listens for a
+ * test event, it is reported where the user looks: thrown, so n8n answers the sender 500 and shows a
+ * failed execution saying why (the execution list, the editor's test run, the Error Workflow).
+ */
+function refuseAndReport(
+	this: IWebhookFunctions,
+	reason: RefusalReason,
+	scheme: SignatureScheme,
+	nowMs: number,
+): Answer {
+	const testEvent = this.getMode() === 'manual';
+	const due = noteRefusal.call(this, reason, nowMs);
+	const counts = testEvent ? { counts: new Map([[reason, 1]]) } : due;
+	if (counts && reportsByFailing.call(this)) {
+		const { message, description } = refusalReport(counts, scheme, this.getHeaderData());
+		throw new NodeOperationError(this.getNode(), message, { description });
+	}
+	return refuse.call(this, 401);
 }
 
 /** Verifies first, before reading anything from the body (spec §Events rule 1, fail-closed). */
@@ -75,10 +116,8 @@ export async function verifiedDelivery(
 	const nowSeconds = Math.floor(nowMs / 1000);
 	const verify = (secrets: string[]): VerificationResult =>
 		verifyDelivery({ rawBody: request.rawBody, headers, secrets, scheme, nowSeconds });
-	if (schemeProblems(scheme).length > 0) {
-		noteRefusal.call(this, 'misconfiguredScheme', nowMs);
-		return refuse.call(this, 401);
-	}
+	if (schemeProblems(scheme).length > 0)
+		return refuseAndReport.call(this, 'misconfiguredScheme', scheme, nowMs);
 	const remembered = recentSigningSecrets.call(this, nowMs);
 	let verdict = verify(remembered ?? (await readSigningSecrets.call(this, nowMs)));
 	// a secret set in the credential since it was read: read it again before refusing (rate-limited,
@@ -86,16 +125,13 @@ export async function verifiedDelivery(
 	if (
 		remembered &&
 		!verdict.valid &&
-		(verdict.reason === 'badSignature' || verdict.reason === 'noSecret')
+		['badSignature', 'noSecret', 'unusableSecret'].includes(verdict.reason)
 	) {
 		const reread = await rereadSigningSecrets.call(this, nowMs);
 		if (reread) verdict = verify(reread);
 	}
-	if (!verdict.valid) {
-		noteRefusal.call(this, verdict.reason, nowMs);
-		return refuse.call(this, 401);
-	}
-	return { rawBody: rawBodyOf.call(this), scheme, nowSeconds };
+	if (!verdict.valid) return refuseAndReport.call(this, verdict.reason, scheme, nowMs);
+	return { rawBody: rawBodyOf.call(this), scheme, nowSeconds, messageId: verdict.messageId };
 }
 
 /** The verified bytes as a JSON object. */
@@ -122,11 +158,13 @@ export interface DeliveryFacts {
 
 /**
  * spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
- * Names (defaults: DECISIONS.md §Webhooks).
+ * Names (defaults: DECISIONS.md §Webhooks). The delivery ID is the payload's, else the signed message
+ * ID of the scheme (the sender keeps it across retries), else none.
  */
 export function deliveryFacts(
 	this: IWebhookFunctions,
 	payload: IDataObject,
+	messageId?: string,
 ): Answer | DeliveryFacts {
 	const fields = readPayloadFields.call(this);
 	const field = (name: string): unknown =>
@@ -144,7 +182,7 @@ export function deliveryFacts(
 		event,
 		xaid: account.id,
 		xtid: transaction.id,
-		deliveryId: optionalString(field(fields.deliveryId)),
+		deliveryId: optionalString(field(fields.deliveryId)) ?? messageId,
 		occurredAt: optionalString(field(fields.occurredAt)),
 	};
 }

@@ -6,7 +6,7 @@ import { BANKING_EVENT_OPTIONS } from './events';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Deliveries are verified with the "Webhook Signing Secret" of the credential; a delivery without a valid signature is refused and starts nothing.',
+			'Deliveries are verified with the "Webhook Signing Secret" of the credential, the way the Signature Scheme below says; a delivery without a valid signature is refused and starts nothing, and why shows as a failed execution (at most once a minute).',
 		name: 'signingNotice',
 		type: 'notice',
 		default: '',
@@ -56,12 +56,59 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Signature Scheme',
+		name: 'signatureScheme',
+		type: 'options',
+		default: 'customerBanking',
+		description:
+			"How the bank signs its deliveries. Its webhook documentation names the headers: find them below (docs/triggers.md of this package shows how to read a bank's page).",
+		options: [
+			{
+				name: 'Custom',
+				value: 'custom',
+				description: 'Set the header names, algorithm, encoding and signed content yourself',
+			},
+			{
+				name: 'Customer Banking',
+				value: 'customerBanking',
+				description:
+					'Headers x-cb-signature (v1=hex) and x-cb-timestamp; the secret as given. The Customer Banking API.',
+			},
+			{
+				name: 'GitHub-Style',
+				value: 'github',
+				description:
+					'Header x-hub-signature-256 (sha256=hex of the body); no timestamp, so old deliveries cannot be refused by time',
+			},
+			{
+				name: 'Standard Webhooks (Svix)',
+				value: 'standardWebhooks',
+				description:
+					'Headers webhook-ID, webhook-timestamp and webhook-signature (v1,base64), or the same as svix-*; the secret starts with whsec_',
+			},
+			{
+				name: 'Stripe-Style',
+				value: 'stripe',
+				description: 'Header Stripe-Signature (t=…,v1=hex); the secret as given, whsec_ included',
+			},
+		],
+	},
+	{
+		displayName:
+			"GitHub-style signatures carry no timestamp: a delivery someone captured can be sent again at any time and still verifies. The trigger recognises a copy of a delivery it has taken for about a day (by the payload's delivery ID, else by its exact body), not longer.",
+		name: 'githubReplayNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { signatureScheme: ['github'] } },
+	},
+	{
 		displayName: 'Signature Verification',
 		name: 'signature',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
 		description: 'How deliveries are signed. The defaults match the Customer Banking API.',
+		displayOptions: { show: { signatureScheme: ['custom'] } },
 		options: [
 			{
 				displayName: 'Algorithm',

@@ -1,22 +1,55 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 // spec §Events rule 1: every delivery is signed and must be verified; the scheme itself is "not shown",
-// so the default below is the sandbox's (test/sandbox/DECISIONS.md §Webhooks) and every part is configurable.
+// so the default below is the sandbox's (test/sandbox/DECISIONS.md §Webhooks), the schemes banks use are
+// offered by name, and every part of a custom one is configurable.
 
 export type SignatureAlgorithm = 'sha256' | 'sha512';
 export type SignatureEncoding = 'hex' | 'base64';
-/** What the HMAC covers: `<timestamp>.<raw body>` or the raw body alone. */
-export type SignedContent = 'timestampAndBody' | 'body';
+/**
+ * What the HMAC covers: `<timestamp>.<raw body>`, the raw body alone, or (Standard Webhooks)
+ * `<message id>.<timestamp>.<raw body>`.
+ */
+export type SignedContent = 'timestampAndBody' | 'body' | 'idTimestampAndBody';
+
+/** The schemes the trigger's form offers by name; `custom` is the one set field by field. */
+export const SCHEME_NAMES = [
+	'customerBanking',
+	'standardWebhooks',
+	'stripe',
+	'github',
+	'custom',
+] as const;
+export type SchemeName = (typeof SCHEME_NAMES)[number];
+
+/**
+ * Where the signatures, the timestamp and the message ID travel:
+ * - `separateHeaders`: a signature header (a comma-separated list, each with the prefix) and a timestamp
+ *   header;
+ * - `standardWebhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature` (a space-separated
+ *   list of `v1,<base64>`), or the same three as `svix-*` (standardwebhooks.com, Svix);
+ * - `stripe`: one header `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`.
+ */
+export type HeaderLayout = 'separateHeaders' | 'standardWebhooks' | 'stripe';
+
+/**
+ * How the secret becomes the HMAC key: its text as UTF-8, or (Standard Webhooks) `whsec_` followed by
+ * the base64 of the key bytes, the key being the decoded bytes.
+ */
+export type SecretFormat = 'text' | 'whsecBase64';
 
 export interface SignatureScheme {
+	name: SchemeName;
+	layout: HeaderLayout;
 	signatureHeader: string;
 	/** Prefix of each signature in the header list, e.g. `v1=`; empty when signatures are bare. */
 	signaturePrefix: string;
-	/** Empty when the sender sends no timestamp (only allowed when the body alone is signed). */
+	/** Empty when the sender sends no timestamp in a header of its own. */
 	timestampHeader: string;
 	algorithm: SignatureAlgorithm;
 	encoding: SignatureEncoding;
 	signedContent: SignedContent;
+	secretFormat: SecretFormat;
 	/** Replay window: a delivery whose timestamp is further than this from now is refused. */
 	toleranceSeconds: number;
 }
@@ -29,29 +62,87 @@ export interface SignatureScheme {
  */
 export const MAX_TOLERANCE_SECONDS = 900;
 
+/** The Customer Banking sandbox's scheme, the form's default (test/sandbox/DECISIONS.md §Webhooks). */
 export const DEFAULT_SIGNATURE_SCHEME: Readonly<SignatureScheme> = {
+	name: 'customerBanking',
+	layout: 'separateHeaders',
 	signatureHeader: 'x-cb-signature',
 	signaturePrefix: 'v1=',
 	timestampHeader: 'x-cb-timestamp',
 	algorithm: 'sha256',
 	encoding: 'hex',
 	signedContent: 'timestampAndBody',
+	secretFormat: 'text',
 	toleranceSeconds: 300,
+};
+
+/**
+ * The schemes chosen by name, each as its reference library verifies it: `standardwebhooks` and `svix`
+ * (5-minute window, whsec_ key material), `stripe` (`t=…,v1=…`, 300 s default tolerance, the secret as
+ * text), `@octokit/webhooks-methods` (`sha256=<hex>` of the body, no timestamp).
+ */
+export const NAMED_SCHEMES: Readonly<
+	Record<Exclude<SchemeName, 'custom'>, Readonly<SignatureScheme>>
+> = {
+	customerBanking: DEFAULT_SIGNATURE_SCHEME,
+	standardWebhooks: {
+		name: 'standardWebhooks',
+		layout: 'standardWebhooks',
+		signatureHeader: 'webhook-signature',
+		signaturePrefix: 'v1,',
+		timestampHeader: 'webhook-timestamp',
+		algorithm: 'sha256',
+		encoding: 'base64',
+		signedContent: 'idTimestampAndBody',
+		secretFormat: 'whsecBase64',
+		toleranceSeconds: 300,
+	},
+	stripe: {
+		name: 'stripe',
+		layout: 'stripe',
+		signatureHeader: 'stripe-signature',
+		signaturePrefix: 'v1=',
+		timestampHeader: '',
+		algorithm: 'sha256',
+		encoding: 'hex',
+		signedContent: 'timestampAndBody',
+		secretFormat: 'text',
+		toleranceSeconds: 300,
+	},
+	github: {
+		name: 'github',
+		layout: 'separateHeaders',
+		signatureHeader: 'x-hub-signature-256',
+		signaturePrefix: 'sha256=',
+		timestampHeader: '',
+		algorithm: 'sha256',
+		encoding: 'hex',
+		signedContent: 'body',
+		secretFormat: 'text',
+		toleranceSeconds: 300,
+	},
 };
 
 const DIGEST_BYTES: Record<SignatureAlgorithm, number> = { sha256: 32, sha512: 64 };
 
 export type VerificationFailure =
 	| 'noSecret'
+	| 'unusableSecret'
 	| 'noRawBody'
 	| 'missingSignature'
+	| 'missingMessageId'
 	| 'missingTimestamp'
 	| 'invalidTimestamp'
 	| 'staleTimestamp'
 	| 'badSignature';
 
 export type VerificationResult =
-	| { valid: true; timestampSeconds?: number }
+	| {
+			valid: true;
+			timestampSeconds?: number;
+			/** The signed message ID (Standard Webhooks, Svix): the sender keeps it across retries. */
+			messageId?: string;
+	  }
 	| { valid: false; reason: VerificationFailure };
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -87,6 +178,23 @@ export function usableSecrets(secrets: Array<string | undefined>): string[] {
 	return [...seen];
 }
 
+const WHSEC_PREFIX = 'whsec_';
+
+/**
+ * The HMAC key a secret stands for: its UTF-8 text, or for `whsecBase64` the bytes its base64 (after
+ * an optional `whsec_`) decodes to, as the standardwebhooks and svix libraries read it. Undefined when
+ * the text is not base64 of at least one byte.
+ */
+export function signingKey(secret: string, format: SecretFormat): Buffer | undefined {
+	if (format === 'text') return Buffer.from(secret, 'utf8');
+	const encoded = secret.startsWith(WHSEC_PREFIX) ? secret.slice(WHSEC_PREFIX.length) : secret;
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+	const key = Buffer.from(encoded, 'base64');
+	const unpadded = (text: string) => text.replace(/=+$/, '');
+	if (key.length === 0 || unpadded(key.toString('base64')) !== unpadded(encoded)) return undefined;
+	return key;
+}
+
 /** Whole seconds, or milliseconds (13 digits) converted to seconds; anything else is invalid. */
 export function parseTimestamp(value: string): number | undefined {
 	const trimmed = value.trim();
@@ -97,17 +205,64 @@ export function parseTimestamp(value: string): number | undefined {
 
 /** The signatures offered in the header: a comma-separated list, each with the scheme's prefix. */
 export function parseSignatures(headerValues: string[], prefix: string): string[] {
+	return prefixed(headerValues.join(',').split(','), prefix);
+}
+
+/** The entries that carry `prefix`, without it (every non-empty entry when there is no prefix). */
+function prefixed(entries: string[], prefix: string): string[] {
 	const signatures: string[] = [];
-	for (const entry of headerValues.join(',').split(',')) {
+	for (const entry of entries) {
 		const trimmed = entry.trim();
 		if (!trimmed) continue;
-		if (prefix) {
-			if (trimmed.startsWith(prefix)) signatures.push(trimmed.slice(prefix.length).trim());
-		} else {
-			signatures.push(trimmed);
-		}
+		if (!prefix) signatures.push(trimmed);
+		else if (trimmed.startsWith(prefix)) signatures.push(trimmed.slice(prefix.length).trim());
 	}
 	return signatures;
+}
+
+/** What a delivery's headers offer: signatures, the timestamp's text (if sent), the message ID. */
+export interface OfferedSignatures {
+	signatures: string[];
+	/** Every timestamp value sent (none, one, or several, which is invalid). */
+	timestamps: string[];
+	messageIds: string[];
+}
+
+/**
+ * Standard Webhooks headers under either name: `webhook-*`, or Svix's `svix-*` when no
+ * `webhook-signature` came. One family is read whole, never a mix.
+ */
+function standardWebhooksHeaders(headers: HeaderBag): OfferedSignatures {
+	const family = readHeader(headers, 'webhook-signature').length > 0 ? 'webhook' : 'svix';
+	const entries = readHeader(headers, `${family}-signature`).join(' ').split(/\s+/);
+	return {
+		signatures: prefixed(entries, 'v1,'),
+		timestamps: readHeader(headers, `${family}-timestamp`),
+		messageIds: readHeader(headers, `${family}-id`),
+	};
+}
+
+/** `t=<seconds>,v1=<hex>,v1=<hex>…` in one header; entries of other schemes (v0=…) are ignored. */
+function stripeHeader(headers: HeaderBag, scheme: SignatureScheme): OfferedSignatures {
+	const entries = readHeader(headers, scheme.signatureHeader).join(',').split(',');
+	return {
+		signatures: prefixed(entries, scheme.signaturePrefix),
+		timestamps: prefixed(entries, 't='),
+		messageIds: [],
+	};
+}
+
+export function offeredSignatures(headers: HeaderBag, scheme: SignatureScheme): OfferedSignatures {
+	if (scheme.layout === 'standardWebhooks') return standardWebhooksHeaders(headers);
+	if (scheme.layout === 'stripe') return stripeHeader(headers, scheme);
+	return {
+		signatures: parseSignatures(
+			readHeader(headers, scheme.signatureHeader),
+			scheme.signaturePrefix,
+		),
+		timestamps: scheme.timestampHeader.trim() ? readHeader(headers, scheme.timestampHeader) : [],
+		messageIds: [],
+	};
 }
 
 /**
@@ -125,17 +280,24 @@ function decodeSignature(signature: string, scheme: SignatureScheme): Buffer | u
 	return decoded;
 }
 
-export function signedPayload(rawBody: Buffer, scheme: SignatureScheme, timestamp: string): Buffer {
+export function signedPayload(
+	rawBody: Buffer,
+	scheme: SignatureScheme,
+	timestamp: string,
+	messageId = '',
+): Buffer {
 	if (scheme.signedContent === 'body') return rawBody;
-	return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), rawBody]);
+	const prefix =
+		scheme.signedContent === 'idTimestampAndBody' ? `${messageId}.${timestamp}.` : `${timestamp}.`;
+	return Buffer.concat([Buffer.from(prefix, 'utf8'), rawBody]);
 }
 
 export function computeSignature(
-	secret: string,
+	key: string | Buffer,
 	payload: Buffer,
 	algorithm: SignatureAlgorithm,
 ): Buffer {
-	return createHmac(algorithm, secret).update(payload).digest();
+	return createHmac(algorithm, key).update(payload).digest();
 }
 
 function toBuffer(rawBody: unknown): Buffer | undefined {
@@ -144,22 +306,29 @@ function toBuffer(rawBody: unknown): Buffer | undefined {
 	return undefined;
 }
 
+/** Whether the scheme reads a timestamp: the named layouts always, a custom one when it names a header. */
+function usesTimestamp(scheme: SignatureScheme): boolean {
+	if (scheme.layout !== 'separateHeaders') return true;
+	return scheme.signedContent !== 'body' || scheme.timestampHeader.trim() !== '';
+}
+
 type TimestampCheck = { text: string; seconds?: number } | { failure: VerificationFailure };
 
 /** The attempt's timestamp, checked against the replay window when the scheme has one. */
-function checkedTimestamp(input: VerifyDeliveryInput): TimestampCheck {
-	const { scheme } = input;
-	const usesTimestamp =
-		scheme.signedContent === 'timestampAndBody' || scheme.timestampHeader.trim() !== '';
-	if (!usesTimestamp) return { text: '' };
-	const values = readHeader(input.headers, scheme.timestampHeader);
+function checkedTimestamp(
+	offered: OfferedSignatures,
+	scheme: SignatureScheme,
+	nowSeconds: number,
+): TimestampCheck {
+	if (!usesTimestamp(scheme)) return { text: '' };
+	const values = offered.timestamps;
 	if (values.length === 0) return { failure: 'missingTimestamp' };
 	if (values.length > 1) return { failure: 'invalidTimestamp' };
 	const text = values[0].trim();
 	const seconds = parseTimestamp(text);
 	if (seconds === undefined) return { failure: 'invalidTimestamp' };
 	// Replay window, both ways: a timestamp far in the future is as suspect as an old one.
-	if (Math.abs(input.nowSeconds - seconds) > scheme.toleranceSeconds)
+	if (Math.abs(nowSeconds - seconds) > scheme.toleranceSeconds)
 		return { failure: 'staleTimestamp' };
 	return { text, seconds };
 }
@@ -182,28 +351,39 @@ function anySignatureMatches(
 
 /**
  * Fail-closed verification: valid only when a timestamp inside the replay window (when the scheme has
- * one) and one offered signature match an HMAC of the raw bytes under one of the secrets.
+ * one) and one offered signature match an HMAC of the raw bytes (with the message ID, when the scheme
+ * signs one) under one of the secrets.
  */
 export function verifyDelivery(input: VerifyDeliveryInput): VerificationResult {
 	const { scheme } = input;
 	const secrets = usableSecrets(input.secrets);
 	if (secrets.length === 0) return { valid: false, reason: 'noSecret' };
+	const keys = secrets
+		.map((secret) => signingKey(secret, scheme.secretFormat))
+		.filter((key): key is Buffer => key !== undefined);
+	if (keys.length === 0) return { valid: false, reason: 'unusableSecret' };
 
 	const rawBody = toBuffer(input.rawBody);
 	if (!rawBody) return { valid: false, reason: 'noRawBody' };
 
-	const signatures = parseSignatures(
-		readHeader(input.headers, scheme.signatureHeader),
-		scheme.signaturePrefix,
-	);
-	if (signatures.length === 0) return { valid: false, reason: 'missingSignature' };
+	const offered = offeredSignatures(input.headers, scheme);
+	if (offered.signatures.length === 0) return { valid: false, reason: 'missingSignature' };
 
-	const timestamp = checkedTimestamp(input);
+	let messageId: string | undefined;
+	if (scheme.signedContent === 'idTimestampAndBody') {
+		if (offered.messageIds.length !== 1 || offered.messageIds[0].trim() === '')
+			return { valid: false, reason: 'missingMessageId' };
+		messageId = offered.messageIds[0].trim();
+	}
+
+	const timestamp = checkedTimestamp(offered, scheme, input.nowSeconds);
 	if ('failure' in timestamp) return { valid: false, reason: timestamp.failure };
 
-	const payload = signedPayload(rawBody, scheme, timestamp.text);
-	const expected = secrets.map((secret) => computeSignature(secret, payload, scheme.algorithm));
-	if (anySignatureMatches(signatures, expected, scheme))
-		return { valid: true, timestampSeconds: timestamp.seconds };
-	return { valid: false, reason: 'badSignature' };
+	const payload = signedPayload(rawBody, scheme, timestamp.text, messageId);
+	const expected = keys.map((key) => computeSignature(key, payload, scheme.algorithm));
+	if (!anySignatureMatches(offered.signatures, expected, scheme))
+		return { valid: false, reason: 'badSignature' };
+	return messageId === undefined
+		? { valid: true, timestampSeconds: timestamp.seconds }
+		: { valid: true, timestampSeconds: timestamp.seconds, messageId };
 }

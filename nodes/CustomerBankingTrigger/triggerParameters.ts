@@ -1,8 +1,13 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { textList } from '../shared/validation/text';
-import { DEFAULT_SIGNATURE_SCHEME, MAX_TOLERANCE_SECONDS } from './signature';
-import type { SignatureScheme } from './signature';
+import {
+	DEFAULT_SIGNATURE_SCHEME,
+	MAX_TOLERANCE_SECONDS,
+	NAMED_SCHEMES,
+	SCHEME_NAMES,
+} from './signature';
+import type { SchemeName, SignatureScheme } from './signature';
 import { BANKING_EVENTS, isBankingEvent } from './events';
 import { DEFAULT_MAX_RUNNING, MAX_RUNNING_LIMIT } from './runningDeliveries';
 import type { BankingEvent } from './events';
@@ -80,7 +85,21 @@ export function optionProblems(maxRunning: number): string[] {
 		: [`Maximum Running Executions must be a whole number from 1 to ${MAX_RUNNING_LIMIT}`];
 }
 
+function isSchemeName(value: unknown): value is SchemeName {
+	return (SCHEME_NAMES as readonly unknown[]).includes(value);
+}
+
+/**
+ * The scheme chosen by name, or for Custom the fields as set (unchecked: `schemeProblems` names a
+ * value that cannot be used). An unknown name reads as the default's fields under that name, which
+ * `schemeProblems` refuses.
+ */
 export function readScheme(this: TriggerContext): SignatureScheme {
+	const chosen = this.getNodeParameter('signatureScheme', DEFAULT_SIGNATURE_SCHEME.name) as unknown;
+	if (chosen !== 'custom') {
+		if (isSchemeName(chosen) && chosen !== 'custom') return { ...NAMED_SCHEMES[chosen] };
+		return { ...DEFAULT_SIGNATURE_SCHEME, name: String(chosen) as SchemeName };
+	}
 	const options = (this.getNodeParameter('signature', {}) ?? {}) as IDataObject;
 	const text = (key: keyof SignatureScheme): string => {
 		const value = options[key];
@@ -88,12 +107,15 @@ export function readScheme(this: TriggerContext): SignatureScheme {
 	};
 	const tolerance = options.toleranceSeconds;
 	return {
+		name: 'custom',
+		layout: 'separateHeaders',
 		signatureHeader: text('signatureHeader'),
 		signaturePrefix: text('signaturePrefix'),
 		timestampHeader: text('timestampHeader'),
 		algorithm: text('algorithm') as SignatureScheme['algorithm'],
 		encoding: text('encoding') as SignatureScheme['encoding'],
 		signedContent: text('signedContent') as SignatureScheme['signedContent'],
+		secretFormat: 'text',
 		toleranceSeconds:
 			typeof tolerance === 'number' ? tolerance : DEFAULT_SIGNATURE_SCHEME.toleranceSeconds,
 	};
@@ -103,6 +125,12 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Each problem names the field and the rule; an empty list means the scheme can be used. */
 export function schemeProblems(scheme: SignatureScheme): string[] {
+	if (!isSchemeName(scheme.name)) {
+		return [
+			'Signature Scheme must be Customer Banking, Standard Webhooks, Stripe-Style, GitHub-Style or Custom',
+		];
+	}
+	if (scheme.name !== 'custom') return [];
 	const problems: string[] = [];
 	if (!HEADER_NAME.test(scheme.signatureHeader)) {
 		problems.push('Signature Header must be a valid HTTP header name');

@@ -54,6 +54,12 @@ import { sleep } from 'n8n-workflow';
  *    n8n replaces the request's `abortSignal` with the execution's cancel signal, so the only limit a
  *    node sets is `timeout`, which n8n's client (axios) applies to a request left silent that long
  *    (shared/transport/index.ts `sendOnce`); with none, axios' default of 300 s applies.
+ * 12. A webhook() that throws (`dist/webhooks/webhook-helpers.js` `executeWebhook`, both lines): n8n
+ *    answers the caller 500 ("Workflow Webhook Error: Workflow could not be started!") and runs an
+ *    execution whose start node rethrows the error (n8n-core `workflow-execute.js`
+ *    `rethrowLastNodeError`): a failed execution in the list, no node after the trigger runs, unless
+ *    the trigger continues on error (CustomerBankingTrigger/deliverySteps.ts `refuseAndReport`; proved
+ *    by test/e2e/triggerSchemes.e2e.test.ts).
  */
 
 /**

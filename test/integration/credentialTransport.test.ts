@@ -75,7 +75,8 @@ describe('credential test against the sandbox', () => {
 		});
 		expect(result).toMatchObject({
 			status: 'Error',
-			message: 'The token service rejected the Client ID or Client Secret',
+			message:
+				'The token service rejected the Client ID or Client Secret (Client Authentication: Send in the Body)',
 		});
 		expect(apiLog()).toHaveLength(0);
 	});

@@ -143,7 +143,9 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		// no token could be had: nothing reached the bank, and the items say so
 		expect(main.map((item) => item.json.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
 		expect(main.map((item) => item.json.error)).toEqual(
-			Array(3).fill('The token service rejected the Client ID or Client Secret'),
+			Array(3).fill(
+				'The token service rejected the Client ID or Client Secret (Client Authentication: Send in the Body)',
+			),
 		);
 		expect(rejected).toEqual([]);
 

@@ -22,6 +22,7 @@ import {
 	hooks,
 	newStaticData,
 	payloadFieldNames,
+	reportedRefusals,
 	startReceiver,
 	trigger,
 	webhookContext,
@@ -252,7 +253,7 @@ describe('verified deliveries', () => {
 	});
 });
 
-describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
+describe('refused deliveries: nothing emitted, nothing fetched, the first one reported', () => {
 	let delivery: CapturedDelivery;
 
 	beforeAll(async () => {
@@ -283,11 +284,18 @@ describe('refused deliveries: 401, nothing emitted, nothing fetched', () => {
 		const { context, response, requests, logs } = webhookContext(credentials, parameters, input, {
 			node: { name: 'Customer Banking Trigger', id: nodeId },
 		});
+		const reports = reportedRefusals.length;
 		const result = await trigger.webhook.call(context);
 		expect(result).toEqual({ noWebhookResponse: true });
-		expect(response.statusCode).toBe(401);
+		// a node's first refusal is reported: n8n answers 500 and shows a failed execution saying why
+		expect(response.statusCode).toBe(500);
+		expect(reportedRefusals).toHaveLength(reports + 1);
 		expect(response.ended).toBe(true);
 		expect(requests).toEqual([]);
+		const report = reportedRefusals[reports];
+		expect(`${report.message} ${report.description}`).not.toContain(
+			String(credentials.webhookSigningSecret) || 'no secret set',
+		);
 		const secret = String(credentials.webhookSigningSecret);
 		for (const entry of logs) if (secret) expect(entry.message).not.toContain(secret);
 		return logs;
@@ -377,6 +385,7 @@ describe('replays and retries', () => {
 		const rawBodyParameters = {
 			...parameters,
 			fetchTransaction: false,
+			signatureScheme: 'custom',
 			signature: { signedContent: 'body' },
 		};
 		const node = { name: 'Customer Banking Trigger', id: `raw-body-replay-${randomUUID()}` };
@@ -457,7 +466,9 @@ describe('end to end: the receiver answers with what webhook() decides', () => {
 		await receiveMoney(1.11, 'Refused E2E');
 		const refused = sandbox.control.deliveries().at(-1);
 		expect(refused?.status).toBe('failed');
-		expect(refused?.attempts.map((a) => a.statusCode)).toEqual([401, 401, 401]);
+		// the first refusal reported as a failed execution (n8n answers 500), the bank's retries inside
+		// the minute answered 401
+		expect(refused?.attempts.map((a) => a.statusCode)).toEqual([500, 401, 401]);
 		expect(executions).toBe(0);
 
 		// the right secret, on a node that has not just read the credential again (a re-read after a bad
@@ -600,7 +611,8 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 				replaced,
 				signedWith(sandbox.signingSecret, started + SECRET_REUSE_MS),
 			);
-			expect(after).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
+			// the node's first refusal: reported (n8n answers 500, a failed execution says why)
+			expect(after).toMatchObject({ emitted: false, status: 500, credentialReads: 1 });
 			expect(
 				(
 					await deliver(
@@ -626,6 +638,7 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 			).toBe(true);
 			let reads = 0;
 			let warnings = 0;
+			let reports = 0;
 			// 2,000 forged deliveries over 60 s of clock, 50 at a time as concurrent requests
 			for (let wave = 0; wave < 40; wave++) {
 				const nowMs = started + wave * 1500;
@@ -650,7 +663,9 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 						};
 					}),
 				);
-				expect(outcomes.every((o) => o.status === 401 && !o.emitted)).toBe(true);
+				// refused: 401, or 500 for the one refusal a minute reported as a failed execution
+				expect(outcomes.every((o) => [401, 500].includes(o.status) && !o.emitted)).toBe(true);
+				reports += outcomes.filter((o) => o.status === 500).length;
 				reads += outcomes.reduce((sum, o) => sum + o.reads, 0);
 				warnings += outcomes.reduce((sum, o) => sum + o.warnings, 0);
 			}
@@ -661,6 +676,9 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 			// a summary at most once per REFUSAL_LOG_INTERVAL_MS, not a line per delivery
 			expect(warnings).toBeLessThanOrEqual(Math.ceil(60_000 / REFUSAL_LOG_INTERVAL_MS) + 1);
 			expect(warnings).toBeGreaterThanOrEqual(1);
+			// and a failed execution saying why at most as often
+			expect(reports).toBeLessThanOrEqual(Math.ceil(60_000 / REFUSAL_LOG_INTERVAL_MS) + 1);
+			expect(reports).toBeGreaterThanOrEqual(1);
 			// and the real bank's deliveries still go through
 			expect(
 				(await deliver(nodeId, credentials, signedWith(sandbox.signingSecret, started + 60_000)))
@@ -687,7 +705,7 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 					credentialsFor(sandbox),
 					signedWith('whsec_forged_0004', started + 10),
 				),
-			).toMatchObject({ status: 401, credentialReads: 1 });
+			).toMatchObject({ status: 500, credentialReads: 1 });
 			const rotated = credentialsWith({ current: 'whsec_new_secret_0005' });
 			clock.mockReturnValue(started + REREAD_INTERVAL_MS - 1);
 			expect(
@@ -751,6 +769,6 @@ describe('signing secrets read once per SECRET_REUSE_MS', () => {
 			signedWith(sandbox.signingSecret),
 		);
 		expect(first.emitted).toBe(true);
-		expect(other).toMatchObject({ emitted: false, status: 401, credentialReads: 1 });
+		expect(other).toMatchObject({ emitted: false, status: 500, credentialReads: 1 });
 	});
 });

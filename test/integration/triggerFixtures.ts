@@ -11,20 +11,45 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { createHookContext, createWebhookContext } from '../helpers/n8nContext';
 import type { HookContextOptions, StaticData, WebhookContextOptions } from '../helpers/n8nContext';
 import type { BankVariants } from '../sandbox/variants';
 
+/** The refusals webhook() reported by throwing, in the order thrown (see `answeredByN8n`). */
+export const reportedRefusals: NodeOperationError[] = [];
+
+/** Whether an error thrown by webhook() is the trigger's report of refused deliveries. */
+export function isRefusalReport(error: unknown): error is NodeOperationError {
+	return (
+		error instanceof NodeOperationError &&
+		error.message.startsWith('Customer Banking Trigger refused ')
+	);
+}
+
 /**
  * The trigger as these suites run it: n8n starts the execution of an emitted delivery, which ends at
  * once, and then answers the bank itself (the trigger's response mode 'lastNode'), ending the response.
+ * A refusal report thrown by webhook() is answered as n8n answers any error thrown there: 500, and a
+ * failed execution that runs nothing after the trigger (shared/n8nInternals.ts 12.); it is recorded in
+ * `reportedRefusals`. Any other error is thrown on.
  */
 function answeredByN8n(nodeType: CustomerBankingTrigger): CustomerBankingTrigger {
 	const webhook = nodeType.webhook;
 	nodeType.webhook = async function (this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const result = await webhook.call(this);
+		let result: IWebhookResponseData;
+		try {
+			result = await webhook.call(this);
+		} catch (error) {
+			if (!isRefusalReport(error)) throw error;
+			reportedRefusals.push(error);
+			this.getResponseObject()
+				.status(500)
+				.json({ message: 'Workflow Webhook Error: Workflow could not be started!' });
+			return { noWebhookResponse: true };
+		}
 		if (result.workflowData !== undefined) this.getResponseObject().end();
 		return result;
 	};

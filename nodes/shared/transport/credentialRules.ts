@@ -10,6 +10,37 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 /** The credential's type name: what the nodes ask n8n for, and the credential's own `name`. */
 export const CREDENTIAL_TYPE = 'customerBankingApi';
 
+/** How the client authenticates to the token service (spec §Authentication; RFC 6749 §2.3.1). */
+export type ClientAuthentication = 'body' | 'header';
+
+/** Each choice as the credential's form names it, and how a message says it was sent. */
+export const CLIENT_AUTHENTICATION_WORDS: Readonly<
+	Record<ClientAuthentication, { name: string; sent: string }>
+> = {
+	body: { name: 'Send in the Body', sent: 'sent in the body of the token request' },
+	header: { name: 'Send as Basic Auth Header', sent: 'sent as an HTTP Basic Authorization header' },
+};
+
+/** The credential's choice; anything but the header choice is the body, the API documentation's way. */
+export function clientAuthenticationOf(
+	credentials: ICredentialDataDecryptedObject,
+): ClientAuthentication {
+	return credentials.clientAuthentication === 'header' ? 'header' : 'body';
+}
+
+export function otherAuthentication(authentication: ClientAuthentication): ClientAuthentication {
+	return authentication === 'body' ? 'header' : 'body';
+}
+
+/**
+ * RFC 6749 §2.3.1: `base64(urlencode(client_id) ":" urlencode(client_secret))`, each part encoded
+ * with application/x-www-form-urlencoded (Appendix B) before base64.
+ */
+export function basicCredentialsOf(clientId: string, clientSecret: string): string {
+	const encoded = (text: string) => new URLSearchParams({ v: text }).toString().slice(2);
+	return Buffer.from(`${encoded(clientId)}:${encoded(clientSecret)}`, 'utf8').toString('base64');
+}
+
 /** The Base URL without surrounding spaces or trailing slashes. */
 export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.baseUrl ?? '')

@@ -9,6 +9,8 @@ import {
 	MAX_TOLERANCE_SECONDS,
 	parseSignatures,
 	parseTimestamp,
+	signingKey,
+	NAMED_SCHEMES,
 	verifyDelivery,
 } from '../../../nodes/CustomerBankingTrigger/signature';
 import type {
@@ -162,7 +164,9 @@ describe('timestamp tolerance maximum', () => {
 		[7 * 24 * 3600, ['Timestamp Tolerance (Seconds) must be a whole number from 1 to 900']],
 		[0.5, ['Timestamp Tolerance (Seconds) must be a whole number from 1 to 900']],
 	])('tolerance %d → %j', (toleranceSeconds, problems) => {
-		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, toleranceSeconds })).toEqual(problems);
+		expect(
+			schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, name: 'custom', toleranceSeconds }),
+		).toEqual(problems);
 	});
 
 	it('the form offers no more than the maximum and says so', () => {
@@ -264,6 +268,9 @@ describe('verifyDelivery fails closed', () => {
 
 describe('verifyDelivery with other configured schemes', () => {
 	const bodyOnlySha512Base64: SignatureScheme = {
+		name: 'custom',
+		layout: 'separateHeaders',
+		secretFormat: 'text',
 		signatureHeader: 'x-hub-signature',
 		signaturePrefix: 'sha512=',
 		timestampHeader: '',
@@ -332,5 +339,107 @@ describe('header parsing', () => {
 		expect(parseTimestamp('-5')).toBeUndefined();
 		expect(parseTimestamp('1.5')).toBeUndefined();
 		expect(parseTimestamp('')).toBeUndefined();
+	});
+});
+
+describe('schemes chosen by name, against vectors made by their reference libraries', () => {
+	// Each vector was printed by the library named (test/helpers/referenceSigners.mjs), never by our code.
+	const NOW_SW = 1_800_000_000;
+	const BODY = Buffer.from('{}');
+	const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+	it('Standard Webhooks (standardwebhooks 1.1.1): v1,<base64> over "<id>.<t>.<body>" with the decoded key; the ID comes back', () => {
+		const headers = {
+			'webhook-id': 'msg_1',
+			'webhook-timestamp': String(NOW_SW),
+			'webhook-signature': 'v1,0I45uTTHPN6CNk2+t5OQj8lp5e/6GGLRKHA62O+djPE=',
+		};
+		const scheme = { ...NAMED_SCHEMES.standardWebhooks };
+		const check = (overrides: Partial<VerifyDeliveryInput>) =>
+			verifyDelivery({
+				rawBody: BODY,
+				headers,
+				secrets: [WHSEC],
+				scheme,
+				nowSeconds: NOW_SW,
+				...overrides,
+			});
+		expect(check({})).toEqual({ valid: true, timestampSeconds: NOW_SW, messageId: 'msg_1' });
+		// Svix sends the same three headers as svix-*
+		const svix = Object.fromEntries(
+			Object.entries(headers).map(([name, value]) => [name.replace('webhook', 'svix'), value]),
+		);
+		expect(check({ headers: svix })).toMatchObject({ valid: true, messageId: 'msg_1' });
+		// the key is the base64 without whsec_, as the libraries also accept it
+		expect(check({ secrets: [WHSEC.slice('whsec_'.length)] })).toMatchObject({ valid: true });
+		expect(check({ headers: { ...headers, 'webhook-id': 'msg_2' } })).toEqual({
+			valid: false,
+			reason: 'badSignature',
+		});
+		const withoutId = { ...headers, 'webhook-id': undefined };
+		expect(check({ headers: withoutId })).toEqual({ valid: false, reason: 'missingMessageId' });
+		expect(check({ nowSeconds: NOW_SW + 301 })).toEqual({ valid: false, reason: 'staleTimestamp' });
+		expect(check({ secrets: ['whsec_not base64!'] })).toEqual({
+			valid: false,
+			reason: 'unusableSecret',
+		});
+	});
+
+	it('Stripe-style (stripe 23.1.0 generateTestHeaderString): t=…,v1=<hex> over "<t>.<body>", the whsec_ text as the key', () => {
+		const header =
+			't=1800000000,v1=51e5e42bcc84109c5e180813c1ee066db05b382b041fd0fd817d502eec19cd81';
+		const check = (value: string, nowSeconds = NOW_SW) =>
+			verifyDelivery({
+				rawBody: BODY,
+				headers: { 'Stripe-Signature': value },
+				secrets: ['whsec_abc'],
+				scheme: { ...NAMED_SCHEMES.stripe },
+				nowSeconds,
+			});
+		expect(check(header)).toEqual({ valid: true, timestampSeconds: NOW_SW });
+		expect(check(`${header},v0=00`)).toMatchObject({ valid: true });
+		expect(check(header.replace('t=1800000000', 't=1800000001'))).toEqual({
+			valid: false,
+			reason: 'badSignature',
+		});
+		expect(check(`t=1800000000,${header}`)).toEqual({ valid: false, reason: 'invalidTimestamp' });
+		expect(check(header.replace('t=1800000000,', ''))).toEqual({
+			valid: false,
+			reason: 'missingTimestamp',
+		});
+		expect(check(header, NOW_SW - 301)).toEqual({ valid: false, reason: 'staleTimestamp' });
+	});
+
+	it('GitHub-style (@octokit/webhooks-methods 6.0.0): sha256=<hex> of the body alone, no timestamp', () => {
+		const check = (value: string) =>
+			verifyDelivery({
+				rawBody: BODY,
+				headers: { 'X-Hub-Signature-256': value },
+				secrets: ['s'],
+				scheme: { ...NAMED_SCHEMES.github },
+				nowSeconds: NOW_SW,
+			});
+		const signature = 'sha256=143ca8d517ba1b181025d732b1cf275d90104fca57bb02a565542978aa18c4b6';
+		expect(check(signature)).toEqual({ valid: true, timestampSeconds: undefined });
+		expect(check(signature.replace('sha256=', 'sha1='))).toEqual({
+			valid: false,
+			reason: 'missingSignature',
+		});
+	});
+});
+
+describe('signingKey', () => {
+	it.each([
+		['text', 'whsec_abc', Buffer.from('whsec_abc')],
+		['whsecBase64', 'whsec_AAEC', Buffer.from([0, 1, 2])],
+		['whsecBase64', 'AAEC', Buffer.from([0, 1, 2])],
+		['whsecBase64', 'whsec_AAECAw==', Buffer.from([0, 1, 2, 3])],
+		['whsecBase64', 'whsec_AAECAw', Buffer.from([0, 1, 2, 3])],
+		['whsecBase64', 'whsec_', undefined],
+		['whsecBase64', 'whsec_AA EC', undefined],
+		['whsecBase64', 'whsec_AAEC*', undefined],
+		['whsecBase64', 'whsec_A', undefined],
+	] as const)('%s %j → %j', (format, secret, key) => {
+		expect(signingKey(secret, format)).toEqual(key);
 	});
 });

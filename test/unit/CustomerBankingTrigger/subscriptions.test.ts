@@ -2,7 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { CustomerBankingTrigger } from '../../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
 import { triggerProperties } from '../../../nodes/CustomerBankingTrigger/description';
-import { DEFAULT_SIGNATURE_SCHEME } from '../../../nodes/CustomerBankingTrigger/signature';
+import {
+	DEFAULT_SIGNATURE_SCHEME,
+	NAMED_SCHEMES,
+	SCHEME_NAMES,
+} from '../../../nodes/CustomerBankingTrigger/signature';
+import type { SchemeName } from '../../../nodes/CustomerBankingTrigger/signature';
 import {
 	schemeProblems,
 	subscriptionProblems,
@@ -102,11 +107,12 @@ describe('parameter validation', () => {
 		expect(subscriptionProblems(['acc-1'], ['TransactionReceived'])).toEqual([]);
 	});
 
-	it('accepts the default scheme and names what is wrong with a bad one', () => {
+	it('accepts the default scheme and names what is wrong with a bad custom one', () => {
 		expect(schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME })).toEqual([]);
 		expect(
 			schemeProblems({
 				...DEFAULT_SIGNATURE_SCHEME,
+				name: 'custom',
 				signatureHeader: 'bad header',
 				timestampHeader: '',
 				toleranceSeconds: 0,
@@ -117,8 +123,35 @@ describe('parameter validation', () => {
 			'Timestamp Tolerance (Seconds) must be a whole number from 1 to 900',
 		]);
 		expect(
-			schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, signedContent: 'body', timestampHeader: '' }),
+			schemeProblems({
+				...DEFAULT_SIGNATURE_SCHEME,
+				name: 'custom',
+				signedContent: 'body',
+				timestampHeader: '',
+			}),
 		).toEqual([]);
+	});
+
+	it('accepts every scheme offered by name, and names the field for a name it does not know', () => {
+		for (const scheme of Object.values(NAMED_SCHEMES)) expect(schemeProblems(scheme)).toEqual([]);
+		expect(
+			schemeProblems({ ...DEFAULT_SIGNATURE_SCHEME, name: 'hmacOfSomething' as SchemeName }),
+		).toEqual([
+			'Signature Scheme must be Customer Banking, Standard Webhooks, Stripe-Style, GitHub-Style or Custom',
+		]);
+	});
+
+	it('offers every scheme name in the form, Customer Banking by default, and the custom fields only for Custom', () => {
+		const choice = triggerProperties.find((p) => p.name === 'signatureScheme');
+		expect(choice?.default).toBe(DEFAULT_SIGNATURE_SCHEME.name);
+		expect(
+			((choice?.options ?? []) as Array<{ value: string }>).map((o) => o.value).sort(),
+		).toEqual([...SCHEME_NAMES].sort());
+		const custom = triggerProperties.find((p) => p.name === 'signature');
+		expect(custom?.displayOptions).toEqual({ show: { signatureScheme: ['custom'] } });
+		const replayNotice = triggerProperties.find((p) => p.name === 'githubReplayNotice');
+		expect(replayNotice?.displayOptions).toEqual({ show: { signatureScheme: ['github'] } });
+		expect(replayNotice?.displayName).toMatch(/no timestamp/);
 	});
 
 	it('shows the default scheme as the defaults of the Signature Verification options', () => {
@@ -129,7 +162,9 @@ describe('parameter validation', () => {
 				option.default,
 			]),
 		);
-		expect(defaults).toEqual({ ...DEFAULT_SIGNATURE_SCHEME });
+		const { name, layout, secretFormat, ...fields } = DEFAULT_SIGNATURE_SCHEME;
+		expect([name, layout, secretFormat]).toEqual(['customerBanking', 'separateHeaders', 'text']);
+		expect(defaults).toEqual(fields);
 	});
 });
 

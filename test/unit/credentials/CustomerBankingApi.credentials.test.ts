@@ -2,6 +2,10 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 
 import { NodeApiError } from 'n8n-workflow';
 
 import { CustomerBankingApi } from '../../../credentials/CustomerBankingApi.credentials';
+import {
+	basicCredentialsOf,
+	clientAuthenticationOf,
+} from '../../../nodes/shared/transport/credentialRules';
 import { n8nHttpRequest, type RecordedRequest } from '../../helpers/n8nContext';
 import { startOtherHost, type OtherHost } from '../../helpers/otherHost';
 import {
@@ -59,6 +63,7 @@ describe('credential description', () => {
 			'audience',
 			'clientId',
 			'clientSecret',
+			'clientAuthentication',
 			'webhookSigningSecret',
 			'webhookSigningSecretPrevious',
 			'requestTimeLimit',
@@ -178,7 +183,9 @@ describe('token exchange (spec §Authentication)', () => {
 			body: { statusCode: 401, error: 'invalid_client', message: 'Client authentication failed' },
 		}));
 		const error = await exchangeError(scriptedCredentials(api));
-		expect(error.message).toBe('The token service rejected the Client ID or Client Secret');
+		expect(error.message).toBe(
+			'The token service rejected the Client ID or Client Secret (Client Authentication: Send in the Body)',
+		);
 		expect(error.description).toContain('Client authentication failed');
 	});
 
@@ -469,5 +476,21 @@ describe('a redirect of the token request', () => {
 			`The token service answered with a redirect (HTTP 302) to ${new URL(api.authUrl).origin}, which is not followed`,
 		);
 		expect(api.served).toHaveLength(1);
+	});
+});
+
+describe('client authentication (RFC 6749 §2.3.1)', () => {
+	it('Basic is base64 of the form-urlencoded ID and secret joined by a colon', () => {
+		expect(Buffer.from(basicCredentialsOf('my client', 'p:ss/wörd+='), 'base64').toString()).toBe(
+			'my+client:p%3Ass%2Fw%C3%B6rd%2B%3D',
+		);
+	});
+
+	it('is the body unless the header is chosen (the API documentation shows the body)', () => {
+		expect(clientAuthenticationOf({})).toBe('body');
+		expect(clientAuthenticationOf({ clientAuthentication: 'body' })).toBe('body');
+		expect(clientAuthenticationOf({ clientAuthentication: 'header' })).toBe('header');
+		const field = credential.properties.find((p) => p.name === 'clientAuthentication');
+		expect(field?.default).toBe('body');
 	});
 });

@@ -328,7 +328,8 @@ describe('credential test (as n8n runs it)', () => {
 		const result = await testCredential(scriptedCredentials(api));
 		expect(result).toMatchObject({
 			status: 'Error',
-			message: 'The token service rejected the Client ID or Client Secret',
+			message:
+				'The token service rejected the Client ID or Client Secret (Client Authentication: Send in the Body)',
 		});
 	});
 });

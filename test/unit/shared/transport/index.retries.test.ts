@@ -404,7 +404,9 @@ describe('token exchange failures inside a request', () => {
 			body: { statusCode: 401, error: 'invalid_client', message: 'bad secret' },
 		}));
 		const error = await failing(ENDPOINTS.accounts.at({}));
-		expect(error.message).toBe('The token service rejected the Client ID or Client Secret');
+		expect(error.message).toBe(
+			'The token service rejected the Client ID or Client Secret (Client Authentication: Send in the Body)',
+		);
 		expect(api.apiRequests()).toHaveLength(0);
 		expect(api.tokenRequests()).toHaveLength(1);
 		expect(waits).not.toHaveBeenCalled();
