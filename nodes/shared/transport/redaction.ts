@@ -240,28 +240,29 @@ function usableSecrets(secrets: Iterable<string | undefined>): string[] {
 	return [...usable].sort((a, b) => b.length - a.length);
 }
 
-/** Whether a string of the answer (a value or a key) holds a form of a secret. */
-function holdsSecret(text: string, look: QuickLook, patterns: readonly RegExp[]): boolean {
+/** Whether a string of the answer (a value or a key) holds a form of one of `secrets`. */
+function holdsSecret(text: string, look: QuickLook, secrets: readonly string[]): boolean {
 	if (!mayHoldSecret(text, look)) return false;
-	return patterns.some((pattern) => {
+	// compiled only here: most answers never need the full patterns
+	return secrets.map(patternOf).some((pattern) => {
 		pattern.lastIndex = 0;
 		return pattern.test(text);
 	});
 }
 
 /** Whether any string of the answer, keys included, holds a form of a secret; each string is read once. */
-function answerHoldsSecret(node: unknown, look: QuickLook, patterns: readonly RegExp[]): boolean {
-	if (typeof node === 'string') return holdsSecret(node, look, patterns);
+function answerHoldsSecret(node: unknown, look: QuickLook, secrets: readonly string[]): boolean {
+	if (typeof node === 'string') return holdsSecret(node, look, secrets);
 	if (typeof node !== 'object' || node === null) return false;
 	if (Array.isArray(node)) {
 		for (let index = 0; index < node.length; index++)
-			if (answerHoldsSecret(node[index], look, patterns)) return true;
+			if (answerHoldsSecret(node[index], look, secrets)) return true;
 		return false;
 	}
 	for (const key in node) {
 		if (!Object.hasOwn(node, key)) continue;
-		if (holdsSecret(key, look, patterns)) return true;
-		if (answerHoldsSecret((node as IDataObject)[key], look, patterns)) return true;
+		if (holdsSecret(key, look, secrets)) return true;
+		if (answerHoldsSecret((node as IDataObject)[key], look, secrets)) return true;
 	}
 	return false;
 }
@@ -276,8 +277,8 @@ function answerHoldsSecret(node: unknown, look: QuickLook, patterns: readonly Re
 export function scrubSecrets<T>(value: T, secrets: Iterable<string | undefined>): T {
 	const usable = usableSecrets(secrets);
 	if (usable.length === 0) return value;
+	if (!answerHoldsSecret(value, quickLookFor(usable), usable)) return value;
 	const found = usable.map(patternOf);
-	if (!answerHoldsSecret(value, quickLookFor(usable), found)) return value;
 	const clean = (text: string) => removeAll(text, found);
 	const walk = (node: unknown): unknown => {
 		if (typeof node === 'string') return clean(node);
