@@ -7,6 +7,8 @@
  * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged,overload --forged 2000 --overload-seconds 60 --page-latency 20 --profile ours,trigger-off]`.
  * Return All only, Simplify on beside off: `npm run bench -- --only returnAll --return-all-counts 50000
  * --return-all-cells ours,oursSimplifyOff,http500,raw,empty --page-latency 0 --out <file>`.
+ * Issue 41's table (saved workflows run with `n8n execute`, node windows, profiles cut to them):
+ * `npm run bench -- --only returnAllCli --cli-counts 50005,5005 --runs 3 --out <file>`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { spawnSync } from 'node:child_process';

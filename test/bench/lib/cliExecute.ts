@@ -1,7 +1,7 @@
 /**
  * `n8n execute --id <workflow> --rawOutput`, as a user runs a saved workflow from the command line: a
  * fresh n8n process per run (its code not yet optimised, its heap not yet grown), beside the running
- * instance on the same database. What each node's run took, from the execution n8n prints; with
+ * instance on the same database. What each node's run took, from the execution n8n saved; with
  * `profileDir`, a CPU profile of the process (`--cpu-prof`) and the clock it was taken on, so the
  * profile can be cut to a node's window (cpuProfile.ts).
  */
@@ -19,6 +19,22 @@ export interface NodeRun {
 	startTime: number;
 	executionTime: number;
 	items: number;
+}
+
+interface Execution {
+	status: string;
+	data: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					startTime: number;
+					executionTime: number;
+					data?: { main?: Array<unknown[] | null> };
+				}>
+			>;
+		};
+	};
 }
 
 export interface CliRun {
@@ -69,28 +85,20 @@ export async function executeWorkflow(
 		);
 	});
 	const wallMs = performance.now() - started;
-	// the execution is printed with two-space indentation: it starts with the first line "{" and ends with
-	// the first line "}"; n8n's log lines may come before and after it
-	const jsonStart = stdout.search(/^\{/m);
-	const jsonEnd = jsonStart === -1 ? -1 : stdout.slice(jsonStart).search(/^\}/m);
-	if (code !== 0 || jsonEnd === -1)
+	if (code !== 0)
 		throw new Error(
 			`n8n execute --id ${workflowId} → exit ${code}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
 		);
-	const execution = JSON.parse(stdout.slice(jsonStart, jsonStart + jsonEnd + 1)) as {
-		data: {
-			resultData: {
-				runData: Record<
-					string,
-					Array<{
-						startTime: number;
-						executionTime: number;
-						data?: { main?: Array<unknown[] | null> };
-					}>
-				>;
-			};
-		};
-	};
+	// n8n prints the execution, then exits before a long print has all reached the pipe: the execution
+	// is read as n8n saved it
+	const [execution] = (
+		await n8n.apiOk<{ data: Execution[] }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&limit=1&includeData=true`,
+		)
+	).data;
+	if (execution?.status !== 'success')
+		throw new Error(`n8n execute --id ${workflowId}: ${JSON.stringify(execution).slice(0, 2000)}`);
 	const nodes: Record<string, NodeRun> = {};
 	for (const [name, runs] of Object.entries(execution.data.resultData.runData)) {
 		const [run] = runs;
