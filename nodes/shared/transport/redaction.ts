@@ -250,21 +250,37 @@ function holdsSecret(text: string, look: QuickLook, secrets: readonly string[]):
 	});
 }
 
-/** Whether any string of the answer, keys included, holds a form of a secret; each string is read once. */
-function answerHoldsSecret(node: unknown, look: QuickLook, secrets: readonly string[]): boolean {
-	if (typeof node === 'string') return holdsSecret(node, look, secrets);
-	if (typeof node !== 'object' || node === null) return false;
+/**
+ * The strings of the answer, keys included, that are long enough to hold a secret (inherited keys too:
+ * looking at more strings never lets a secret through).
+ */
+function collectStrings(node: unknown, shortest: number, into: string[]): void {
+	if (typeof node === 'string') {
+		if (node.length >= shortest) into.push(node);
+		return;
+	}
+	if (typeof node !== 'object' || node === null) return;
 	if (Array.isArray(node)) {
-		for (let index = 0; index < node.length; index++)
-			if (answerHoldsSecret(node[index], look, secrets)) return true;
-		return false;
+		for (let index = 0; index < node.length; index++) collectStrings(node[index], shortest, into);
+		return;
 	}
 	for (const key in node) {
-		if (!Object.hasOwn(node, key)) continue;
-		if (holdsSecret(key, look, secrets)) return true;
-		if (answerHoldsSecret((node as IDataObject)[key], look, secrets)) return true;
+		if (key.length >= shortest) into.push(key);
+		collectStrings((node as IDataObject)[key], shortest, into);
 	}
-	return false;
+}
+
+/**
+ * Whether any string of the answer holds a form of a secret. The strings that can are looked at
+ * together first, joined into one text: a form inside one string is inside the joined text, so when
+ * the quick look finds nothing there, no string holds a secret (one look per answer, not per string).
+ * Otherwise each string is looked at on its own, and the full patterns decide.
+ */
+function answerHoldsSecret(value: unknown, look: QuickLook, secrets: readonly string[]): boolean {
+	const strings: string[] = [];
+	collectStrings(value, look.shortest, strings);
+	if (!mayHoldSecret(strings.join('\n'), look)) return false;
+	return strings.some((text) => holdsSecret(text, look, secrets));
 }
 
 /**
