@@ -7,6 +7,8 @@
  * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged,overload --forged 2000 --overload-seconds 60 --page-latency 20 --profile ours,trigger-off]`.
  * Return All only, Simplify on beside off: `npm run bench -- --only returnAll --return-all-counts 50000
  * --return-all-cells ours,oursSimplifyOff,http500,raw,empty --page-latency 0 --out <file>`.
+ * Issue 41's table (saved workflows run with `n8n execute`, node windows, profiles cut to them):
+ * `npm run bench -- --only returnAllCli --cli-counts 50005,5005 --runs 3 --out <file>`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { spawnSync } from 'node:child_process';
@@ -28,9 +30,11 @@ import {
 	waitFor,
 } from '../e2e/lib/stack';
 import type { Sandbox } from '../sandbox';
-import { type CpuProfile, profileShares } from './lib/cpuProfile';
+import { executeWorkflow } from './lib/cliExecute';
+import { type CpuProfile, OWN_CODE, ownCodeByFunction, profileShares } from './lib/cpuProfile';
 import { Inspector } from './lib/inspector';
 import { startListProxy } from './lib/listProxy';
+import { startRecordBank } from './lib/recordBank';
 import {
 	mb,
 	ms,
@@ -43,6 +47,8 @@ import {
 } from './lib/measure';
 import {
 	type BenchWorkflow,
+	cliHttpRequestWorkflow,
+	cliReturnAllWorkflow,
 	emptyWorkflow,
 	floorTriggerWorkflow,
 	httpRequestWorkflow,
@@ -76,11 +82,15 @@ const N8N_ENV = Object.fromEntries(
 const onlyIndex = process.argv.indexOf('--only');
 const ONLY =
 	onlyIndex === -1
-		? ['returnAll', 'trigger', 'submitBatch', 'forged', 'overload']
+		? ['returnAll', 'returnAllCli', 'trigger', 'submitBatch', 'forged', 'overload']
 		: process.argv[onlyIndex + 1].split(',');
 const OVERLOAD_SECONDS = option('overload-seconds', 60);
 /** Added to every page of the Return All lists in a second pass (0: no such pass). */
 const PAGE_LATENCY_MS = option('page-latency', 20);
+const cliCountsIndex = process.argv.indexOf('--cli-counts');
+/** Transactions per list in the `n8n execute` Return All comparison (issue 41 measured 50,005 and 5,005). */
+const CLI_COUNTS =
+	cliCountsIndex === -1 ? [50_005, 5_005] : process.argv[cliCountsIndex + 1].split(',').map(Number);
 const countsIndex = process.argv.indexOf('--return-all-counts');
 /** Transactions per Return All list, e.g. `--return-all-counts 50000` for the large list only. */
 const RETURN_ALL_COUNTS =
@@ -465,6 +475,152 @@ async function benchReturnAll(
 	}
 	await Promise.all(proxies.map((proxy) => proxy.close()));
 }
+
+// ---------------------------------------------------------------- Return All through `n8n execute`
+
+type CliCell = 'ours' | 'oursSimplifyOff' | 'http500' | 'raw';
+const CLI_CELLS: CliCell[] = ['ours', 'oursSimplifyOff', 'http500', 'raw'];
+const CLI_LABELS: Record<CliCell, string> = {
+	ours: 'this package, Return All (Simplify on, the default)',
+	oursSimplifyOff: 'this package, Return All, Simplify off',
+	http500: 'HTTP Request (limit 500) + Split Out',
+	raw: 'raw fetch loop outside n8n, pages parsed (floor)',
+};
+/** The cells profiled, in one run after the measured ones at the first count. */
+const CLI_PROFILED: CliCell[] = ['ours', 'oursSimplifyOff', 'http500'];
+
+/**
+ * Issue 41's measurement: saved workflows run with `n8n execute` (a fresh n8n process per run), a bank
+ * answering at once (recordBank.ts: the eight fields issue 41 measured with), Return All with
+ * Simplify on and off beside HTTP Request + Split Out. Timed is the node window: from the node's start
+ * to its end as n8n records them in the execution (for HTTP Request + Split Out, from the first's start
+ * to the second's end), so n8n's start-up, which dwarfs a 5,000-item list, is left out. Rounds are
+ * interleaved and rotated after an uncounted first one; the CPU profile of one more run per cell is cut
+ * to the node window.
+ */
+async function benchReturnAllCli(stack: Stack): Promise<void> {
+	const { n8n, sandbox } = stack;
+	const bank = await startRecordBank(sandbox.baseUrl);
+	try {
+		const { id: credentialId } = await createCredential(
+			n8n,
+			'Customer Banking, bank answering from memory',
+			credentialData(sandbox, 'full', { baseUrl: bank.url }),
+		);
+		const saved = async (workflow: BenchWorkflow) =>
+			String((await n8n.apiOk<{ id: string }>('POST', '/workflows', workflow)).id);
+		const accounts = [sandbox.seeded.accounts.gbp, sandbox.seeded.accounts.eur];
+		const token = await bankToken(sandbox);
+		for (const [index, count] of CLI_COUNTS.entries()) {
+			const xaid = accounts[index % accounts.length];
+			bank.seed(xaid, count);
+			const workflows: Record<Exclude<CliCell, 'raw'>, string> = {
+				ours: await saved(cliReturnAllWorkflow(credentialId, xaid, true)),
+				oursSimplifyOff: await saved(cliReturnAllWorkflow(credentialId, xaid, false)),
+				http500: await saved(cliHttpRequestWorkflow(credentialId, bank.url, xaid, 500)),
+			};
+			const raw = async () => {
+				let items = 0;
+				for (let page = 0; ; page++) {
+					const answer = await fetch(
+						`${bank.url}/account/${xaid}/transactions?limit=500&page=${page}`,
+						{ headers: { authorization: `Bearer ${token}` } },
+					);
+					const { results } = (await answer.json()) as { results: unknown[] };
+					items += results.length;
+					if (results.length < 500) return items;
+				}
+			};
+			const windows: Record<CliCell, number[]> = {
+				ours: [],
+				oursSimplifyOff: [],
+				http500: [],
+				raw: [],
+			};
+			const processes: Record<CliCell, number[]> = {
+				ours: [],
+				oursSimplifyOff: [],
+				http500: [],
+				raw: [],
+			};
+			const pages: Record<CliCell, number> = { ours: 0, oursSimplifyOff: 0, http500: 0, raw: 0 };
+			const profiledRun = index === 0 ? RUNS + 1 : RUNS;
+			for (let run = 0; run <= profiledRun; run++) {
+				const profiling = run === RUNS + 1;
+				for (const cell of rotated([...CLI_CELLS], run)) {
+					if (profiling && !CLI_PROFILED.includes(cell)) continue;
+					bank.takePagesServed();
+					if (cell === 'raw') {
+						const started = performance.now();
+						const items = await raw();
+						if (items !== count) throw new Error(`raw loop: ${items} items of ${count}`);
+						if (counted(run)) windows.raw.push(performance.now() - started);
+						pages.raw = bank.takePagesServed();
+						continue;
+					}
+					const profileDir = profiling ? join(scratchDir, `bench-cli-${cell}`) : undefined;
+					const result = await executeWorkflow(n8n, workflows[cell], profileDir);
+					const [first, last] =
+						cell === 'http500'
+							? [result.nodes['HTTP Request'], result.nodes['Split Out']]
+							: [result.nodes['All Transactions'], result.nodes['All Transactions']];
+					if (last.items !== count) throw new Error(`${cell}: ${last.items} items out of ${count}`);
+					const windowMs = last.startTime + last.executionTime - first.startTime;
+					pages[cell] = bank.takePagesServed();
+					if (counted(run)) {
+						windows[cell].push(windowMs);
+						processes[cell].push(result.wallMs);
+					}
+					if (!result.profile) continue;
+					const { profile, wallAtMonotonicZeroMs } = result.profile;
+					const window = {
+						fromUs: (first.startTime - wallAtMonotonicZeroMs) * 1000,
+						toUs: (first.startTime + windowMs - wallAtMonotonicZeroMs) * 1000,
+					};
+					const shares = profileShares(profile, window);
+					const own = shares.find((share) => share.kind === OWN_CODE);
+					const topOwn = ownCodeByFunction(profile, window).slice(0, 6);
+					cliProfiles.push(
+						`#### ${CLI_LABELS[cell]}, ${count.toLocaleString('en')} transactions: node window ${ms(windowMs)}`,
+						'',
+						'| n8n main thread within the node window | time | share |',
+						'|---|---|---|',
+						...shares.map((s) => `| ${s.kind} | ${ms(s.ms)} | ${(s.share * 100).toFixed(1)}% |`),
+						'',
+						`This package's own code: ${ms(own?.ms ?? 0)}, ${(((own?.ms ?? 0) / windowMs) * 100).toFixed(1)}% of the node window.` +
+							(topOwn.length
+								? ` Its functions by self time: ${topOwn.map((f) => `\`${f.name}\` ${f.ms.toFixed(0)} ms`).join(', ')}.`
+								: ''),
+						'',
+					);
+				}
+			}
+			const time = (cell: CliCell) => summarise(windows[cell]);
+			say(
+				`### Return All ${count.toLocaleString('en')} transactions through \`n8n execute\` (issue 41's records, a bank answering at once; ${RUNS} interleaved rounds)`,
+			);
+			say();
+			say('| workflow | node window, median (min–max) | `n8n execute`, start to exit | pages |');
+			say('|---|---|---|---|');
+			for (const cell of CLI_CELLS)
+				say(
+					`| ${CLI_LABELS[cell]} | ${range(time(cell), ms)} | ${cell === 'raw' ? '—' : range(summarise(processes[cell]), ms)} | ${pages[cell]} |`,
+				);
+			say();
+			const t = (cell: CliCell) => time(cell).median;
+			say(
+				`Ratios of the node windows: Simplify on ${ratio(t('ours'), t('http500'))} and off ${ratio(t('oursSimplifyOff'), t('http500'))} the HTTP Request workflow (target ≤ 0.6×); ` +
+					`Simplify on ${ratio(t('ours'), t('oursSimplifyOff'))} off (target ≤ 1.1×); on ${ratio(t('ours'), t('raw'))} the raw loop.`,
+			);
+			say();
+		}
+	} finally {
+		await bank.close();
+	}
+}
+
+/** The profiles of the `n8n execute` runs, reported after the figures. */
+const cliProfiles: string[] = [];
 
 // ---------------------------------------------------------------- trigger
 
@@ -1035,10 +1191,18 @@ async function main(): Promise<void> {
 		);
 		say();
 		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, RETURN_ALL_COUNTS);
+		if (ONLY.includes('returnAllCli')) await benchReturnAllCli(stack);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
 		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
 		if (ONLY.includes('forged')) await benchForged(stack, id);
 		if (ONLY.includes('overload')) await benchOverload(stack, id);
+		if (cliProfiles.length > 0) {
+			say(
+				'### CPU profiles of `n8n execute`, cut to the node window (a run after the measured ones, not counted)',
+			);
+			say();
+			cliProfiles.forEach((line) => say(line));
+		}
 		if (profileNotes.length > 0) {
 			say('### CPU profiles of n8n (a run after the measured ones, not counted)');
 			say();

@@ -76,30 +76,97 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 
 /** Where a field of a simplified record comes from, worked out once per resource, not per record. */
 interface Source {
-	key: string;
 	/** The key at the record's top. */
 	top: string;
 	/** The keys below it, for a field lifted from a nested object. */
 	below: readonly string[];
 }
 
-const sourcesOf = (fields: readonly CompactField[]): readonly Source[] =>
-	fields.map(({ key, from = [key] }) => ({ key, top: from[0], below: from.slice(1) }));
+/**
+ * The simplified records of one resource that have the same listed fields are made alike: each one a
+ * copy of this object, made in one step, then its values written into fields it already has. An
+ * object grown field by field under keys read from a table costs V8 a change of shape per field,
+ * through code that sees every key (issue 41 measured 8 µs a record in n8n); copies of one object
+ * share its shape.
+ */
+interface Shape {
+	template: IDataObject;
+	/** The template's keys, and for each the position of its field in the resource's list. */
+	keys: readonly string[];
+	positions: readonly number[];
+}
 
-const SOURCES: Readonly<Record<SimplifiedResource, readonly Source[]>> = {
-	account: sourcesOf(COMPACT_FIELDS.account),
-	transaction: sourcesOf(COMPACT_FIELDS.transaction),
-	payee: sourcesOf(COMPACT_FIELDS.payee),
-	approval: sourcesOf(COMPACT_FIELDS.approval),
+/** Everything about simplifying one resource that does not depend on the record. */
+interface Plan {
+	sources: readonly Source[];
+	keys: readonly string[];
+	/** The shape of each set of fields seen so far, by its bits (field i: bit i). */
+	shapes: Map<number, Shape>;
+}
+
+function planOf(fields: readonly CompactField[]): Plan {
+	return {
+		sources: fields.map(({ key, from = [key] }) => ({ top: from[0], below: from.slice(1) })),
+		keys: fields.map(({ key }) => key),
+		shapes: new Map(),
+	};
+}
+
+const PLANS: Readonly<Record<SimplifiedResource, Plan>> = {
+	account: planOf(COMPACT_FIELDS.account),
+	transaction: planOf(COMPACT_FIELDS.transaction),
+	payee: planOf(COMPACT_FIELDS.payee),
+	approval: planOf(COMPACT_FIELDS.approval),
 };
 
-function ownValue(value: unknown, key: string): unknown {
-	return typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		Object.hasOwn(value, key)
-		? (value as IDataObject)[key]
-		: undefined;
+function shapeOf(plan: Plan, present: number): Shape {
+	let shape = plan.shapes.get(present);
+	if (shape) return shape;
+	const template: IDataObject = {};
+	const keys: string[] = [];
+	const positions: number[] = [];
+	plan.keys.forEach((key, position) => {
+		if ((present & (1 << position)) === 0) return;
+		template[key] = null;
+		keys.push(key);
+		positions.push(position);
+	});
+	shape = { template, keys, positions };
+	plan.shapes.set(present, shape);
+	return shape;
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The record's own field `key`; undefined when it has none (inherited members are not its fields). */
+function ownValue(record: IDataObject, key: string): unknown {
+	const value = record[key];
+	return value !== undefined && Object.hasOwn(record, key) ? value : undefined;
+}
+
+function valueAt(record: IDataObject, { top, below }: Source): unknown {
+	let value = ownValue(record, top);
+	for (let depth = 0; depth < below.length && value !== undefined; depth++)
+		value = isRecord(value) ? ownValue(value, below[depth]) : undefined;
+	return value;
+}
+
+function simplifyWith(plan: Plan, record: IDataObject): IDataObject {
+	const { sources } = plan;
+	const values: unknown[] = new Array(sources.length);
+	let present = 0;
+	for (let position = 0; position < sources.length; position++) {
+		const value = valueAt(record, sources[position]);
+		values[position] = value;
+		if (value !== undefined) present |= 1 << position;
+	}
+	const { template, keys, positions } = shapeOf(plan, present);
+	const compact = { ...template };
+	for (let field = 0; field < keys.length; field++)
+		compact[keys[field]] = values[positions[field]] as IDataObject[string];
+	return compact;
 }
 
 /**
@@ -107,13 +174,7 @@ function ownValue(value: unknown, key: string): unknown {
  * the simplified one; the bank's values go into it as they are, not copied.
  */
 export function simplifyRecord(resource: SimplifiedResource, record: IDataObject): IDataObject {
-	const compact: IDataObject = {};
-	for (const { key, top, below } of SOURCES[resource]) {
-		let value = ownValue(record, top);
-		for (const next of below) value = ownValue(value, next);
-		if (value !== undefined) compact[key] = value as IDataObject[string];
-	}
-	return compact;
+	return simplifyWith(PLANS[resource], record);
 }
 
 /** The simplified shape in words: "the account ID, name, … and created date". */
@@ -169,8 +230,6 @@ export function readSimplify(
 	const simplify =
 		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, defaultOn, 'Simplify');
 	if (!simplify) return undefined;
-	return (record) =>
-		typeof record === 'object' && record !== null && !Array.isArray(record)
-			? simplifyRecord(resource, record)
-			: record;
+	const plan = PLANS[resource];
+	return (record) => (isRecord(record) ? simplifyWith(plan, record) : record);
 }

@@ -116,9 +116,11 @@ function base64Core(bytes: Buffer, shift: number): string {
 	return encoded.slice(first, end);
 }
 
-/** The base64, base64url and hex forms of a secret, as patterns (hex in either case). */
-function encodedForms(secret: string): string[] {
-	const bytes = Buffer.from(secret, 'utf8');
+/**
+ * The base64 and base64url texts that show of a secret inside an encoded text (base64Core), as they
+ * stand when nothing escapes them again.
+ */
+function base64Texts(bytes: Buffer): string[] {
 	const texts = new Set<string>();
 	for (let shift = 0; shift < 3; shift++) {
 		const core = base64Core(bytes, shift);
@@ -127,11 +129,18 @@ function encodedForms(secret: string): string[] {
 			texts.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
 		}
 	}
-	const forms = [...texts]
-		.filter((text) => text.length > 0)
-		.map((text) => textPattern(text, false));
-	forms.push([...bytes].map((byte) => hexPattern(byte, 2)).join(''));
-	return forms;
+	return [...texts].filter((text) => text.length > 0);
+}
+
+/** A secret's hex form, as a pattern (either case). */
+function hexForm(bytes: Buffer): string {
+	return [...bytes].map((byte) => hexPattern(byte, 2)).join('');
+}
+
+/** The base64, base64url and hex forms of a secret, as patterns (hex in either case). */
+function encodedForms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	return [...base64Texts(bytes).map((text) => textPattern(text, false)), hexForm(bytes)];
 }
 
 /**
@@ -154,10 +163,7 @@ function patternOf(secret: string): RegExp {
 
 /** The patterns of the usable secrets, longest secret first, so a secret containing another is removed whole. */
 function patternsFor(secrets: Iterable<string | undefined>): RegExp[] {
-	const usable = new Set<string>();
-	for (const secret of secrets)
-		if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) usable.add(secret);
-	return [...usable].sort((a, b) => b.length - a.length).map(patternOf);
+	return usableSecrets(secrets).map(patternOf);
 }
 
 function removeAll(text: string, patterns: RegExp[]): string {
@@ -173,20 +179,122 @@ export function redact(text: string, secrets: Iterable<string | undefined>): str
 }
 
 /**
+ * The quick look at one string of an answer: whether it may hold a secret (the full patterns then
+ * decide), false only when it cannot. Every character of a secret may be percent-encoded ("%"), an
+ * HTML character reference ("&") or a JSON escape (a backslash), a space also "+"; the base64 and hex
+ * forms contain none of these unless percent-encoded. So a string without them can hold a secret only
+ * as the secret itself, its base64 or base64url text or its hex form (either case): plain comparisons.
+ * And no form of a secret is shorter than the secret (an encoded character is at least as long as the
+ * character; base64 and hex are longer than the bytes), nor than its own text: a shorter string is
+ * skipped.
+ */
+interface QuickLook {
+	shortest: number;
+	escapes: RegExp;
+	/** The plain forms, shortest first, each with the pattern that finds it (hex in either case). */
+	forms: ReadonlyArray<{ length: number; text?: string; pattern?: RegExp }>;
+}
+
+const QUICK_LOOKS_KEPT = 16;
+const quickLooks = new Map<string, QuickLook>();
+
+function quickLookFor(secrets: readonly string[]): QuickLook {
+	const id = secrets.join('\u0000');
+	let look = quickLooks.get(id);
+	if (!look) {
+		const forms = secrets.flatMap((secret) => {
+			const bytes = Buffer.from(secret, 'utf8');
+			const hex = bytes.toString('hex');
+			return [
+				...[secret, ...base64Texts(bytes)].map((text) => ({ length: text.length, text })),
+				{ length: hex.length, pattern: new RegExp(hex, 'i') },
+			];
+		});
+		look = {
+			shortest: Math.min(...secrets.map((secret) => secret.length)),
+			escapes: secrets.some((secret) => secret.includes(' ')) ? /[%&\\+]/ : /[%&\\]/,
+			forms: forms.sort((a, b) => a.length - b.length),
+		};
+		if (quickLooks.size >= QUICK_LOOKS_KEPT)
+			quickLooks.delete(quickLooks.keys().next().value as string);
+		quickLooks.set(id, look);
+	}
+	return look;
+}
+
+function mayHoldSecret(text: string, look: QuickLook): boolean {
+	if (text.length < look.shortest) return false;
+	if (look.escapes.test(text)) return true;
+	for (const form of look.forms) {
+		if (form.length > text.length) return false;
+		if (form.text !== undefined ? text.includes(form.text) : form.pattern?.test(text)) return true;
+	}
+	return false;
+}
+
+/** The secrets that are searched for, longest first, so a secret containing another is removed whole. */
+function usableSecrets(secrets: Iterable<string | undefined>): string[] {
+	const usable = new Set<string>();
+	for (const secret of secrets)
+		if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) usable.add(secret);
+	return [...usable].sort((a, b) => b.length - a.length);
+}
+
+/** Whether a string of the answer (a value or a key) holds a form of one of `secrets`. */
+function holdsSecret(text: string, look: QuickLook, secrets: readonly string[]): boolean {
+	if (!mayHoldSecret(text, look)) return false;
+	// compiled only here: most answers never need the full patterns
+	return secrets.map(patternOf).some((pattern) => {
+		pattern.lastIndex = 0;
+		return pattern.test(text);
+	});
+}
+
+/**
+ * The strings of the answer, keys included, that are long enough to hold a secret (inherited keys too:
+ * looking at more strings never lets a secret through).
+ */
+function collectStrings(node: unknown, shortest: number, into: string[]): void {
+	if (typeof node === 'string') {
+		if (node.length >= shortest) into.push(node);
+		return;
+	}
+	if (typeof node !== 'object' || node === null) return;
+	if (Array.isArray(node)) {
+		for (let index = 0; index < node.length; index++) collectStrings(node[index], shortest, into);
+		return;
+	}
+	for (const key in node) {
+		if (key.length >= shortest) into.push(key);
+		collectStrings((node as IDataObject)[key], shortest, into);
+	}
+}
+
+/**
+ * Whether any string of the answer holds a form of a secret. The strings that can are looked at
+ * together first, joined into one text: a form inside one string is inside the joined text, so when
+ * the quick look finds nothing there, no string holds a secret (one look per answer, not per string).
+ * Otherwise each string is looked at on its own, and the full patterns decide.
+ */
+function answerHoldsSecret(value: unknown, look: QuickLook, secrets: readonly string[]): boolean {
+	const strings: string[] = [];
+	collectStrings(value, look.shortest, strings);
+	if (!mayHoldSecret(strings.join('\n'), look)) return false;
+	return strings.some((text) => holdsSecret(text, look, secrets));
+}
+
+/**
  * The API's answer with every form of the secrets removed from its strings (keys included): a bank
  * that echoes a token or secret into a field must not put it into n8n's output. The answer is
- * returned untouched, without a copy, when no secret occurs in it.
+ * returned untouched, without a copy, when no secret occurs in it. Its strings are read as they are,
+ * not serialised again: a cheap look at each (its length, the characters an encoding needs, the
+ * secrets' plain forms) leaves the encoding-aware patterns to the few strings that may need them.
  */
 export function scrubSecrets<T>(value: T, secrets: Iterable<string | undefined>): T {
-	const found = patternsFor(secrets);
-	if (found.length === 0) return value;
-	// JSON escapes of the answer's strings are among the forms searched for
-	const serialised = JSON.stringify(value);
-	const occurs = (pattern: RegExp) => {
-		pattern.lastIndex = 0;
-		return pattern.test(serialised);
-	};
-	if (serialised === undefined || !found.some(occurs)) return value;
+	const usable = usableSecrets(secrets);
+	if (usable.length === 0) return value;
+	if (!answerHoldsSecret(value, quickLookFor(usable), usable)) return value;
+	const found = usable.map(patternOf);
 	const clean = (text: string) => removeAll(text, found);
 	const walk = (node: unknown): unknown => {
 		if (typeof node === 'string') return clean(node);

@@ -228,3 +228,57 @@ export function submitBatchWorkflow(
 		},
 	]);
 }
+
+/** The start of a workflow run from the command line (`n8n execute` starts at the Manual Trigger). */
+function manualTrigger(): Node {
+	return {
+		name: 'When clicking Execute workflow',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		parameters: {},
+	};
+}
+
+/** Return All of one account's transactions, run with `n8n execute`: Simplify as left (on) or off. */
+export function cliReturnAllWorkflow(
+	credentialId: string,
+	xaid: string,
+	simplify: boolean,
+): BenchWorkflow {
+	return chain(`bench cli: Return All, Simplify ${simplify ? 'on' : 'off'} (${xaid})`, [
+		manualTrigger(),
+		{
+			name: 'All Transactions',
+			type: 'n8n-nodes-customer-banking.customerBanking',
+			typeVersion: 1,
+			credentials: credential(credentialId),
+			parameters: {
+				resource: 'transaction',
+				operation: 'getMany',
+				scope: 'account',
+				account: { __rl: true, mode: 'id', value: xaid },
+				returnAll: true,
+				...(!simplify && { simplify: false }),
+			},
+		},
+	]);
+}
+
+/** The same list with n8n's own nodes, run with `n8n execute`: HTTP Request paging it, then Split Out. */
+export function cliHttpRequestWorkflow(
+	credentialId: string,
+	baseUrl: string,
+	xaid: string,
+	limit: number,
+): BenchWorkflow {
+	const [, http, split] = httpRequestWorkflow('unused', credentialId, baseUrl, limit).nodes;
+	http.parameters = {
+		...(http.parameters as Record<string, unknown>),
+		url: `${baseUrl}/account/${xaid}/transactions`,
+	};
+	return chain(`bench cli: HTTP Request + Split Out, limit ${limit} (${xaid})`, [
+		manualTrigger(),
+		http,
+		split,
+	]);
+}

@@ -12,6 +12,7 @@ import {
 	COMPACT_FIELDS,
 	compactFieldsForReadme,
 	compactFieldsInWords,
+	readSimplify,
 	runsAsAiTool,
 	type SimplifiedResource,
 	simplifyRecord,
@@ -116,6 +117,53 @@ describe('the compact field lists', () => {
 			simplifyRecord('approval', { transaction: Object.create({ amount: 5 }) as IDataObject }),
 		).toEqual({});
 		expect(simplifyRecord('account', Object.create({ xaid: 'a' }) as IDataObject)).toEqual({});
+	});
+});
+
+describe('records with the same fields are made alike, each its own object', () => {
+	// one page with records of several sets of fields, in any order of the bank's keys
+	const page: IDataObject[] = [
+		{ xtid: 't-1', status: 'sent', amount: 1 },
+		{ amount: 2.5, status: 'settled', xtid: 't-2' },
+		{ xtid: 't-3', xaid: 'a', reference: 'R', amount: 3 },
+		{ xtid: 't-4', status: 'sent', amount: null },
+		{},
+		{ status: 'failed', xtid: 't-6', amount: 6 },
+	];
+	const expected: IDataObject[] = [
+		{ transactionId: 't-1', status: 'sent', amount: 1 },
+		{ transactionId: 't-2', status: 'settled', amount: 2.5 },
+		{ transactionId: 't-3', amount: 3, reference: 'R', accountId: 'a' },
+		{ transactionId: 't-4', status: 'sent', amount: null },
+		{},
+		{ transactionId: 't-6', status: 'failed', amount: 6 },
+	];
+
+	it('each record keeps its own values, its fields in the list order', () => {
+		const simplified = page.map((record) => simplifyRecord('transaction', record));
+		expect(simplified).toEqual(expected);
+		simplified.forEach((record, at) =>
+			expect(Object.keys(record)).toEqual(Object.keys(expected[at])),
+		);
+	});
+
+	it('no two records share an object: changing one leaves the others and later ones as they are', () => {
+		const first = page.map((record) => simplifyRecord('transaction', record));
+		for (const record of first) record.status = 'changed';
+		first[0].extra = true;
+		expect(page.map((record) => simplifyRecord('transaction', record))).toEqual(expected);
+		expect(new Set(first).size).toBe(first.length);
+	});
+
+	it('what readSimplify gives a list does the same, and passes on what is not a record', () => {
+		const context = {
+			getNode: () => ({ type: 'n8n-nodes-customer-banking.customerBanking' }),
+			getNodeParameter: () => true,
+		} as unknown as IExecuteFunctions;
+		const shape = readSimplify.call(context, 0, 'transaction', true);
+		expect(page.map((record) => shape?.(record))).toEqual(expected);
+		const notRecords = ['x', null, [1]] as unknown as IDataObject[];
+		expect(notRecords.map((value) => shape?.(value))).toEqual(notRecords);
 	});
 });
 
