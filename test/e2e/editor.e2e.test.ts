@@ -405,7 +405,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(requested).toEqual([
 			expect.objectContaining({
 				text: expect.stringMatching(
-					/^Payment \S+ needs approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ before .+\. Approve or decline it in the bank's app \(approval \S+\)\.$/,
+					/^Payment DEMO-APPROVE-01 needs approval: 2,500\.00 GBP( to [^,]+)?, by .+, before \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} \S+\. Approve or decline it in the bank's app \(approval \S+\)\.$/,
 				),
 			}),
 		]);
@@ -417,7 +417,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(decided).toEqual([
 			expect.objectContaining({
 				text: expect.stringMatching(
-					/^Approved: payment \S+: 1800 GBP \(reference DEMO-APPROVED-01\) was sent\.$/,
+					/^Approved: payment DEMO-APPROVED-01 of 1,800\.00 GBP was sent \(transaction \S+\)\.$/,
 				),
 			}),
 		]);
@@ -450,7 +450,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			'Create or update payee',
 		);
 		const payeeIds = (payees: Array<Record<string, unknown>>) =>
-			payees.map((payee) => payee.payeeId ?? payee.xpid);
+			payees.map((payee) => payee.payeeId);
 		expect(payeeIds(synced)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
 		expect(payeeIds(again)).toEqual(payeeIds(synced));
 
@@ -480,7 +480,11 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 120.5, 'Invoice 42');
 		const received = await waitForNewExecution(stack.n8n, String(trigger?.id), before);
 		expect(nodeOutput(received, 'Message')).toEqual([
-			{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) },
+			{
+				text: expect.stringMatching(
+					/^Received: 120\.50 GBP, reference Invoice 42, on \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} \S+ \(transaction \S+\)$/,
+				),
+			},
 		]);
 	});
 

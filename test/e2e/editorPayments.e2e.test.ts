@@ -276,6 +276,75 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		}
 	});
 
+	/**
+	 * What n8n's canvas draws at a node's main outputs (CanvasHandleMainOutput.vue, the same on both n8n
+	 * lines): each output's label (`outputLabel`: one line, cut with an ellipsis past its max-width, 96px
+	 * once connected) and, on an output not connected after a run, its item count (`runDataLabel`).
+	 * Read from the page: whether each label is drawn whole (its text no wider than its box) and where
+	 * each is.
+	 */
+	async function outputLabelsOf(name: string) {
+		return await page
+			.locator('[data-test-id="canvas-node"]')
+			.filter({ hasText: name })
+			.first()
+			.evaluate((node) => {
+				const drawn = (selector: string) =>
+					[...node.querySelectorAll(selector)]
+						.filter((element) => (element.textContent ?? '').trim() !== '')
+						.map((element) => {
+							const { left, right, top, bottom } = element.getBoundingClientRect();
+							return {
+								text: (element.textContent ?? '').trim(),
+								whole: element.scrollWidth <= element.clientWidth,
+								width: element.clientWidth,
+								needs: element.scrollWidth,
+								box: { left, right, top, bottom },
+							};
+						});
+				return {
+					labels: drawn('[class*="_outputLabel_"]'),
+					counts: drawn('[class*="_runDataLabel_"]'),
+				};
+			});
+	}
+
+	type Box = { left: number; right: number; top: number; bottom: number };
+	const overlap = (a: Box, b: Box) =>
+		a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+	it('Outputs by Outcome with no output connected yet: every label whole on the canvas, before and after a run, and no item count over a label', async () => {
+		const outputs = ['Sent', 'Needs Approval', 'Already Made', 'Not Paid', 'Needs Checking'];
+		const workflowId = await openInvoiceWorkflow(
+			'Pay by outcome, outputs not connected',
+			invoicesOf('EDU', [12.5, 1500, 6000]),
+			{ outputsByOutcome: true, options: { maxAmount: '5000' } },
+		);
+		await page.locator('[data-test-id="zoom-to-fit"]').click();
+		await sleep(700);
+		const before = await outputLabelsOf('Pay');
+		console.log(`n8n ${version}, before a run: ${JSON.stringify(before)}`);
+		await shot('05-outputs-by-outcome-not-connected');
+		const execution = await executeInEditor(workflowId);
+		expect(executionError(execution)).toBeUndefined();
+		await page.locator('[class*="_runDataLabel_"]').filter({ hasText: /item/ }).first().waitFor();
+		await sleep(700);
+		const after = await outputLabelsOf('Pay');
+		console.log(`n8n ${version}, after a run: ${JSON.stringify(after)}`);
+		await shot('06-outputs-by-outcome-not-connected-run');
+		for (const drawn of [before, after]) {
+			expect(drawn.labels.map((label) => label.text)).toEqual(outputs);
+			expect(drawn.labels.filter((label) => !label.whole)).toEqual([]);
+		}
+		expect(after.counts.map((count) => count.text)).toEqual(['1 item', '1 item', '1 item']);
+		const covered = after.counts.flatMap((count) =>
+			after.labels
+				.filter((label) => overlap(count.box, label.box))
+				.map((label) => `${count.text} over ${label.text}`),
+		);
+		expect(covered).toEqual([]);
+	});
+
 	it.each(['10.123', '-50', '0', '1,000.50', 'abc'])(
 		'Amount typed as %p in the form: nothing is sent, and the node says which field and rule',
 		async (typed) => {
