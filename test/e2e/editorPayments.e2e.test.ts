@@ -275,6 +275,23 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		const drawn = await outputLabelsOf('Pay');
 		expect(drawn.labels.map((label) => label.text)).toEqual(outputs);
 		expect(drawn.labels.filter((label) => !label.whole)).toEqual([]);
+		// connected, the item counts are drawn on the connections (`edgeLabel`): none over a name
+		const edgeCounts = await page.locator('[class*="_edgeLabel_"]').evaluateAll((elements) =>
+			elements
+				.filter((element) => /item/.test(element.textContent ?? ''))
+				.map((element) => {
+					const { left, right, top, bottom } = element.getBoundingClientRect();
+					return { text: (element.textContent ?? '').trim(), box: { left, right, top, bottom } };
+				}),
+		);
+		expect(edgeCounts.length).toBeGreaterThan(0);
+		expect(
+			edgeCounts.flatMap((count) =>
+				drawn.labels
+					.filter((label) => overlap(count.box, label.box))
+					.map((label) => `${count.text} over ${label.text}`),
+			),
+		).toEqual([]);
 		if (version === defaultVersion) {
 			// the run on the canvas: each output with the number of items that left on it
 			await docImage(page, 'outputs-by-outcome', [page.locator('[data-test-id="canvas-node"]')]);
