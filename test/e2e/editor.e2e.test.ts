@@ -280,6 +280,21 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			),
 		).toEqual([]);
 		await shot('00-credential');
+
+		// n8n tests a credential when it is saved (README, Credentials): no Test button; a changed field
+		// and Save show the test's result
+		const buttons = (await modal.locator('button').allInnerTexts()).map((label) => label.trim());
+		expect(buttons.filter((label) => /^test\b/i.test(label))).toEqual([]);
+		const previous = modal
+			.locator('[data-test-id="parameter-input-webhookSigningSecretPrevious"] input')
+			.first();
+		await previous.fill('whsec_e2e-previous');
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
+		await shot('00b-credential-saved-and-tested');
+		await previous.fill('');
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
 		await page.keyboard.press('Escape');
 	});
 
