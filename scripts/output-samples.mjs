@@ -117,6 +117,7 @@ export const OPERATION_INPUTS = {
 	'payee:upsert': { account: byId(ACCOUNT), ...GBP_PAYEE_FORM, lookUpExisting: false },
 	'payment:submit': PAYMENT,
 	'payment:submitBatch': PAYMENT,
+	'payment:getStatus': { account: byId(ACCOUNT), transactionId: TRANSACTION },
 	'approval:get': { approvalRef: APPROVAL },
 	'approval:getByPayment': { transactionId: TRANSACTION },
 	'approval:getMany': {},
