@@ -153,7 +153,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const actions = await openAppInNodePanel();
 		const panelText = await page.locator('[data-test-id="node-creator"]').innerText();
 		expect(panelText).toMatch(/Triggers \(2\)/);
-		expect(panelText).toMatch(/Actions \(15\)/);
+		expect(panelText).toMatch(/Actions \(16\)/);
 		expect(await actions.allInnerTexts()).toEqual(
 			expect.arrayContaining(['On transaction confirmed', 'On transaction received']),
 		);
