@@ -408,6 +408,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		return execution;
 	}
 
+	// seven examples run one after the other, each through the editor (about 20 s each on a loaded machine)
 	it('runs the demo examples from the editor', async () => {
 		const { sandbox } = stack;
 		const ledger = sandbox.control.ledger();
@@ -501,7 +502,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 				),
 			},
 		]);
-	});
+	}, 360_000);
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {
 		expect(ourErrors()).toEqual([]);
