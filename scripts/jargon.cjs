@@ -90,11 +90,12 @@ function findJargon(description, file) {
 }
 
 /**
- * The API's names for its identifiers and its request ID (spec §Identifiers; spec §Payments'
- * `requestId`), and the node's own former words for them: an output names them in plain words instead
- * (accountId, payeeId, transactionId, approvalId, bankRequestId; actions/outputNames.ts).
+ * The API's names for its identifiers, its request ID and an approval's meta object (spec
+ * §Identifiers, §Approval; spec §Payments' `requestId`), and the node's own former words for them: an
+ * output names them in plain words instead (accountId, payeeId, transactionId, approvalId,
+ * bankRequestId; nodes/shared/outputNames.ts), or lifts what meta holds to the top.
  */
-const API_OUTPUT_NAME = /^(?:x[apt]ids?|ref|parent_xaid|requestId|approvalRef)$/;
+const API_OUTPUT_NAME = /^(?:x[apt]?ids?|ref|parent_xaid|meta|requestId|approvalRef)$/;
 
 /**
  * Every key of `output` (an output item the node builds, or a list of them), nested objects and lists

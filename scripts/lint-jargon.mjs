@@ -1,10 +1,12 @@
 // Fails when a label, description, hint, placeholder, notice or option of a published node or of the
-// credential shows the API's words (scripts/jargon.cjs), or when an output the nodes build (Simplify,
-// payment results, both triggers: scripts/output-samples.mjs) names a field with one of the API's
-// identifier names. Loads the TypeScript sources named in package.json's "n8n" section (run with tsx:
-// `npm run lint:jargon`), so no build is needed. Files named on the command line are checked instead,
-// their forms only (the checker's own test plants one); without them, the README's user sections
-// (scripts/readmeJargon.cjs) and the outputs are checked too.
+// credential shows the API's words (scripts/jargon.cjs), or when an output the nodes give by default
+// (every operation of the action node, payment results, both triggers: scripts/output-samples.mjs)
+// names a field with one of the API's identifier names. Loads the TypeScript sources named in
+// package.json's "n8n" section (run with tsx: `npm run lint:jargon`), so no build is needed. Files named
+// on the command line are checked instead, their forms only (the checker's own test plants one);
+// without them, the README's user sections (scripts/readmeJargon.cjs) and the outputs are checked too.
+// `--outputs <module>` checks the outputs that module's `outputSamples()` gives instead of
+// scripts/output-samples.mjs (the checker's own test plants one).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +18,13 @@ const { findReadmeJargon } = require('./readmeJargon.cjs');
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { n8n } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-const named = process.argv.slice(2);
+const args = process.argv.slice(2);
+const outputsAt = args.indexOf('--outputs');
+const outputsModule =
+	outputsAt === -1
+		? join(repoRoot, 'scripts', 'output-samples.mjs')
+		: resolve(args.splice(outputsAt, 2)[1]);
+const named = args;
 const sources =
 	named.length > 0
 		? named
@@ -48,7 +56,7 @@ if (named.length === 0) problems.push(...readmeProblems());
 const outputProblems = [];
 let outputs = 0;
 if (named.length === 0) {
-	const { outputSamples } = await import('./output-samples.mjs');
+	const { outputSamples } = await import(pathToFileURL(outputsModule).href);
 	for (const { where, output, raw } of await outputSamples()) {
 		outputs++;
 		outputProblems.push(...findApiOutputNames(output, where, raw));
@@ -72,7 +80,7 @@ if (problems.length > 0) {
 }
 if (outputProblems.length > 0) {
 	console.error(
-		`lint-jargon: ${outputProblems.length} output field(s) named as the API names them: use the plain names (nodes/CustomerBanking/actions/outputNames.ts)`,
+		`lint-jargon: ${outputProblems.length} output field(s) named as the API names them: use the plain names (nodes/shared/outputNames.ts), the bank's records with Simplify off only`,
 	);
 }
 if (problems.length > 0 || outputProblems.length > 0) process.exit(1);

@@ -68,6 +68,14 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 					'Only approvals of these accounts; leave empty for every account of the credential. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to return a simplified version of the response instead of the raw data: each event names the approval, payment, account and payee plainly. Off, the event also holds the bank's records of the approval and of its transaction as the bank sent them, under the bank's own field names.",
+			},
+			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -97,6 +105,7 @@ export class CustomerBankingApprovalTrigger implements INodeType {
 		const accounts = textList(this.getNodeParameter('accounts', []));
 		const includePendingAtStart =
 			this.getNodeParameter('options.includePendingAtStart', false) === true;
-		return await pollApprovals.call(this, { events, accounts, includePendingAtStart });
+		const simplify = this.getNodeParameter('simplify', true) !== false;
+		return await pollApprovals.call(this, { events, accounts, includePendingAtStart, simplify });
 	}
 }

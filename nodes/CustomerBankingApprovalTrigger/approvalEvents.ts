@@ -14,6 +14,7 @@ import {
 	type TransactionStatusMeaning,
 	transactionStatusMeaning,
 } from '../shared/approvals/approvalStatus';
+import { PLAIN_NAMES } from '../shared/outputNames';
 
 export type ApprovalEvent = 'approvalRequested' | 'approvalDecided';
 
@@ -124,22 +125,22 @@ export function writeState(staticData: IDataObject, state: ApprovalState): void 
 }
 
 /**
- * The approval's, payment's and account's IDs under the names the action node's outputs give them
- * (actions/outputNames.ts), and whatever else the record carries about the payment (spec: "not shown").
+ * The approval's, payment's and account's IDs under the names every node's outputs give them
+ * (shared/outputNames.ts), and whatever else the record carries about the payment (spec: "not shown").
  */
 export function describeApproval(approval: IDataObject): IDataObject {
 	const payment = approvalPayment(approval);
 	const meta = objectOf(approval.meta);
 	const details: IDataObject = {
-		approvalId: text(approval.ref),
-		transactionId: text(approval.xtid) ?? text(payment.xtid),
-		accountId: approvalAccount(approval) ?? null,
+		[PLAIN_NAMES.ref]: text(approval.ref),
+		[PLAIN_NAMES.xtid]: text(approval.xtid) ?? text(payment.xtid),
+		[PLAIN_NAMES.parent_xaid]: approvalAccount(approval) ?? null,
 		bankStatus: text(approval.status),
 	};
 	for (const [name, value] of Object.entries({
 		amount: payment.amount,
 		currency: payment.currency,
-		payeeId: payment.xpid,
+		[PLAIN_NAMES.xpid]: payment.xpid,
 		payeeName: payment.payeeName,
 		reference: payment.reference,
 		approvers: meta.approvers,
@@ -245,6 +246,19 @@ export async function readDecision(
 	return { judgement: judgeDecision(approval, transaction), approval, transaction };
 }
 
+/**
+ * The fields of an event that hold the bank's records as it sent them, under its own names: an event
+ * has them with Simplify off only.
+ */
+const BANK_RECORDS = ['approval', 'transaction'] as const;
+
+/** The event as Simplify shows it: every field under the package's plain names, the bank's records left out. */
+export function simplifiedEvent(event: IDataObject): IDataObject {
+	const simplified = { ...event };
+	for (const field of BANK_RECORDS) delete simplified[field];
+	return simplified;
+}
+
 /** The Approval Decided event for a decision, with everything the bank said. */
 export function decidedEvent(
 	ref: string,
@@ -260,9 +274,9 @@ export function decidedEvent(
 		...(approval
 			? describeApproval(approval)
 			: {
-					approvalId: ref,
-					transactionId: known.xtid,
-					accountId: known.account,
+					[PLAIN_NAMES.ref]: ref,
+					[PLAIN_NAMES.xtid]: known.xtid,
+					[PLAIN_NAMES.parent_xaid]: known.account,
 					bankStatus: null,
 				}),
 		transactionStatus: transaction ? (text(transaction.status) ?? null) : null,

@@ -2,12 +2,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isPending } from '../shared/approvals/approvalRecords';
+import { PLAIN_NAMES } from '../shared/outputNames';
 import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
 import {
 	type ApprovalEvent,
 	type ApprovalState,
 	decidedEvent,
 	describeApproval,
+	simplifiedEvent,
 	listAllApprovals,
 	MAX_SETTLED,
 	readDecision,
@@ -41,8 +43,8 @@ async function oneAtATime<T>(this: IPollFunctions, poll: () => Promise<T>): Prom
 /** What an approval's record tells about its payment, as remembered while it is watched. */
 function knownOf(details: IDataObject): { xtid: string | null; account: string | null } {
 	return {
-		xtid: (details.transactionId as string | null) ?? null,
-		account: (details.accountId as string | null) ?? null,
+		xtid: (details[PLAIN_NAMES.xtid] as string | null) ?? null,
+		account: (details[PLAIN_NAMES.parent_xaid] as string | null) ?? null,
 	};
 }
 
@@ -65,12 +67,12 @@ async function exampleEvent(
 		: []) {
 		const details = describeApproval(approval);
 		const known = knownOf(details);
-		const read = await readDecision.call(this, String(details.approvalId), known, approval);
+		const read = await readDecision.call(this, String(details[PLAIN_NAMES.ref]), known, approval);
 		const { judgement } = read;
 		if (judgement.kind === 'pending') continue;
 		return judgement.kind === 'decided'
-			? decidedEvent(String(details.approvalId), known, read, judgement.decision)
-			: decidedEvent(String(details.approvalId), known, read, 'undetermined', judgement.note);
+			? decidedEvent(String(details[PLAIN_NAMES.ref]), known, read, judgement.decision)
+			: decidedEvent(String(details[PLAIN_NAMES.ref]), known, read, 'undetermined', judgement.note);
 	}
 	throw new NodeOperationError(this.getNode(), 'No approval to show as an example', {
 		description: events.includes('approvalDecided')
@@ -109,7 +111,7 @@ function readList(
 	const listedDecided = new Map<string, IDataObject>();
 	for (const approval of approvals) {
 		const details = describeApproval(approval);
-		const ref = String(details.approvalId ?? '');
+		const ref = String(details[PLAIN_NAMES.ref] ?? '');
 		if (!ref) continue;
 		if (!isPending(approval)) {
 			listedDecided.set(ref, approval);
@@ -237,6 +239,8 @@ export interface PollOptions {
 	/** Account IDs; empty for every account of the credential. */
 	accounts: string[];
 	includePendingAtStart: boolean;
+	/** Simplify: the events without the bank's records (approvalEvents.ts `simplifiedEvent`). */
+	simplify: boolean;
 }
 
 /**
@@ -246,14 +250,15 @@ export interface PollOptions {
  */
 export async function pollApprovals(
 	this: IPollFunctions,
-	{ events, accounts, includePendingAtStart }: PollOptions,
+	{ events, accounts, includePendingAtStart, simplify }: PollOptions,
 ): Promise<INodeExecutionData[][] | null> {
+	const output = (event: IDataObject) => (simplify ? simplifiedEvent(event) : event);
 	return await (oneAtATime<INodeExecutionData[][] | null>).call(this, async () => {
 		const approvals = await listAllApprovals.call(this, accounts);
 
 		// n8n's "Fetch Test Event": the newest approval of a chosen event as an example; nothing is remembered.
 		if (this.getMode() === 'manual')
-			return [[{ json: await exampleEvent.call(this, approvals, events) }]];
+			return [[{ json: output(await exampleEvent.call(this, approvals, events)) }]];
 
 		const staticData = this.getWorkflowStaticData('node');
 		const { emitted, next } = await pollChanges.call(
@@ -264,6 +269,6 @@ export async function pollApprovals(
 			includePendingAtStart,
 		);
 		writeState(staticData, next);
-		return emitted.length > 0 ? [this.helpers.returnJsonArray(emitted)] : null;
+		return emitted.length > 0 ? [this.helpers.returnJsonArray(emitted.map(output))] : null;
 	});
 }

@@ -78,7 +78,7 @@ describe.each(selectedVersions())(
 					decision: 'approved',
 					approvalId: approved.ref,
 					transactionStatus: 'sent',
-					transaction: expect.objectContaining({ xtid: approved.xtid }),
+					transactionId: approved.xtid,
 				}),
 			]);
 			for (let i = 0; i < 3; i++) expect(await poll()).toEqual([]);

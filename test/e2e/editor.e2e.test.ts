@@ -153,7 +153,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		const actions = await openAppInNodePanel();
 		const panelText = await page.locator('[data-test-id="node-creator"]').innerText();
 		expect(panelText).toMatch(/Triggers \(2\)/);
-		expect(panelText).toMatch(/Actions \(15\)/);
+		expect(panelText).toMatch(/Actions \(16\)/);
 		expect(await actions.allInnerTexts()).toEqual(
 			expect.arrayContaining(['On transaction confirmed', 'On transaction received']),
 		);
@@ -280,6 +280,21 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			),
 		).toEqual([]);
 		await shot('00-credential');
+
+		// n8n tests a credential when it is saved (README, Credentials): no Test button; a changed field
+		// and Save show the test's result
+		const buttons = (await modal.locator('button').allInnerTexts()).map((label) => label.trim());
+		expect(buttons.filter((label) => /^test\b/i.test(label))).toEqual([]);
+		const previous = modal
+			.locator('[data-test-id="parameter-input-webhookSigningSecretPrevious"] input')
+			.first();
+		await previous.fill('whsec_e2e-previous');
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
+		await shot('00b-credential-saved-and-tested');
+		await previous.fill('');
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
 		await page.keyboard.press('Escape');
 	});
 
@@ -393,6 +408,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		return execution;
 	}
 
+	// seven examples run one after the other, each through the editor (about 20 s each on a loaded machine)
 	it('runs the demo examples from the editor', async () => {
 		const { sandbox } = stack;
 		const ledger = sandbox.control.ledger();
@@ -405,7 +421,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(requested).toEqual([
 			expect.objectContaining({
 				text: expect.stringMatching(
-					/^Payment \S+ needs approval: 2500 GBP \(reference DEMO-APPROVE-01\) by .+ before .+\. Approve or decline it in the bank's app \(approval \S+\)\.$/,
+					/^Payment DEMO-APPROVE-01 needs approval: 2,500\.00 GBP( to [^,]+)?, by .+, before \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} \S+\. Approve or decline it in the bank's app \(approval \S+\)\.$/,
 				),
 			}),
 		]);
@@ -417,7 +433,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		expect(decided).toEqual([
 			expect.objectContaining({
 				text: expect.stringMatching(
-					/^Approved: payment \S+: 1800 GBP \(reference DEMO-APPROVED-01\) was sent\.$/,
+					/^Approved: payment DEMO-APPROVED-01 of 1,800\.00 GBP was sent \(transaction \S+\)\.$/,
 				),
 			}),
 		]);
@@ -450,7 +466,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			'Create or update payee',
 		);
 		const payeeIds = (payees: Array<Record<string, unknown>>) =>
-			payees.map((payee) => payee.payeeId ?? payee.xpid);
+			payees.map((payee) => payee.payeeId);
 		expect(payeeIds(synced)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
 		expect(payeeIds(again)).toEqual(payeeIds(synced));
 
@@ -480,9 +496,13 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		await sandbox.control.receive(sandbox.seeded.accounts.gbp, 120.5, 'Invoice 42');
 		const received = await waitForNewExecution(stack.n8n, String(trigger?.id), before);
 		expect(nodeOutput(received, 'Message')).toEqual([
-			{ text: expect.stringMatching(/^Received: transaction \S+, 120\.5 GBP \(Invoice 42\)$/) },
+			{
+				text: expect.stringMatching(
+					/^Received: 120\.50 GBP, reference Invoice 42, on \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} \S+ \(transaction \S+\)$/,
+				),
+			},
 		]);
-	});
+	}, 360_000);
 
 	it('logged no browser console error from the package, and every package asset loaded', () => {
 		expect(ourErrors()).toEqual([]);

@@ -260,7 +260,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		);
 		const execution = await executeInEditor(workflowId);
 		expect(executionError(execution)).toBeUndefined();
-		const outputs = ['Sent', 'Needs Approval', 'Already Made', 'Not Paid', 'Needs Checking'];
+		const outputs = ['Sent', 'To Approve', 'Made Before', 'Not Paid', 'To Check'];
 		expect(
 			outputs.map((_name, index) => nodeOutput(execution, 'Pay', index).map((item) => item.status)),
 		).toEqual([['submitted'], ['pending_approval'], [], ['rejected'], []]);
@@ -269,10 +269,110 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		for (const name of outputs) expect(panel).toContain(name);
 		await shot('04-outputs-by-outcome');
 		await closeNdv();
+		// connected, each name is drawn whole (n8n allows 96 px then)
+		await page.locator('[data-test-id="zoom-to-fit"]').click();
+		await sleep(700);
+		const drawn = await outputLabelsOf('Pay');
+		expect(drawn.labels.map((label) => label.text)).toEqual(outputs);
+		expect(drawn.labels.filter((label) => !label.whole)).toEqual([]);
+		// connected, the item counts are drawn on the connections (`edgeLabel`): none over a name
+		const edgeCounts = await page.locator('[class*="_edgeLabel_"]').evaluateAll((elements) =>
+			elements
+				.filter((element) => /item/.test(element.textContent ?? ''))
+				.map((element) => {
+					const { left, right, top, bottom } = element.getBoundingClientRect();
+					return { text: (element.textContent ?? '').trim(), box: { left, right, top, bottom } };
+				}),
+		);
+		expect(edgeCounts.length).toBeGreaterThan(0);
+		expect(
+			edgeCounts.flatMap((count) =>
+				drawn.labels
+					.filter((label) => overlap(count.box, label.box))
+					.map((label) => `${count.text} over ${label.text}`),
+			),
+		).toEqual([]);
 		if (version === defaultVersion) {
 			// the run on the canvas: each output with the number of items that left on it
-			await page.locator('[data-test-id="zoom-to-fit"]').click();
 			await docImage(page, 'outputs-by-outcome', [page.locator('[data-test-id="canvas-node"]')]);
+		}
+	});
+
+	/**
+	 * What n8n's canvas draws at a node's main outputs (CanvasHandleMainOutput.vue, the same on both n8n
+	 * lines): each output's label (`outputLabel`: one line, cut with an ellipsis past its max-width, 96px
+	 * once connected) and, on an output not connected after a run, its item count (`runDataLabel`).
+	 * Read from the page: whether each label is drawn whole (its text no wider than its box) and where
+	 * each is.
+	 */
+	async function outputLabelsOf(name: string) {
+		return await page
+			.locator('[data-test-id="canvas-node"]')
+			.filter({ hasText: name })
+			.first()
+			.evaluate((node) => {
+				const drawn = (selector: string) =>
+					[...node.querySelectorAll(selector)]
+						.filter((element) => (element.textContent ?? '').trim() !== '')
+						.map((element) => {
+							const { left, right, top, bottom } = element.getBoundingClientRect();
+							return {
+								text: (element.textContent ?? '').trim(),
+								whole: element.scrollWidth <= element.clientWidth,
+								width: element.clientWidth,
+								needs: element.scrollWidth,
+								box: { left, right, top, bottom },
+							};
+						});
+				return {
+					labels: drawn('[class*="_outputLabel_"]'),
+					counts: drawn('[class*="_runDataLabel_"]'),
+				};
+			});
+	}
+
+	type Box = { left: number; right: number; top: number; bottom: number };
+	const overlap = (a: Box, b: Box) =>
+		a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+	it('Outputs by Outcome with no output connected yet: every label whole on the canvas, before and after a run, and no item count over a label', async () => {
+		const outputs = ['Sent', 'To Approve', 'Made Before', 'Not Paid', 'To Check'];
+		const workflowId = await openInvoiceWorkflow(
+			'Pay by outcome, outputs not connected',
+			invoicesOf('EDU', [12.5, 1500, 6000]),
+			{ outputsByOutcome: true, options: { maxAmount: '5000' } },
+		);
+		await page.locator('[data-test-id="zoom-to-fit"]').click();
+		await sleep(700);
+		const before = await outputLabelsOf('Pay');
+		console.log(`n8n ${version}, before a run: ${JSON.stringify(before)}`);
+		await shot('05-outputs-by-outcome-not-connected');
+		const execution = await executeInEditor(workflowId);
+		expect(executionError(execution)).toBeUndefined();
+		await page.locator('[class*="_runDataLabel_"]').filter({ hasText: /item/ }).first().waitFor();
+		await sleep(700);
+		const after = await outputLabelsOf('Pay');
+		console.log(`n8n ${version}, after a run: ${JSON.stringify(after)}`);
+		await shot('06-outputs-by-outcome-not-connected-run');
+		// zoomed out, n8n draws the names larger than the node (its zoom compensation)
+		await page.locator('[data-test-id="zoom-out-button"]').click();
+		await page.locator('[data-test-id="zoom-out-button"]').click();
+		await sleep(700);
+		const zoomedOut = await outputLabelsOf('Pay');
+		console.log(`n8n ${version}, zoomed out: ${JSON.stringify(zoomedOut)}`);
+		await shot('07-outputs-by-outcome-not-connected-zoomed-out');
+		for (const drawn of [before, after, zoomedOut]) {
+			expect(drawn.labels.map((label) => label.text)).toEqual(outputs);
+			expect(drawn.labels.filter((label) => !label.whole)).toEqual([]);
+		}
+		for (const drawn of [after, zoomedOut]) {
+			expect(drawn.counts.map((count) => count.text)).toEqual(['1 item', '1 item', '1 item']);
+			const covered = drawn.counts.flatMap((count) =>
+				drawn.labels
+					.filter((label) => overlap(count.box, label.box))
+					.map((label) => `${count.text} over ${label.text}`),
+			);
+			expect(covered).toEqual([]);
 		}
 	});
 

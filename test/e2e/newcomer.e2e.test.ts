@@ -209,7 +209,9 @@ describe(`n8n ${defaultVersion}: a newcomer's first session, from the demo`, () 
 			.first()
 			.dblclick();
 		await ndv()
-			.getByText(/^Approved: payment \S+: 1500 GBP \(reference INV-DEMO-0002\) was sent\.$/)
+			.getByText(
+				/^Approved: payment INV-DEMO-0002 of 1,500\.00 GBP was sent \(transaction \S+\)\.$/,
+			)
 			.first()
 			.waitFor();
 		await shot('07-decision-arrived');

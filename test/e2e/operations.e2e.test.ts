@@ -73,7 +73,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 				.sort(),
 		).toEqual(before.accounts.map((a) => a.xaid).sort());
 		expect(nodeOutput(execution, 'Account')).toEqual([
-			expect.objectContaining({ xaid: gbp, currency: 'GBP' }),
+			expect.objectContaining({ accountId: gbp, currency: 'GBP' }),
 		]);
 		const ledgerGbp = before.accounts.find((a) => a.xaid === gbp);
 		expect(nodeOutput(execution, 'Balance')).toEqual([
@@ -85,27 +85,34 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			}),
 		]);
 
-		// Payee: Create / Get / Update / Create or Update (found by look-up) / Get Many
+		// Payee: Create / Get / Update / Create or Update (found by look-up; Simplify off there: the
+		// bank's record) / Get Many
 		const [created] = nodeOutput(execution, 'Create Payee');
 		expect(created).toEqual(
 			expect.objectContaining({
-				xaid: gbp,
+				payeeId: expect.any(String),
+				accountId: gbp,
 				currency: 'GBP',
 				name: 'Northwind Supplies Ltd',
-				sortCode: '040004',
 			}),
 		);
+		expect(created).not.toHaveProperty('xpid');
 		expect(nodeOutput(execution, 'Payee')).toEqual([
-			expect.objectContaining({ xpid: created.xpid, name: created.name }),
+			expect.objectContaining({ payeeId: created.payeeId, name: created.name }),
 		]);
 		expect(nodeOutput(execution, 'Update Payee')).toEqual([
-			expect.objectContaining({ xpid: created.xpid, displayName: 'Renamed Supplier' }),
+			expect.objectContaining({ payeeId: created.payeeId, displayName: 'Renamed Supplier' }),
 		]);
 		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([
-			expect.objectContaining({ xpid: created.xpid, purpose: 'Upserted purpose' }),
+			expect.objectContaining({
+				xpid: created.payeeId,
+				xaid: gbp,
+				purpose: 'Upserted purpose',
+				sortCode: '040004',
+			}),
 		]);
 		const payees = nodeOutput(execution, 'Payees');
-		expect(payees.filter((p) => p.payeeId === created.xpid)).toHaveLength(1);
+		expect(payees.filter((p) => p.payeeId === created.payeeId)).toHaveLength(1);
 		expect(payees.every((p) => p.accountId === gbp)).toBe(true);
 
 		// Payment: Submit (no policy: sent) and Submit Batch (≥ 1000: approval)
@@ -113,7 +120,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		expect(paid).toEqual(
 			expect.objectContaining({
 				status: 'submitted',
-				payeeId: created.xpid,
+				payeeId: created.payeeId,
 				amount: 12.34,
 				reference: 'E2E-OPS-0001',
 			}),
@@ -143,7 +150,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 		// Transaction: Get / Get Many (limit 3: the first page, oldest first)
 		expect(nodeOutput(execution, 'Transaction')).toEqual([
-			expect.objectContaining({ xtid: paid.transactionId, status: 'sent', amount: 12.34 }),
+			expect.objectContaining({ transactionId: paid.transactionId, status: 'sent', amount: 12.34 }),
 		]);
 		const transactions = nodeOutput(execution, 'Transactions');
 		expect(transactions.map((t) => t.transactionId)).toEqual(
@@ -153,7 +160,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 				.map((t) => t.xtid),
 		);
 
-		// Simplify (on by default for Get Many) and Filters: the outgoing transactions of the last hour, compact
+		// Simplify (on by default) and Filters: the outgoing transactions of the last hour, compact
 		const outgoing = after.transactions.filter((t) => t.xaid === gbp && t.direction === 'outgoing');
 		expect(outgoing.map((t) => t.xtid)).toContain(paid.transactionId);
 		expect(outgoing.length).toBeLessThan(after.transactions.filter((t) => t.xaid === gbp).length);
@@ -174,10 +181,14 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 
 		// Approval: Get by Payment / Get / Get Many
 		expect(nodeOutput(execution, 'Approval of Payment')).toEqual([
-			expect.objectContaining({ ref: batched.approvalId, xtid: batched.transactionId }),
+			expect.objectContaining({
+				approvalId: batched.approvalId,
+				transactionId: batched.transactionId,
+				accountId: gbp,
+			}),
 		]);
 		expect(nodeOutput(execution, 'Approval')).toEqual([
-			expect.objectContaining({ ref: batched.approvalId, status: 'pending' }),
+			expect.objectContaining({ approvalId: batched.approvalId, status: 'pending' }),
 		]);
 		expect(nodeOutput(execution, 'Approvals').map((a) => a.approvalId)).toEqual(
 			after.approvals.map((a) => a.ref),

@@ -34,7 +34,7 @@ describe('Account', () => {
 		});
 		expect(mainJson(result)).toEqual([
 			expect.objectContaining({
-				xaid: sandbox.seeded.accounts.gbp,
+				accountId: sandbox.seeded.accounts.gbp,
 				currency: 'GBP',
 				status: 'ACTIVE',
 				type: 'SCAN',
@@ -160,7 +160,7 @@ describe('Transaction', () => {
 			transactionId: known.xtid,
 		});
 		expect(mainJson(found)).toEqual([
-			expect.objectContaining({ xtid: known.xtid, amount: known.amount }),
+			expect.objectContaining({ transactionId: known.xtid, amount: known.amount }),
 		]);
 
 		const unknown = await run({
@@ -207,10 +207,10 @@ describe('Transaction', () => {
 			{ item: 2 },
 			{ item: 3 },
 		]);
-		expect(items[0].json.xtid).toBe(known);
+		expect(items[0].json.transactionId).toBe(known);
 		expect(items[1].json).toEqual({ error: expect.any(String) });
 		expect(items[2].json).toEqual({ error: 'Transaction ID: must be a UUID (item 2)' });
-		expect(items[3].json.xtid).toBe(known);
+		expect(items[3].json.transactionId).toBe(known);
 		// the invalid item sent nothing: two GETs of the known one and one of the unknown one
 		expect(result.calls).toHaveLength(3);
 	});
@@ -267,13 +267,13 @@ describe('Simplify', () => {
 		expect(simplified[0]).not.toHaveProperty('bic');
 	});
 
-	it('Account Get: every field by default, the simplified shape when asked', async () => {
+	it("Account Get: simplified by default, the bank's record with Simplify off", async () => {
 		const xaid = sandbox.seeded.accounts.gbp;
 		const [raw] = mainJson(
-			await run({ resource: 'account', operation: 'get', account: byId(xaid) }),
+			await run({ resource: 'account', operation: 'get', account: byId(xaid), simplify: false }),
 		);
 		const [simplified] = mainJson(
-			await run({ resource: 'account', operation: 'get', account: byId(xaid), simplify: true }),
+			await run({ resource: 'account', operation: 'get', account: byId(xaid) }),
 		);
 		expect(raw).toEqual(
 			expect.objectContaining({ bic: expect.any(String), companyReg: expect.any(String) }),
@@ -305,16 +305,16 @@ describe('Simplify', () => {
 
 		const known = ledger[0];
 		const [raw] = mainJson(
-			await run({ resource: 'transaction', operation: 'get', transactionId: known.xtid }),
-		);
-		expect(raw).toEqual(known);
-		const [one] = mainJson(
 			await run({
 				resource: 'transaction',
 				operation: 'get',
 				transactionId: known.xtid,
-				simplify: true,
+				simplify: false,
 			}),
+		);
+		expect(raw).toEqual(known);
+		const [one] = mainJson(
+			await run({ resource: 'transaction', operation: 'get', transactionId: known.xtid }),
 		);
 		expect(one).toEqual(simplifyRecord('transaction', known));
 	});
@@ -342,7 +342,7 @@ describe('Simplify', () => {
 		});
 		expect(tool.type).toMatch(/\.customerBankingTool$/);
 		const [raw] = mainJson(
-			await run({ resource: 'account', operation: 'get', account: byId(xaid) }),
+			await run({ resource: 'account', operation: 'get', account: byId(xaid), simplify: false }),
 		);
 		expect(tool.items).toEqual([simplifyRecord('account', raw)]);
 		expect(Object.keys(tool.items[0]).length).toBeLessThanOrEqual(10);

@@ -146,11 +146,36 @@ describe.each<[string, VariantsOption]>([
 			['approvalDecided', declined.ref, 'declined'],
 			['approvalDecided', expired.ref, 'expired'],
 		]);
-		expect(decided[0].transaction).toMatchObject({ xtid: transaction?.xtid });
+		expect(transaction).toBeDefined();
+		// Simplify (on by default): plain names only, the bank's records left out
+		for (const event of [...requested, ...decided]) {
+			expect(event).not.toHaveProperty('approval');
+			expect(event).not.toHaveProperty('transaction');
+		}
 		expect(decided[1].bankStatus).toBe(
 			sandbox.variants.approvalStatusNames === 'other' ? 'REJECTED' : 'declined',
 		);
 		for (let i = 0; i < 10; i++) expect(await node.poll()).toEqual([]);
+	});
+
+	it("Simplify off: each event also holds the bank's records, as the bank sent them", async () => {
+		const node = trigger({ simplify: false });
+		await node.poll();
+		const [approval] = await requestApprovals([1500]);
+		const [requested] = await node.poll();
+		expect(requested).toMatchObject({
+			approvalId: approval.ref,
+			approval: { ref: approval.ref, xtid: approval.xtid },
+		});
+		expect(requested).not.toHaveProperty('transaction');
+		await sandbox.control.approve(approval.ref);
+		const [decided] = await node.poll();
+		expect(decided).toMatchObject({
+			decision: 'approved',
+			approvalId: approval.ref,
+			approval: { ref: approval.ref },
+			transaction: { xtid: approval.xtid },
+		});
 	});
 
 	it('an approval decided between two polls is emitted as decided once', async () => {

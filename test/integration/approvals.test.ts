@@ -132,7 +132,7 @@ describe('Approval', () => {
 		const [approval] = sandbox.control.ledger().approvals;
 		const found = await run({ operation: 'get', approvalRef: approval.ref });
 		expect(mainJson(found)).toEqual([
-			expect.objectContaining({ ref: approval.ref, xtid: approval.xtid }),
+			expect.objectContaining({ approvalId: approval.ref, transactionId: approval.xtid }),
 		]);
 
 		const missing = await run({ operation: 'get', approvalRef: randomUUID() });
@@ -151,8 +151,8 @@ describe('Approval', () => {
 		});
 		expect(mainJson(result)).toEqual([
 			expect.objectContaining({
-				xtid,
-				parent_xaid: sandbox.seeded.accounts.gbp,
+				transactionId: xtid,
+				accountId: sandbox.seeded.accounts.gbp,
 				status: 'pending',
 			}),
 		]);
@@ -164,7 +164,7 @@ describe('Approval', () => {
 			transactionId: gbpXtids[3],
 			scope: 'all',
 		});
-		expect(mainJson(first)[0].xtid).toBe(gbpXtids[3]);
+		expect(mainJson(first)[0].transactionId).toBe(gbpXtids[3]);
 		expect(first.calls).toEqual(['GET /approvals?page=0&limit=50']);
 	});
 
@@ -215,18 +215,22 @@ describe('Approval: Simplify, and Status filtered while paging', () => {
 		}
 	});
 
-	it('Get and Get by Payment: every field by default, the simplified shape when asked', async () => {
+	it("Get and Get by Payment: simplified by default, the bank's record with Simplify off", async () => {
 		const xtid = gbpXtids[1];
 		const [raw] = mainJson(
-			await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all' }),
+			await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all', simplify: false }),
 		);
 		expect(raw).toHaveProperty('meta');
 		const [byPayment] = mainJson(
-			await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all', simplify: true }),
+			await run({ operation: 'getByPayment', transactionId: xtid, scope: 'all' }),
 		);
 		expect(byPayment).toEqual(simplifyRecord('approval', raw));
-		const [byRef] = mainJson(await run({ operation: 'get', approvalRef: raw.ref, simplify: true }));
+		const [byRef] = mainJson(await run({ operation: 'get', approvalRef: raw.ref }));
 		expect(byRef).toEqual(simplifyRecord('approval', raw));
+		const [rawByRef] = mainJson(
+			await run({ operation: 'get', approvalRef: raw.ref, simplify: false }),
+		);
+		expect(rawByRef).toEqual(raw);
 	});
 
 	it('Status with a Limit: the limit counts matching approvals, read from full pages', async () => {

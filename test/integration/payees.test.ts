@@ -18,7 +18,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.control.clearRequests());
 
 type RunOptions = Omit<Parameters<typeof runNode>[2], 'parameters'> & { client?: string };
-const run = (
+const runWithDefaults = (
 	parameters: Record<string, unknown>,
 	{ client = 'full', ...options }: RunOptions = {},
 ) =>
@@ -26,6 +26,16 @@ const run = (
 		parameters: { resource: 'payee', ...parameters },
 		...options,
 	});
+/**
+ * These suites check what the bank holds after a write, so they read the bank's record: Simplify off
+ * on one payee's operations unless a test sets it (the default is tested in 'Payee: what each operation
+ * shows by default').
+ */
+const run = (parameters: Record<string, unknown>, options: RunOptions = {}) =>
+	runWithDefaults(
+		{ ...(parameters.operation !== 'getMany' && { simplify: false }), ...parameters },
+		options,
+	);
 
 /** A valid "Create" form for a GBP account (top-level fields as the node shows them). */
 function gbpForm(overrides: Record<string, unknown> = {}) {
@@ -65,9 +75,7 @@ describe('Payee: Get and Get Many', () => {
 		]);
 		expect(found.calls).toEqual([`GET /payee/${xpid}`]);
 
-		const [simplified] = mainJson(
-			await run({ operation: 'get', payee: byId(xpid), simplify: true }),
-		);
+		const [simplified] = mainJson(await runWithDefaults({ operation: 'get', payee: byId(xpid) }));
 		const [raw] = mainJson(found);
 		expect(simplified).toEqual(simplifyRecord('payee', raw));
 		expect(simplified).toEqual(
@@ -475,6 +483,43 @@ describe('Payee: bank details checked as banks check them, and sent as banks wri
 			expect.objectContaining({ xpid: created.xpid, iban: 'NL91ABNA0417164300' }),
 		]);
 	});
+});
+
+describe('Payee: what each operation shows by default', () => {
+	it.each(['create', 'update', 'upsert'] as const)(
+		"%s: the payee under the plain names (Simplify on), the bank's record with Simplify off",
+		async (operation) => {
+			const reference = `DEF-${operation.toUpperCase()}-01`.slice(0, 18);
+			const form = gbpForm({ name: `Default ${operation} Ltd`, reference });
+			const created = mainJson(await run(form))[0];
+			const parameters =
+				operation === 'create'
+					? gbpForm({ name: `Default ${operation} Two Ltd`, reference })
+					: operation === 'update'
+						? {
+								operation,
+								account: byId(sandbox.seeded.accounts.gbp),
+								payee: byId(created.xpid as string),
+								identity: { reference: 'DEF-UPDATED-01' },
+							}
+						: { ...form, operation, payeeId: created.xpid, reference: 'DEF-UPSERTED-1' };
+			const [shown] = mainJson(await runWithDefaults(parameters));
+			expect(Object.keys(shown).filter((key) => /^x[apt]?id$/.test(key))).toEqual([]);
+			expect(shown).toEqual(
+				expect.objectContaining({
+					payeeId: operation === 'create' ? expect.any(String) : created.xpid,
+					accountId: sandbox.seeded.accounts.gbp,
+					currency: 'GBP',
+				}),
+			);
+			expect(shown).toEqual(
+				simplifyRecord(
+					'payee',
+					mainJson(await run({ operation: 'get', payee: byId(String(shown.payeeId)) }))[0],
+				),
+			);
+		},
+	);
 });
 
 describe('Payee: Return All over several pages', () => {

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { PLAIN_NAMES } from '../../shared/outputNames';
 import { getBoolean } from './parameters';
 
 export type SimplifiedResource = 'account' | 'transaction' | 'payee' | 'approval';
 
 interface CompactField {
-	/** The key in the simplified output: a plain name (outputNames.ts for the bank's identifiers). */
+	/** The key in the simplified output: a plain name (shared/outputNames.ts for the bank's identifiers). */
 	key: string;
 	/** Where the record holds it, as a path of keys, when not at the top under the same key. */
 	from?: readonly string[];
@@ -23,7 +24,7 @@ interface CompactField {
  */
 export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly CompactField[]>> = {
 	account: [
-		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
+		{ key: PLAIN_NAMES.xaid, from: ['xaid'], label: 'account ID' },
 		{ key: 'name', label: 'name' },
 		{ key: 'displayName', label: 'display name' },
 		{ key: 'type', label: 'type' },
@@ -35,7 +36,7 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 		{ key: 'createdDate', label: 'created date' },
 	],
 	transaction: [
-		{ key: 'transactionId', from: ['xtid'], label: 'transaction ID' },
+		{ key: PLAIN_NAMES.xtid, from: ['xtid'], label: 'transaction ID' },
 		{ key: 'direction', label: 'direction' },
 		{ key: 'status', label: 'status' },
 		{ key: 'amount', label: 'amount' },
@@ -43,11 +44,11 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 		{ key: 'reference', label: 'reference' },
 		{ key: 'counterpartyName', label: 'counterparty name' },
 		{ key: 'created', label: 'created time' },
-		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
-		{ key: 'payeeId', from: ['xpid'], label: 'payee ID' },
+		{ key: PLAIN_NAMES.xaid, from: ['xaid'], label: 'account ID' },
+		{ key: PLAIN_NAMES.xpid, from: ['xpid'], label: 'payee ID' },
 	],
 	payee: [
-		{ key: 'payeeId', from: ['xpid'], label: 'payee ID' },
+		{ key: PLAIN_NAMES.xpid, from: ['xpid'], label: 'payee ID' },
 		{ key: 'name', label: 'name' },
 		{ key: 'displayName', label: 'display name' },
 		{ key: 'currency', label: 'currency' },
@@ -56,21 +57,21 @@ export const COMPACT_FIELDS: Readonly<Record<SimplifiedResource, readonly Compac
 		{ key: 'countryCode', label: 'country' },
 		{ key: 'created', label: 'created time' },
 		{ key: 'updated', label: 'updated time' },
-		{ key: 'accountId', from: ['xaid'], label: 'account ID' },
+		{ key: PLAIN_NAMES.xaid, from: ['xaid'], label: 'account ID' },
 	],
 	// spec §Approval: ref, xtid, parent_xaid, status, the related transaction and meta; where the bank
 	// sends the payment's details inside them, they are lifted to the top
 	approval: [
-		{ key: 'approvalId', from: ['ref'], label: 'approval ID' },
+		{ key: PLAIN_NAMES.ref, from: ['ref'], label: 'approval ID' },
 		{ key: 'status', label: 'status' },
 		{ key: 'amount', from: ['transaction', 'amount'], label: 'amount' },
 		{ key: 'currency', from: ['transaction', 'currency'], label: 'currency' },
 		{ key: 'reference', from: ['transaction', 'reference'], label: 'payment reference' },
 		{ key: 'created', from: ['meta', 'created'], label: 'created time' },
 		{ key: 'expiresAt', from: ['meta', 'expiresAt'], label: 'expiry time' },
-		{ key: 'transactionId', from: ['xtid'], label: 'transaction ID' },
-		{ key: 'accountId', from: ['parent_xaid'], label: 'account ID' },
-		{ key: 'payeeId', from: ['transaction', 'xpid'], label: 'payee ID' },
+		{ key: PLAIN_NAMES.xtid, from: ['xtid'], label: 'transaction ID' },
+		{ key: PLAIN_NAMES.parent_xaid, from: ['parent_xaid'], label: 'account ID' },
+		{ key: PLAIN_NAMES.xpid, from: ['transaction', 'xpid'], label: 'payee ID' },
 	],
 };
 
@@ -191,21 +192,18 @@ export function compactFieldsForReadme(resource: SimplifiedResource): string {
 }
 
 /**
- * n8n's Simplify switch (named and worded as in n8n's own nodes); on by default where the operation
- * returns many records.
+ * n8n's Simplify switch (named and worded as in n8n's own nodes), on by default on every operation that
+ * returns the bank's records: what a node shows by default names every field plainly; off, the record is
+ * as the bank sent it, under the bank's names.
  */
-export function simplifyProperty(
-	resource: SimplifiedResource,
-	defaultOn: boolean,
-): INodeProperties {
-	const property: INodeProperties = {
+export function simplifyProperty(resource: SimplifiedResource): INodeProperties {
+	return {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
-		default: false,
-		description: `Whether to return a simplified version of the response instead of the raw data: only ${compactFieldsInWords(resource)}, those the bank sends. Used as an AI agent's tool, the node always returns the simplified version.`,
+		default: true,
+		description: `Whether to return a simplified version of the response instead of the raw data: only ${compactFieldsInWords(resource)}, those the bank sends. Off, the record is as the bank sent it, under the bank's own field names. Used as an AI agent's tool, the node always returns the simplified version.`,
 	};
-	return { ...property, default: defaultOn };
 }
 
 /**
@@ -225,10 +223,9 @@ export function readSimplify(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	resource: SimplifiedResource,
-	defaultOn: boolean,
 ): ((record: IDataObject) => IDataObject) | undefined {
 	const simplify =
-		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, defaultOn, 'Simplify');
+		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, true, 'Simplify');
 	if (!simplify) return undefined;
 	const plan = PLANS[resource];
 	return (record) => (isRecord(record) ? simplifyWith(plan, record) : record);

@@ -4,12 +4,15 @@
  * a status not in the table cannot be reported (the type says so), and an item without a known status
  * (a failure before any status could be given) needs checking.
  */
+// Each name fits what n8n's canvas draws of an output not yet connected: one line, cut with an ellipsis
+// past about 76 px (CanvasHandleMainOutput.vue, n8n 2.41 and 1.123 alike), about 11 characters; the
+// editor suite (test/e2e/editorPayments.e2e.test.ts) fails on a name drawn cut.
 export const OUTCOME_OUTPUTS = [
 	'Sent',
-	'Needs Approval',
-	'Already Made',
+	'To Approve',
+	'Made Before',
 	'Not Paid',
-	'Needs Checking',
+	'To Check',
 ] as const;
 
 export type OutcomeOutput = (typeof OUTCOME_OUTPUTS)[number];
@@ -26,23 +29,23 @@ export const PAYMENT_STATUSES = {
 	},
 	// made before, on its way or waiting for approval: the item's own fields say which
 	replayed: {
-		output: 'Already Made',
+		output: 'Made Before',
 		nextStep:
 			'Nothing to do: the bank answered with the payment made before (its state is in this item); nothing new was paid.',
 	},
 	// found, but it may be on its way or held for approval: never reported as sent
 	found_after_error: {
-		output: 'Needs Checking',
+		output: 'To Check',
 		nextStep:
 			'The answer was lost and the payment was found in the account: see approvalStatus and transactionStatus for whether it is on its way or waiting for approval. Do not pay it again.',
 	},
 	pending_approval: {
-		output: 'Needs Approval',
+		output: 'To Approve',
 		nextStep:
 			"An approver must approve it in the bank's app; the Customer Banking Approval Trigger reports the decision.",
 	},
 	already_made: {
-		output: 'Already Made',
+		output: 'Made Before',
 		nextStep:
 			'Nothing to do: the bank already holds this payment (see earlierPayments); it was not sent again.',
 	},
@@ -63,17 +66,17 @@ export const PAYMENT_STATUSES = {
 		nextStep: 'Validate Only: nothing was sent. Turn Validate Only off to pay it.',
 	},
 	accepted: {
-		output: 'Needs Checking',
+		output: 'To Check',
 		nextStep:
 			'The bank took it but does not show yet whether it is on its way or waiting for approval: check it later with Payment → Get Status. Do not pay it again.',
 	},
 	undetermined: {
-		output: 'Needs Checking',
+		output: 'To Check',
 		nextStep:
 			"The bank's answer does not say which payment is which (see statement): check the account before paying any of them again.",
 	},
 	unknown: {
-		output: 'Needs Checking',
+		output: 'To Check',
 		nextStep:
 			"It may have been paid: check the account (see candidates) before paying it another way. n8n's Retry of this execution sends it again with the same key, which the bank never pays twice.",
 	},
@@ -92,7 +95,7 @@ export function nextStepOf(status: PaymentStatus): string {
 	return PAYMENT_STATUSES[status].nextStep;
 }
 
-/** The output (its position among OUTCOME_OUTPUTS) of an item with this status; Needs Checking when it has none. */
+/** The output (its position among OUTCOME_OUTPUTS) of an item with this status; To Check when it has none. */
 export function outcomeOutputOf(status: unknown): number {
-	return OUTCOME_OUTPUTS.indexOf(rowOf(status)?.output ?? 'Needs Checking');
+	return OUTCOME_OUTPUTS.indexOf(rowOf(status)?.output ?? 'To Check');
 }

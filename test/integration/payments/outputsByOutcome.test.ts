@@ -1,6 +1,6 @@
 /**
- * Outputs by Outcome: each payment leaves on the output of its outcome (Sent, Needs Approval, Already
- * Made, Not Paid, Needs Checking), with the sentence of what to do next, so a user connects each output to
+ * Outputs by Outcome: each payment leaves on the output of its outcome (Sent, To Approve, Already
+ * Made, Not Paid, To Check), with the sentence of what to do next, so a user connects each output to
  * its next step without a Switch node. Off, every item stays on one output and still says its next step.
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
@@ -75,13 +75,13 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (ope
 		);
 		expect(byOutput).toEqual({
 			Sent: [[0, 'submitted']],
-			'Needs Approval': [[1, 'pending_approval']],
-			'Already Made': [[2, 'already_made']],
+			'To Approve': [[1, 'pending_approval']],
+			'Made Before': [[2, 'already_made']],
 			'Not Paid': [
 				[3, 'rejected'],
 				[4, 'invalid'],
 			],
-			'Needs Checking': [],
+			'To Check': [],
 		});
 		for (const item of (run.output ?? []).flat())
 			expect(item.json.nextStep).toBe(nextStepOf(item.json.status as PaymentStatus));

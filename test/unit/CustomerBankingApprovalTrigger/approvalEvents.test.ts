@@ -1,4 +1,9 @@
-import { judgeDecision } from '../../../nodes/CustomerBankingApprovalTrigger/approvalEvents';
+import {
+	decidedEvent,
+	describeApproval,
+	judgeDecision,
+	simplifiedEvent,
+} from '../../../nodes/CustomerBankingApprovalTrigger/approvalEvents';
 
 const approval = (status?: string) => ({ ref: 'r', xtid: 'x', status });
 const transaction = (status?: string) => ({ xtid: 'x', ...(status !== undefined && { status }) });
@@ -67,5 +72,73 @@ describe('judgeDecision: the approval and its transaction record together', () =
 	it('pending stays pending', () => {
 		expect(judgeDecision(approval('pending'), transaction('sent'))).toEqual({ kind: 'pending' });
 		expect(judgeDecision(approval('PENDING_APPROVAL'), undefined)).toEqual({ kind: 'pending' });
+	});
+});
+
+describe("the events' fields: the package's plain names; the bank's records with Simplify off only", () => {
+	const record = {
+		ref: 'r1',
+		xtid: 't1',
+		parent_xaid: 'a1',
+		status: 'approved',
+		transaction: { xtid: 't1', xpid: 'p1', amount: 2400, currency: 'GBP', reference: 'INV-1' },
+		meta: { approvers: ['Ann'], expiresAt: '2026-11-30T04:42:17.188Z' },
+	};
+	const sent = { xtid: 't1', xaid: 'a1', status: 'settled' };
+
+	it("describeApproval names each identifier plainly and lifts the payment's details", () => {
+		expect(describeApproval(record)).toEqual({
+			approvalId: 'r1',
+			transactionId: 't1',
+			accountId: 'a1',
+			bankStatus: 'approved',
+			amount: 2400,
+			currency: 'GBP',
+			payeeId: 'p1',
+			reference: 'INV-1',
+			approvers: ['Ann'],
+			expiresAt: '2026-11-30T04:42:17.188Z',
+		});
+	});
+
+	it("Simplify leaves the bank's records out and keeps every other field", () => {
+		const event = decidedEvent(
+			'r1',
+			{ xtid: 't1', account: 'a1' },
+			{ approval: record, transaction: sent, judgement: { kind: 'decided', decision: 'approved' } },
+			'approved',
+		);
+		expect(event).toEqual(expect.objectContaining({ approval: record, transaction: sent }));
+		const simplified = simplifiedEvent(event);
+		expect(simplified).toEqual({
+			event: 'approvalDecided',
+			decision: 'approved',
+			...describeApproval(record),
+			transactionStatus: 'settled',
+		});
+		expect(event).toHaveProperty('approval');
+	});
+
+	it('an approval the bank no longer shows: its IDs as remembered, under the same names', () => {
+		expect(
+			simplifiedEvent(
+				decidedEvent(
+					'r1',
+					{ xtid: 't1', account: 'a1' },
+					{ judgement: { kind: 'unclear', note: 'n' } },
+					'undetermined',
+					'n',
+				),
+			),
+		).toEqual({
+			event: 'approvalDecided',
+			decision: 'undetermined',
+			approvalId: 'r1',
+			transactionId: 't1',
+			accountId: 'a1',
+			bankStatus: null,
+			transactionStatus: null,
+			note: 'n',
+		});
 	});
 });

@@ -38,8 +38,17 @@ function reworded(list: INodeProperties[]): INodeProperties[] {
 	});
 }
 
-/** Parameters added after the form was reviewed (issue 22: Simplify and Filters), by operation. */
-const ADDED: Record<string, string[]> = { get: ['simplify'], getMany: ['simplify', 'filters'] };
+/**
+ * Parameters added after the form was reviewed (issue 22: Simplify and Filters; issue 38: Simplify on
+ * every operation that returns a payee), by operation.
+ */
+const ADDED: Record<string, string[]> = {
+	create: ['simplify'],
+	get: ['simplify'],
+	getMany: ['simplify', 'filters'],
+	update: ['simplify'],
+	upsert: ['simplify'],
+};
 const isAdded = (property: INodeProperties) =>
 	((property.displayOptions?.show?.operation as string[] | undefined) ?? []).some((operation) =>
 		ADDED[operation]?.includes(property.name),

@@ -129,20 +129,28 @@ describe('findJargon', () => {
 });
 
 describe('findApiOutputNames', () => {
-	it.each(['xtid', 'xaid', 'xpid', 'xtids', 'ref', 'parent_xaid', 'requestId', 'approvalRef'])(
-		'names an output field called %s, at the top or nested',
-		(name) => {
-			const output = {
-				status: 'already_made',
-				earlierPayments: [{ transactionId: 't', [name]: 'x' }],
-				[name]: 'x',
-			};
-			expect(findApiOutputNames(output, 'Payment')).toEqual([
-				{ where: 'Payment', property: `.earlierPayments[0].${name}`, name },
-				{ where: 'Payment', property: `.${name}`, name },
-			]);
-		},
-	);
+	it.each([
+		'xtid',
+		'xaid',
+		'xpid',
+		'xid',
+		'xtids',
+		'ref',
+		'parent_xaid',
+		'meta',
+		'requestId',
+		'approvalRef',
+	])('names an output field called %s, at the top or nested', (name) => {
+		const output = {
+			status: 'already_made',
+			earlierPayments: [{ transactionId: 't', [name]: 'x' }],
+			[name]: 'x',
+		};
+		expect(findApiOutputNames(output, 'Payment')).toEqual([
+			{ where: 'Payment', property: `.earlierPayments[0].${name}`, name },
+			{ where: 'Payment', property: `.${name}`, name },
+		]);
+	});
 
 	it("passes plain names, and leaves the bank's own record inside an output alone", () => {
 		const output = {
@@ -183,8 +191,63 @@ describe('scripts/lint-jargon.mjs', () => {
 		expect(result.stderr).toBe('');
 		expect(result.status).toBe(0);
 		expect(result.stdout).toMatch(/no API words in the forms of 4 files/);
-		// Simplify's shapes, every kind of payment result and both triggers' items (scripts/output-samples.mjs)
-		expect(result.stdout).toMatch(/nor among the field names of 15 kinds of output/);
+		// every operation's default output (16 operations, 18 items: Get Many lists and payments give
+		// one each), every kind of payment result, the Approval Trigger's events and the webhook
+		// trigger's item (scripts/output-samples.mjs)
+		expect(result.stdout).toMatch(/nor among the field names of 27 kinds of output/);
+	}, 60_000);
+
+	/** Runs the check on the outputs a planted module gives (`--outputs`). */
+	const runOnOutputs = (module: string) => {
+		const folder = mkdtempSync(join(tmpdir(), 'jargon-outputs-'));
+		try {
+			const planted = join(folder, 'planted.mjs');
+			writeFileSync(planted, module);
+			return run('--outputs', planted);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+	};
+	const samplesModule = JSON.stringify(join(repoRoot, 'scripts', 'output-samples.mjs'));
+
+	it("fails on a planted output with the bank's names, naming the output and each field", () => {
+		const result = runOnOutputs(
+			`export const outputSamples = async () => [{ where: 'Planted (approval → get)', output: { approvalId: 'a', ref: 'a', parent_xaid: 'c', meta: { created: 't' }, transaction: { xtid: 't', xpid: 'p' } } }];\n`,
+		);
+		expect(result.status).toBe(1);
+		for (const field of ['.ref', '.parent_xaid', '.meta', '.transaction.xtid', '.transaction.xpid'])
+			expect(result.stderr).toContain(`Planted (approval → get): output field ${field}:`);
+		expect(result.stderr).toContain('5 output field(s) named as the API names them');
+	}, 60_000);
+
+	it("fails when an operation's output is the bank's record (Transaction → Get with Simplify off planted as its default)", () => {
+		const result = runOnOutputs(
+			`import { OPERATION_INPUTS, operationSamples } from ${samplesModule};\n` +
+				`export const outputSamples = async () => await operationSamples({ ...OPERATION_INPUTS, 'transaction:get': { ...OPERATION_INPUTS['transaction:get'], simplify: false } });\n`,
+		);
+		expect(result.status).toBe(1);
+		const named = result.stderr
+			.split('\n')
+			.filter((line) => line.includes(': output field '))
+			.map((line) => line.replace(/: the API's name.*/, ''));
+		expect(named).toEqual([
+			'Customer Banking (transaction → get): output field .xtid',
+			'Customer Banking (transaction → get): output field .xaid',
+			'Customer Banking (transaction → get): output field .xpid',
+			'Customer Banking (transaction → get): output field .requestId',
+		]);
+	}, 60_000);
+
+	it('fails on an operation it has no inputs for, so a new operation is checked from its first day', () => {
+		const result = runOnOutputs(
+			`import { OPERATION_INPUTS, operationSamples } from ${samplesModule};\n` +
+				`const { ['payee:upsert']: _, ...inputs } = OPERATION_INPUTS;\n` +
+				`export const outputSamples = async () => await operationSamples(inputs);\n`,
+		);
+		expect(result.status).toBe(1);
+		expect(result.stderr).toContain(
+			'Customer Banking (payee → upsert): no inputs for it in scripts/output-samples.mjs OPERATION_INPUTS',
+		);
 	}, 60_000);
 
 	it('fails on a planted node, naming the file and the property', () => {

@@ -6,7 +6,7 @@ import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [accountLocator, simplifyProperty('account', false)];
+const properties: INodeProperties[] = [accountLocator, simplifyProperty('account')];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['get'] } },
@@ -16,7 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Accounts: GET /account/{xaid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xaid = getAccountId.call(this, itemIndex);
-	const simplify = readSimplify.call(this, itemIndex, 'account', false);
+	const simplify = readSimplify.call(this, itemIndex, 'account');
 	const account = await request.call(this, ENDPOINTS.account.at({ xaid }), { itemIndex });
 	return simplify ? simplify(account) : account;
 }

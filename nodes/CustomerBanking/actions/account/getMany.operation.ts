@@ -6,7 +6,7 @@ import { returnAllOrLimit } from '../common.descriptions';
 import { getListOptions } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [...returnAllOrLimit(), simplifyProperty('account', true)];
+const properties: INodeProperties[] = [...returnAllOrLimit(), simplifyProperty('account')];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['getMany'] } },
@@ -15,7 +15,7 @@ export const description = updateDisplayOptions(
 
 // spec §Accounts: GET /accounts (paged, { total, results })
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const shape = readSimplify.call(this, itemIndex, 'account', true);
+	const shape = readSimplify.call(this, itemIndex, 'account');
 	const accounts = await requestAll.call(this, ENDPOINTS.accounts.at({}), {
 		...getListOptions.call(this, itemIndex),
 		shape,

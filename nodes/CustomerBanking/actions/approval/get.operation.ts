@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0c9d8e7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f',
 		description: 'The ref of the approval (a UUID)',
 	},
-	simplifyProperty('approval', false),
+	simplifyProperty('approval'),
 ];
 
 export const description = updateDisplayOptions(
@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Approval Reference (ref)',
 		itemIndex,
 	);
-	const simplify = readSimplify.call(this, itemIndex, 'approval', false);
+	const simplify = readSimplify.call(this, itemIndex, 'approval');
 	const approval = await request.call(this, ENDPOINTS.approval.at({ ref }), { itemIndex });
 	return simplify ? simplify(approval) : approval;
 }

@@ -10,7 +10,7 @@ import { readTransactionId, transactionIdProperty } from '../transaction/transac
 const properties: INodeProperties[] = [
 	transactionIdProperty('The transaction ID the payment was given when it was submitted'),
 	...listScope('approvals'),
-	simplifyProperty('approval', false),
+	simplifyProperty('approval'),
 ];
 
 export const description = updateDisplayOptions(
@@ -22,7 +22,7 @@ export const description = updateDisplayOptions(
 // the search stops at the page holding the match
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId.call(this, itemIndex);
-	const simplify = readSimplify.call(this, itemIndex, 'approval', false);
+	const simplify = readSimplify.call(this, itemIndex, 'approval');
 	const isThePayment = (approval: IDataObject) => approval.xtid === xtid;
 	const approvals = await searchApprovals.call(
 		this,

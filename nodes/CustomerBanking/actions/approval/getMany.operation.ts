@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		description: 'Which approvals to return. Some banks list pending approvals only.',
 	},
 	...returnAllOrLimit(),
-	simplifyProperty('approval', true),
+	simplifyProperty('approval'),
 ];
 
 export const description = updateDisplayOptions(
@@ -50,7 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
-	const shape = readSimplify.call(this, itemIndex, 'approval', true);
+	const shape = readSimplify.call(this, itemIndex, 'approval');
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
 	const keep =
 		status === 'any'

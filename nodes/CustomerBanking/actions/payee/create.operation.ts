@@ -6,9 +6,14 @@ import { ENDPOINTS, request } from '../../../shared/transport';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId } from '../parameters';
 import { payeeFormForCreate } from './payeeForm';
+import { readSimplify, simplifyProperty } from '../simplify';
 import { readPayeeInput } from './readPayeeInput';
 
-const properties: INodeProperties[] = [accountLocator, ...payeeFormForCreate(true)];
+const properties: INodeProperties[] = [
+	accountLocator,
+	...payeeFormForCreate(true),
+	simplifyProperty('payee'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['payee'], operation: ['create'] } },
@@ -24,5 +29,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		xaid,
 		readPayeeInput.call(this, itemIndex, 'create'),
 	);
-	return await request.call(this, ENDPOINTS.createPayee.at({ xaid }), { body, itemIndex });
+	const simplify = readSimplify.call(this, itemIndex, 'payee');
+	const payee = await request.call(this, ENDPOINTS.createPayee.at({ xaid }), { body, itemIndex });
+	return simplify ? simplify(payee) : payee;
 }

@@ -6,7 +6,7 @@ import { payeeLocator } from '../common.descriptions';
 import { getPayeeId } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 
-const properties: INodeProperties[] = [payeeLocator, simplifyProperty('payee', false)];
+const properties: INodeProperties[] = [payeeLocator, simplifyProperty('payee')];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['payee'], operation: ['get'] } },
@@ -16,7 +16,7 @@ export const description = updateDisplayOptions(
 // spec §Payees: GET /payee/{xpid}
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xpid = getPayeeId.call(this, itemIndex);
-	const simplify = readSimplify.call(this, itemIndex, 'payee', false);
+	const simplify = readSimplify.call(this, itemIndex, 'payee');
 	const payee = await getPayee.call(this, xpid, itemIndex);
 	return simplify ? simplify(payee) : payee;
 }

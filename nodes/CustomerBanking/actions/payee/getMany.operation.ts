@@ -10,7 +10,7 @@ import { payeeFilters, readPayeeFilters } from './filters';
 const properties: INodeProperties[] = [
 	...listScope('payees'),
 	...returnAllOrLimit(),
-	simplifyProperty('payee', true),
+	simplifyProperty('payee'),
 	payeeFilters,
 ];
 
@@ -24,7 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
 	const keep = readPayeeFilters.call(this, itemIndex);
-	const shape = readSimplify.call(this, itemIndex, 'payee', true);
+	const shape = readSimplify.call(this, itemIndex, 'payee');
 	const payees = await requestAll.call(this, ENDPOINTS.payees.at(scope), {
 		...list,
 		keep,

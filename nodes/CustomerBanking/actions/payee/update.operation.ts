@@ -6,9 +6,15 @@ import { ENDPOINTS, request } from '../../../shared/transport';
 import { accountLocator, payeeLocator } from '../common.descriptions';
 import { getAccountId, getPayeeId } from '../parameters';
 import { payeeFormForUpdate } from './payeeForm';
+import { readSimplify, simplifyProperty } from '../simplify';
 import { readPayeeInput } from './readPayeeInput';
 
-const properties: INodeProperties[] = [accountLocator, payeeLocator, ...payeeFormForUpdate()];
+const properties: INodeProperties[] = [
+	accountLocator,
+	payeeLocator,
+	...payeeFormForUpdate(),
+	simplifyProperty('payee'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['payee'], operation: ['update'] } },
@@ -25,5 +31,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ xaid, xpid },
 		readPayeeInput.call(this, itemIndex, 'update'),
 	);
-	return await request.call(this, ENDPOINTS.updatePayee.at({ xaid, xpid }), { body, itemIndex });
+	const simplify = readSimplify.call(this, itemIndex, 'payee');
+	const payee = await request.call(this, ENDPOINTS.updatePayee.at({ xaid, xpid }), {
+		body,
+		itemIndex,
+	});
+	return simplify ? simplify(payee) : payee;
 }

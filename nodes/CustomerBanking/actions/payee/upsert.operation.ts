@@ -8,6 +8,7 @@ import { PAYEE_ID_LABEL } from '../../validation/payee.fields';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getBoolean } from '../parameters';
 import { payeeFormForCreate } from './payeeForm';
+import { readSimplify, simplifyProperty } from '../simplify';
 import { readPayeeInput } from './readPayeeInput';
 
 const properties: INodeProperties[] = [
@@ -30,6 +31,7 @@ const properties: INodeProperties[] = [
 			'Whether to search the account’s payees for one with the same name and bank details, and update it instead of creating a duplicate (used when Payee ID is empty)',
 	},
 	...payeeFormForCreate(false),
+	simplifyProperty('payee'),
 ];
 
 export const description = updateDisplayOptions(
@@ -58,5 +60,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const input = readPayeeInput.call(this, itemIndex, 'create');
 	const body = await prepareUpsert.call(this, itemIndex, { xaid, xpid, lookUp }, input);
-	return await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });
+	const simplify = readSimplify.call(this, itemIndex, 'payee');
+	const payee = await request.call(this, ENDPOINTS.upsertPayee.at({ xaid }), { body, itemIndex });
+	return simplify ? simplify(payee) : payee;
 }

@@ -10,7 +10,7 @@ import type { PaymentStep } from '../../payments/paymentPlan';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
-import { withPlainNames } from '../outputNames';
+import { withPlainNames } from '../../../shared/outputNames';
 import type { BatchItemResult, OutputName } from '../types';
 import type { ReadResult } from './readPayment';
 

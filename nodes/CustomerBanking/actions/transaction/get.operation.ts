@@ -7,7 +7,7 @@ import { readTransactionId, transactionIdProperty } from './transactionId';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty('The transaction ID (a UUID), e.g. from a payment or a trigger event'),
-	simplifyProperty('transaction', false),
+	simplifyProperty('transaction'),
 ];
 
 export const description = updateDisplayOptions(
@@ -18,7 +18,7 @@ export const description = updateDisplayOptions(
 // spec §Transactions: GET /transaction/{xtid}, the full and current record
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const xtid = readTransactionId.call(this, itemIndex);
-	const simplify = readSimplify.call(this, itemIndex, 'transaction', false);
+	const simplify = readSimplify.call(this, itemIndex, 'transaction');
 	const transaction = await request.call(this, ENDPOINTS.transaction.at({ xtid }), { itemIndex });
 	return simplify ? simplify(transaction) : transaction;
 }

@@ -10,7 +10,7 @@ import { readTransactionFilters, transactionFilters } from './filters';
 const properties: INodeProperties[] = [
 	...listScope('transactions'),
 	...returnAllOrLimit(),
-	simplifyProperty('transaction', true),
+	simplifyProperty('transaction'),
 	transactionFilters,
 ];
 
@@ -24,7 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
 	const keep = readTransactionFilters.call(this, itemIndex);
-	const shape = readSimplify.call(this, itemIndex, 'transaction', true);
+	const shape = readSimplify.call(this, itemIndex, 'transaction');
 	const transactions = await requestAll.call(this, ENDPOINTS.transactions.at(scope), {
 		...list,
 		keep,

@@ -215,7 +215,7 @@ describe('the form and the operations page agree with the lists', () => {
 		);
 
 	it.each(RESOURCES)(
-		'%s: every Simplify names the list, on by default for Get Many only',
+		"%s: every operation that returns the bank's records has Simplify, naming the list, on by default",
 		(resource) => {
 			const switches = simplifyOf(resource);
 			const operations = switches.flatMap(
@@ -225,7 +225,7 @@ describe('the form and the operations page agree with the lists', () => {
 				{
 					account: ['get', 'getMany'],
 					transaction: ['get', 'getMany'],
-					payee: ['get', 'getMany'],
+					payee: ['create', 'get', 'getMany', 'update', 'upsert'],
 					approval: ['get', 'getByPayment', 'getMany'],
 				}[resource],
 			);
@@ -239,9 +239,7 @@ describe('the form and the operations page agree with the lists', () => {
 				expect(property.description).toMatch(
 					/^Whether to return a simplified version of the response instead of the raw data/,
 				);
-				expect(property.default).toBe(
-					(property.displayOptions?.show?.operation as string[])[0] === 'getMany',
-				);
+				expect(property.default).toBe(true);
 			}
 		},
 	);

@@ -11,17 +11,17 @@ const statuses = Object.keys(PAYMENT_STATUSES) as PaymentStatus[];
 describe('payment statuses: each has one output by outcome and a next step', () => {
 	it.each<[PaymentStatus, string]>([
 		['submitted', 'Sent'],
-		['replayed', 'Already Made'],
-		['found_after_error', 'Needs Checking'],
-		['pending_approval', 'Needs Approval'],
-		['already_made', 'Already Made'],
+		['replayed', 'Made Before'],
+		['found_after_error', 'To Check'],
+		['pending_approval', 'To Approve'],
+		['already_made', 'Made Before'],
 		['rejected', 'Not Paid'],
 		['not_sent', 'Not Paid'],
 		['invalid', 'Not Paid'],
 		['valid', 'Not Paid'],
-		['accepted', 'Needs Checking'],
-		['undetermined', 'Needs Checking'],
-		['unknown', 'Needs Checking'],
+		['accepted', 'To Check'],
+		['undetermined', 'To Check'],
+		['unknown', 'To Check'],
 	])('%s → %s', (status, output) => {
 		expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe(output);
 		expect(nextStepOf(status)).toMatch(/^[A-Z].{20,}\.$/);
@@ -33,7 +33,7 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 
 	it('an item without a known status needs checking: nothing says it was not paid', () => {
 		for (const status of [undefined, '', 'paid', 'SUBMITTED', 42, 'toString', '__proto__'])
-			expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe('Needs Checking');
+			expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe('To Check');
 	});
 
 	it('never says "sent" for an outcome an approval may hold, nor "not paid" for one that may be paid', () => {

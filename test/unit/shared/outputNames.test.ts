@@ -1,4 +1,4 @@
-import { PLAIN_NAMES, withPlainNames } from '../../../../nodes/CustomerBanking/actions/outputNames';
+import { PLAIN_NAMES, withPlainNames } from '../../../nodes/shared/outputNames';
 
 describe("outputs name the bank's identifiers plainly (spec §Identifiers)", () => {
 	it('renames each identifier at the top level and keeps every other key and value', () => {
@@ -38,9 +38,22 @@ describe("outputs name the bank's identifiers plainly (spec §Identifiers)", () 
 		);
 	});
 
-	it('every plain name is distinct from the bank names', () => {
+	it("an approval's ref and parent_xaid are its approval ID and account ID", () => {
+		expect(withPlainNames({ ref: 'r1', parent_xaid: 'a1', xtid: 't1', status: 'pending' })).toEqual(
+			{ approvalId: 'r1', accountId: 'a1', transactionId: 't1', status: 'pending' },
+		);
+	});
+
+	it('no plain name is one of the bank names, and each identifier has one plain name', () => {
 		const plain = Object.values(PLAIN_NAMES);
-		expect(new Set(plain).size).toBe(plain.length);
 		expect(plain.filter((name) => Object.hasOwn(PLAIN_NAMES, name))).toEqual([]);
+		expect([...new Set(plain)].sort()).toEqual([
+			'accountId',
+			'approvalId',
+			'bankRequestId',
+			'payeeId',
+			'transactionId',
+			'transactionIds',
+		]);
 	});
 });
