@@ -212,7 +212,7 @@ export async function deliveryOutput(
 ): Promise<IDataObject> {
 	const output: IDataObject = {
 		event: facts.event,
-		// the names the action node's outputs give these IDs (actions/outputNames.ts)
+		// the names the action node's outputs give these IDs (shared/outputNames.ts)
 		accountId: facts.xaid,
 		transactionId: facts.xtid,
 		deliveryId: facts.deliveryId ?? null,

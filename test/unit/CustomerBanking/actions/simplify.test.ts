@@ -160,7 +160,7 @@ describe('records with the same fields are made alike, each its own object', () 
 			getNode: () => ({ type: 'n8n-nodes-customer-banking.customerBanking' }),
 			getNodeParameter: () => true,
 		} as unknown as IExecuteFunctions;
-		const shape = readSimplify.call(context, 0, 'transaction', true);
+		const shape = readSimplify.call(context, 0, 'transaction');
 		expect(page.map((record) => shape?.(record))).toEqual(expected);
 		const notRecords = ['x', null, [1]] as unknown as IDataObject[];
 		expect(notRecords.map((value) => shape?.(value))).toEqual(notRecords);
