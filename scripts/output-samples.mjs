@@ -334,9 +334,11 @@ function answerApproval({ path }, approval) {
 		: { status: 200, body: { total: 1, results: [approval] } };
 }
 
-/** The Customer Banking Trigger's item for a delivery (Fetch Full Transaction off: no request). */
+/** The Customer Banking Trigger's item for a delivery: Fetch Full Transaction off, and on with the bank's record. */
 async function delivery() {
-	const { deliveryOutput } = await load('nodes/CustomerBankingTrigger/deliverySteps.ts');
+	const { deliveryItem, deliveryOutput } = await load(
+		'nodes/CustomerBankingTrigger/deliverySteps.ts',
+	);
 	const context = {
 		getNodeParameter: (name, fallback) => (name === 'fetchTransaction' ? false : fallback),
 	};
@@ -348,10 +350,10 @@ async function delivery() {
 		occurredAt: '2026-11-27T10:00:00Z',
 	};
 	return [
+		{ where: 'Customer Banking Trigger', output: await deliveryOutput.call(context, facts) },
 		{
-			where: 'Customer Banking Trigger',
-			output: await deliveryOutput.call(context, facts),
-			raw: ['transaction'],
+			where: 'Customer Banking Trigger, Fetch Full Transaction',
+			output: deliveryItem(facts, BANK_RECORDS.transaction),
 		},
 	];
 }

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { checkId } from '../shared/validation/ids';
 import { ENDPOINTS, request } from '../shared/transport';
+import { withPlainNames } from '../shared/outputNames';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
@@ -202,6 +203,21 @@ export function watchedDelivery(
 }
 
 /**
+ * The item of a delivery: its facts and, when fetched, the transaction as the API showed it, both with
+ * the names the action node's outputs give these IDs (shared/outputNames.ts).
+ */
+export function deliveryItem(facts: DeliveryFacts, transaction?: IDataObject): IDataObject {
+	return {
+		event: facts.event,
+		accountId: facts.xaid,
+		transactionId: facts.xtid,
+		deliveryId: facts.deliveryId ?? null,
+		occurredAt: facts.occurredAt ?? null,
+		...(transaction !== undefined && { transaction: withPlainNames(transaction) }),
+	};
+}
+
+/**
  * What the execution starts with. spec §Events rule 2: a delivery is a signal; the full, current record
  * comes from the API. A failure throws NodeApiError (from the transport): n8n answers 500 and the bank
  * retries (admission.ts `settle`).
@@ -210,15 +226,9 @@ export async function deliveryOutput(
 	this: IWebhookFunctions,
 	facts: DeliveryFacts,
 ): Promise<IDataObject> {
-	const output: IDataObject = {
-		event: facts.event,
-		// the names the action node's outputs give these IDs (shared/outputNames.ts)
-		accountId: facts.xaid,
-		transactionId: facts.xtid,
-		deliveryId: facts.deliveryId ?? null,
-		occurredAt: facts.occurredAt ?? null,
-	};
-	if (!readFetchTransaction.call(this)) return output;
-	output.transaction = await request.call(this, ENDPOINTS.transaction.at({ xtid: facts.xtid }));
-	return output;
+	if (!readFetchTransaction.call(this)) return deliveryItem(facts);
+	return deliveryItem(
+		facts,
+		await request.call(this, ENDPOINTS.transaction.at({ xtid: facts.xtid })),
+	);
 }

@@ -4,6 +4,7 @@
  * TransactionConfirmed to n8n's production webhook URL and an execution starts with the full
  * transaction; forged deliveries get 401 and start nothing; deactivation leaves no subscription.
  */
+import { withPlainNames } from '../../nodes/shared/outputNames';
 import { createHmac } from 'node:crypto';
 
 import { selectedVersions } from './lib/config';
@@ -98,7 +99,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 				accountId: gbp,
 				transactionId: xtid,
 				deliveryId: expect.any(String),
-				transaction: settled,
+				transaction: settled && withPlainNames(settled),
 			}),
 		]);
 		const deliveries = sandbox.control

@@ -137,8 +137,8 @@ describe('verified deliveries', () => {
 					deliveryId: delivery.headers['x-cb-delivery-id'],
 					occurredAt: payload.occurredAt,
 					transaction: expect.objectContaining({
-						xtid: transaction.xtid,
-						xaid: gbp,
+						transactionId: transaction.xtid,
+						accountId: gbp,
 						direction: 'incoming',
 						status: 'settled',
 						amount: 12.34,
@@ -171,7 +171,7 @@ describe('verified deliveries', () => {
 			transactionId: xtid,
 		});
 		expect(json?.transaction).toMatchObject({
-			xtid,
+			transactionId: xtid,
 			direction: 'outgoing',
 			status: 'settled',
 			amount: 25,

@@ -298,7 +298,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 					event: 'TransactionConfirmed',
 					transactionId: xtid,
 					deliveryId: deliveries[0].deliveryId,
-					transaction: expect.objectContaining({ xtid, status: 'settled' }),
+					transaction: expect.objectContaining({ transactionId: xtid, status: 'settled' }),
 				}),
 			]);
 			expect(workersThatRan(cluster, execution.id)).toHaveLength(1);
