@@ -22,6 +22,7 @@ import {
 	type Stack,
 	startStack,
 	waitFor,
+	whenWebhookServes,
 } from './lib/stack';
 
 const TRIGGER = 'Customer Banking Trigger';
@@ -62,12 +63,7 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 			30_000,
 		);
 		// n8n answers 404 on a production webhook for a moment after activation
-		await waitFor(
-			'the webhook to be registered',
-			async () => ((await post('{}', {})).status === 404 ? undefined : true),
-			30_000,
-			250,
-		);
+		await whenWebhookServes(url());
 	});
 
 	afterAll(async () => {

@@ -20,6 +20,7 @@ import {
 	type Stack,
 	startStack,
 	waitFor,
+	whenWebhookServes,
 } from './lib/stack';
 
 const TRIGGER = 'Customer Banking Trigger';
@@ -59,12 +60,7 @@ describe.each(selectedVersions())('n8n %s: trigger safety', (version) => {
 			30_000,
 		);
 		// n8n answers 404 on a production webhook for a moment after activation
-		await waitFor(
-			'the webhook to be registered',
-			async () => ((await post('{}', {})) === 404 ? undefined : true),
-			30_000,
-			250,
-		);
+		await whenWebhookServes(url());
 	}
 
 	/** The status n8n answers, or 0 when it closed the connection without one. */

@@ -23,7 +23,7 @@ import {
 	nodeOutput,
 	sleep,
 	waitFor,
-	whenRegistered,
+	whenWebhookServes,
 } from '../e2e/lib/stack';
 import { packedTarball } from '../e2e/lib/pack';
 import { portsInUse, processesUsing, type QueueInstance } from './lib/cluster';
@@ -267,11 +267,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 			expect(new Set(made.map((s) => s.url))).toEqual(new Set([triggerUrl(cluster.webhookUrl)]));
 			// the webhook processes answer 404 for a moment after activation
 			for (const webhook of cluster.webhooks)
-				await whenRegistered(
-					`${webhook.name} to serve the trigger`,
-					() => post(triggerUrl(webhook.url), '{}'),
-					60_000,
-				);
+				await whenWebhookServes(triggerUrl(webhook.url), 60_000);
 			// N8N_DISABLE_PRODUCTION_MAIN_PROCESS: main has no production webhook route at all
 			expect((await post(triggerUrl(cluster.main.url), '{}')).status).toBe(404);
 

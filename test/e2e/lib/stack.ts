@@ -280,6 +280,26 @@ export async function whenRegistered<T extends { status: number }>(
 }
 
 /**
+ * Waits until n8n serves the POST webhook at `url`, without starting an execution: a CORS preflight
+ * (OPTIONS with an Origin) is answered 404 while the path is not registered and 204 once it is, and
+ * n8n runs no node for it (webhook-request-handler.js, both lines). A probe that POSTs would reach
+ * the Customer Banking Trigger, which reports an unsigned delivery as a failed execution.
+ */
+export async function whenWebhookServes(url: string, timeoutMs = 30_000): Promise<void> {
+	const answer = await whenRegistered(
+		`${url} to be registered`,
+		async () =>
+			await fetch(url, {
+				method: 'OPTIONS',
+				headers: { origin: 'http://probe.invalid', 'access-control-request-method': 'POST' },
+			}),
+		timeoutMs,
+	);
+	if (answer.status !== 204)
+		throw new Error(`n8n answered the preflight of ${url} with ${answer.status}, not 204`);
+}
+
+/**
  * Calls the production webhook of an active workflow (the Webhook trigger at `path`), once it is
  * registered, and returns the execution it started.
  */
