@@ -1,7 +1,7 @@
 /**
  * The action node as an AI agent's tool (both lines): n8n's AI Agent, driven by a scripted chat model on
  * loopback (lib/scriptedChatModel.ts) through n8n's OpenAI Chat Model node, calls the node's read
- * operations as tools and the model receives their records in the simplified shape, even with Simplify
+ * operations (Payment → Get Status among them) as tools and the model receives their records in the simplified shape, even with Simplify
  * off in the tool; a payment tool call over the tool's Maximum Amount is refused, the bank sees no
  * payment request, and the model reads why. n8n offers the node as a tool because its description has
  * `usableAsTool` (n8n turns it into the node type `customerBankingTool`; no setting needed on either line).
@@ -104,6 +104,16 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 				reference: fromAi('reference', 'The payment reference'),
 				options: { maxAmount: MAX_AMOUNT },
 			}),
+			tool('Status', 880, {
+				resource: 'payment',
+				operation: 'getStatus',
+				account: {
+					__rl: true,
+					mode: 'id',
+					value: fromAi('account', 'The account ID the payment was paid from'),
+				},
+				transactionId: fromAi('transactionId', 'The transaction ID of the payment'),
+			}),
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
@@ -113,6 +123,7 @@ function agentWorkflow(bankCredential: string, modelCredential: string) {
 			Accounts: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 			Payees: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 			Pay: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			Status: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 	};
@@ -171,12 +182,13 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 	const seen = () =>
 		stack.sandbox.control.requests().map((r) => `${r.method} ${r.route ?? r.path} ${r.status}`);
 
-	it('offers the three tool nodes to the model', async () => {
+	it('offers the four tool nodes to the model', async () => {
 		const { requests } = await runAgent([{ content: 'Nothing to do.' }]);
 		expect(requests[0].tools?.map((t) => t.function.name).sort()).toEqual([
 			'Accounts',
 			'Pay',
 			'Payees',
+			'Status',
 		]);
 		const pay = requests[0].tools?.find((t) => t.function.name === 'Pay');
 		expect(
@@ -281,5 +293,47 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 		expect(seen().filter((request) => request.includes('/payments'))).toEqual([
 			'POST /payments 202',
 		]);
+	});
+
+	it('tells where a payment is as a tool, in the words Submit used, without sending anything', async () => {
+		const { seeded } = stack.sandbox;
+		const paid = await runAgent([
+			{
+				toolCalls: [
+					{
+						name: 'Pay',
+						arguments: {
+							account: seeded.accounts.gbp,
+							payee: seeded.payees.gbp,
+							amount: 13.5,
+							reference: 'AGENT-STATUS',
+						},
+					},
+				],
+			},
+			{ content: 'Paid.' },
+		]);
+		const [payment] = JSON.parse(paid.received.get('Pay')!) as Json[];
+		stack.sandbox.control.clearRequests();
+
+		const { received } = await runAgent([
+			{
+				toolCalls: [
+					{
+						name: 'Status',
+						arguments: { account: seeded.accounts.gbp, transactionId: payment.transactionId },
+					},
+				],
+			},
+			{ content: 'It was sent.' },
+		]);
+		const [status] = JSON.parse(received.get('Status')!) as Json[];
+		expect(status).toMatchObject({
+			status: payment.status,
+			transactionId: payment.transactionId,
+			accountId: seeded.accounts.gbp,
+		});
+		expect(status.status).toBe('submitted');
+		expect(seen().filter((request) => request.startsWith('POST /payments'))).toEqual([]);
 	});
 });

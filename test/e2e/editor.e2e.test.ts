@@ -224,6 +224,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 			expect.arrayContaining([
 				'Get the balance of an account',
 				'Submit a payment',
+				'Get the status of a payment',
 				'Create or update a payee',
 			]),
 		);

@@ -194,6 +194,24 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			after.approvals.map((a) => a.ref),
 		);
 
+		// Payment: Get Status, in the words Submit used: one paid at once, one waiting for approval
+		expect(nodeOutput(execution, 'Payment Status')).toEqual([
+			expect.objectContaining({
+				status: 'submitted',
+				transactionId: paid.transactionId,
+				accountId: gbp,
+				transactionStatus: 'sent',
+			}),
+		]);
+		expect(nodeOutput(execution, 'Payment Status')[0]).not.toHaveProperty('approvalId');
+		expect(nodeOutput(execution, 'Batch Payment Status')).toEqual([
+			expect.objectContaining({
+				status: 'pending_approval',
+				transactionId: batched.transactionId,
+				approvalId: batched.approvalId,
+			}),
+		]);
+
 		// two payments, two requests, two different keys, both sent as the node reported them
 		const payments = sandbox.control
 			.requests()

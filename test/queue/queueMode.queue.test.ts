@@ -135,20 +135,26 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 		]);
 		const [created] = nodeOutput(execution, 'Create Payee');
 		expect(nodeOutput(execution, 'Upsert Payee')).toEqual([
-			expect.objectContaining({ xpid: created.xpid }),
+			expect.objectContaining({ xpid: created.payeeId }),
 		]);
 		expect(nodeOutput(execution, 'Balance')).toEqual([
 			expect.objectContaining({ currency: 'GBP', balance: expect.any(Number) }),
 		]);
 		expect(nodeOutput(execution, 'Transaction')).toEqual([
-			expect.objectContaining({ xtid: paid.transactionId, amount: 12.34 }),
+			expect.objectContaining({ transactionId: paid.transactionId, amount: 12.34 }),
 		]);
 		expect(nodeOutput(execution, 'Approval')).toEqual([
-			expect.objectContaining({ ref: batched.approvalId }),
+			expect.objectContaining({ approvalId: batched.approvalId }),
 		]);
 		expect(nodeOutput(execution, 'Approvals').map((a) => a.approvalId)).toEqual(
 			after.approvals.map((a) => a.ref),
 		);
+		expect(nodeOutput(execution, 'Payment Status')).toEqual([
+			expect.objectContaining({ status: 'submitted', transactionId: paid.transactionId }),
+		]);
+		expect(nodeOutput(execution, 'Batch Payment Status')).toEqual([
+			expect.objectContaining({ status: 'pending_approval', approvalId: batched.approvalId }),
+		]);
 		const payments = sandbox.control
 			.requests()
 			.filter((r) => r.method === 'POST' && r.path === '/payments');

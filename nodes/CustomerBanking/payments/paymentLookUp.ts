@@ -7,12 +7,12 @@ import { mayClaim } from './evidence';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 
-/** What a record must match to be the payment. */
+/** What a record must match to be the payment; a detail left out is not compared. */
 interface Sought {
 	xaid: string;
-	xpid: string;
-	amount: number;
 	reference: string;
+	xpid?: string;
+	amount?: number;
 	currency?: string;
 }
 
@@ -54,10 +54,10 @@ function sameAmount(value: unknown, amount: number): boolean {
  * does not carry are not held against it: the spec leaves approval and transaction fields "not shown".
  */
 function matches(payment: Sought, record: IDataObject): boolean {
-	if (record.reference !== payment.reference || !sameAmount(record.amount, payment.amount))
-		return false;
+	if (record.reference !== payment.reference) return false;
+	if (payment.amount !== undefined && !sameAmount(record.amount, payment.amount)) return false;
 	const xpid = text(record.xpid);
-	if (xpid !== undefined && xpid !== payment.xpid) return false;
+	if (xpid !== undefined && payment.xpid !== undefined && xpid !== payment.xpid) return false;
 	const currency = text(record.currency);
 	return currency === undefined || payment.currency === undefined || currency === payment.currency;
 }
@@ -96,11 +96,11 @@ type Reach = { lookBackDays: number } | 'whole';
  */
 async function readAccounts(
 	this: IExecuteFunctions,
-	payments: Payment[],
+	payments: ReadonlyArray<Pick<Payment, 'itemIndex' | 'body'>>,
 	reach: Reach,
 ): Promise<Map<string, AccountRecords>> {
 	const byAccount = new Map<string, AccountRecords>();
-	const accountOf = (payment: Payment) => String(payment.body.xaid);
+	const accountOf = (payment: Pick<Payment, 'body'>) => String(payment.body.xaid);
 	const since = reach === 'whole' ? undefined : lookBackSince(Date.now(), reach.lookBackDays);
 	for (const xaid of new Set(payments.map(accountOf))) {
 		const itemIndex = payments.find((payment) => accountOf(payment) === xaid)?.itemIndex;
@@ -141,7 +141,12 @@ const WHOLE_BECAUSE: Record<NonNullable<Extract<Coverage, { read: 'whole' }>['wh
  * What the look-up read of one account, as a sentence for the item: how far back, or all of it and,
  * where that was not the plan, why.
  */
-export function coverageNote(
+export function coverageNote(coverage: AccountRecords['coverage'], lookBackDays: number): string {
+	return `Looked for an earlier payment with these details among ${listsRead(coverage, lookBackDays)}.`;
+}
+
+/** Which records of the account were read, in words. */
+function listsRead(
 	{ approvals, transactions }: AccountRecords['coverage'],
 	lookBackDays: number,
 ): string {
@@ -150,7 +155,7 @@ export function coverageNote(
 		if (coverage.why === undefined) return `all the account's ${name}`;
 		return `all the account's ${name} (every page: ${WHOLE_BECAUSE[coverage.why]})`;
 	};
-	return `Looked for an earlier payment with these details among ${part('approvals', approvals)} and ${part('transactions', transactions)}.`;
+	return `${part('approvals', approvals)} and ${part('transactions', transactions)}`;
 }
 
 /** Which records may be taken for a payment: none already reported for another payment. */
@@ -313,4 +318,25 @@ export async function paymentsAlreadyAtBank(
 		lookedAt.set(payment.itemIndex, coverageNote(records.coverage, lookBackDays));
 	}
 	return { matches, listed, lookedAt };
+}
+
+/**
+ * Payment → Get Status by reference, for a payment whose transaction ID was lost: every outgoing
+ * payment the account's approvals and transactions show with this reference (and this amount, when
+ * given), read whole, and what was read as a sentence.
+ */
+export async function paymentsWithReference(
+	this: IExecuteFunctions,
+	sought: { xaid: string; reference: string; amount?: number },
+	itemIndex: number,
+): Promise<{ found: FoundPayment[]; lookedAt: string }> {
+	const records = (
+		await readAccounts.call(this, [{ itemIndex, body: { xaid: sought.xaid } }], 'whole')
+	).get(sought.xaid) as AccountRecords;
+	const nothingClaimed: XtidClaims = { has: () => false, add: () => undefined };
+	const found = matchesOf(sought, records, { claimed: nothingClaimed });
+	return {
+		found: [...found.values()],
+		lookedAt: `Looked among ${listsRead(records.coverage, 0)}.`,
+	};
 }

@@ -1,7 +1,9 @@
 /**
  * Payment → Get Status: where a payment is, by its transaction ID, in the words Submit used for it:
  * sent, waiting for approval, not sent (declined), and the same statement as Submit's for the same
- * evidence. A payment that needed no approval is no error; an ID the bank does not show is.
+ * evidence. A payment that needed no approval is no error; an ID the bank does not show is. By
+ * reference, for a payment whose ID was lost: one match is read like its ID; several or none fail the
+ * item, naming what was found or read.
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
@@ -26,7 +28,7 @@ afterAll(async () => await sandbox.close());
 /** A bank that lists only pending approvals (spec-minimal) does not show a decided one. */
 const listsDecided = () => sandbox.variants.approvalList !== 'pendingOnly';
 
-async function pay(amount: string): Promise<IDataObject> {
+async function pay(amount: string, reference = newReference()): Promise<IDataObject> {
 	const run = await runPayments(sandbox, credentials, {
 		executionId: `exec-gs-${++counter}`,
 		parameters: {
@@ -34,10 +36,22 @@ async function pay(amount: string): Promise<IDataObject> {
 			account: byId(gbp.xaid),
 			payee: byId(gbp.xpid),
 			amount,
-			reference: newReference(),
+			reference,
 		},
 	});
 	return jsonOf(run)[0];
+}
+
+async function statusByReference(reference: string, amount = '') {
+	return await runPayments(sandbox, credentials, {
+		parameters: {
+			operation: 'getStatus',
+			account: byId(gbp.xaid),
+			findBy: 'reference',
+			reference,
+			amount,
+		},
+	});
 }
 
 async function status(transactionId: string, xaid = gbp.xaid) {
@@ -100,6 +114,60 @@ describe('Payment → Get Status', () => {
 		);
 		expect(run.error?.description).toContain('is not shown yet');
 	});
+
+	it('by reference, for a payment whose ID was lost: the same statement as by its ID', async () => {
+		const reference = newReference();
+		const held = await pay('1700.00', reference);
+		const [byReference] = jsonOf(await statusByReference(reference));
+		const [byItsId] = jsonOf(await status(String(held.transactionId)));
+		expect(byReference).toEqual(byItsId);
+		expect(byReference).toMatchObject({
+			status: 'pending_approval',
+			transactionId: held.transactionId,
+			approvalId: held.approvalId,
+		});
+	});
+
+	it('by reference, several payments with it: the item fails naming each, and picks none; the Amount tells them apart', async () => {
+		const reference = newReference();
+		const first = await pay('14.00', reference);
+		const second = await pay('15.00', reference);
+		const both = await statusByReference(reference);
+		expect(both.error?.message).toBe(
+			`2 payments with reference ${reference} in account ${gbp.xaid}`,
+		);
+		expect(both.error?.description).toContain(String(first.transactionId));
+		expect(both.error?.description).toContain(String(second.transactionId));
+		expect(both.error?.description).toContain('give the Amount');
+
+		const [one] = jsonOf(await statusByReference(reference, '15.00'));
+		expect(one).toMatchObject({ status: 'submitted', transactionId: second.transactionId });
+	});
+
+	it('by reference, none: the item fails saying what was read, never "not paid"', async () => {
+		const run = await statusByReference('NO-SUCH-REF-1');
+		expect(run.error?.message).toBe(
+			`No payment with reference NO-SUCH-REF-1 in account ${gbp.xaid}`,
+		);
+		expect(run.error?.description).toMatch(/^Looked among all the account's approvals/);
+		expect(run.error?.description).toContain('Do not pay it again');
+	});
+
+	it.each([
+		['', '', 'Reference: enter the payment’s reference'],
+		['GS-AMOUNT-1', '12,50', 'Amount: '],
+		['GS-AMOUNT-2', '-3', 'Amount: '],
+	])(
+		'by reference, bad input (reference %j, amount %j): an error naming the field, before any request',
+		async (reference, amount, message) => {
+			sandbox.control.clearRequests();
+			const run = await statusByReference(reference, amount);
+			expect(run.error?.message.startsWith(message)).toBe(true);
+			expect(
+				sandbox.control.requests().filter((request) => !request.path.includes('/oauth/token')),
+			).toEqual([]);
+		},
+	);
 
 	it('a bank that cannot be read fails the item instead of guessing a state', async () => {
 		const paid = await pay('13.00');
