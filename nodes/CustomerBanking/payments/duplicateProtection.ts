@@ -1,8 +1,10 @@
-import {
-	approvalStatusMeaning,
-	transactionStatusMeaning,
-} from '../../shared/approvals/approvalStatus';
 import { toMinorUnits } from '../validation/amount';
+import {
+	type AcceptedEvidence,
+	type AcceptedStatus,
+	acceptedStatement,
+	evidenceInWords,
+} from './evidence';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';
 
@@ -44,39 +46,51 @@ export function repeatsInInput(payments: readonly Payment[]): Map<Payment, Payme
 }
 
 /**
- * Whether a matching record may hold money: every record does, unless its own status says it was
- * refused (a declined, expired or cancelled approval with no transaction that says otherwise; a
- * transaction that says it failed or was refused). An unknown word holds money: it is never read as a
- * refusal.
+ * What the lists showed of an earlier matching payment, as the evidence table reads it: its approval
+ * where the approvals list showed one, its transaction where the transactions list did. What the lists
+ * do not show is not read as absent: the look-up may read only recent records, and a bank may list only
+ * pending approvals.
  */
-export function holdsMoney(found: FoundPayment): boolean {
-	if (found.foundIn === 'transactions')
-		return transactionStatusMeaning(found.transactionStatus) !== 'notSent';
-	const approval = approvalStatusMeaning(found.approvalStatus);
-	return approval !== 'declined' && approval !== 'expired' && approval !== 'notApproved';
+function evidenceOf(found: FoundPayment): AcceptedEvidence {
+	const approvalShown =
+		found.foundIn === 'approvals' ||
+		found.approvalRef !== undefined ||
+		found.approvalStatus !== undefined;
+	return {
+		xtid: found.xtid,
+		approval: approvalShown
+			? { read: 'record', ref: found.approvalRef, status: found.approvalStatus }
+			: { read: 'notRead' },
+		transaction:
+			found.foundIn === 'transactions'
+				? { read: 'record', status: found.transactionStatus }
+				: { read: 'notRead' },
+	};
 }
 
-const statusWords = (status: string | undefined) =>
-	status === undefined ? 'with no status' : `status "${status}"`;
+/**
+ * Whether a matching record may hold money: unless the evidence table says it was not sent (its
+ * approval declined or expired, its transaction refused or failed, with nothing saying otherwise), it
+ * may. Submit's statement for the same records says the same (evidence.ts).
+ */
+export function holdsMoney(found: FoundPayment): boolean {
+	return acceptedStatement(evidenceOf(found)).status !== 'not_sent';
+}
 
-/** What a matching record shows of its payment, in plain words. */
+const STATE_WORDS: Record<AcceptedStatus, string> = {
+	submitted: 'sent',
+	pending_approval: 'waiting for approval',
+	not_sent: 'not sent',
+	accepted: 'not known',
+};
+
+/**
+ * What a matching record shows of its payment, in plain words, from the evidence table: sent, waiting
+ * for approval, or, with what the records say, not sent or not known.
+ */
 export function stateOf(found: FoundPayment): string {
-	if (found.foundIn === 'transactions') {
-		switch (transactionStatusMeaning(found.transactionStatus)) {
-			case 'sent':
-				return 'sent';
-			case 'held':
-				return 'waiting for approval';
-			default:
-				return `in the account's transactions, ${statusWords(found.transactionStatus)}`;
-		}
-	}
-	switch (approvalStatusMeaning(found.approvalStatus)) {
-		case 'pending':
-			return 'waiting for approval';
-		case 'approved':
-			return 'approved';
-		default:
-			return `in the account's approvals, ${statusWords(found.approvalStatus)}`;
-	}
+	const evidence = evidenceOf(found);
+	const { status } = acceptedStatement(evidence);
+	if (status === 'submitted' || status === 'pending_approval') return STATE_WORDS[status];
+	return `${STATE_WORDS[status]} (${evidenceInWords(evidence)})`;
 }

@@ -92,7 +92,7 @@ function fieldsOf({ approval, transaction }: AcceptedEvidence): IDataObject {
 }
 
 /** What each read showed, in words, for a statement that is not definite. */
-function shown({ xtid, approval, transaction }: AcceptedEvidence): string {
+export function evidenceInWords({ xtid, approval, transaction }: AcceptedEvidence): string {
 	const parts: string[] = [];
 	switch (approval.read) {
 		case 'record':
@@ -169,7 +169,7 @@ export interface EvidenceRow {
 }
 
 const contradicting = (evidence: AcceptedEvidence) =>
-	accepted(evidence, `${shown(evidence)}, which contradict each other`);
+	accepted(evidence, `${evidenceInWords(evidence)}, which contradict each other`);
 const statusOf = (read: ApprovalEvidence | TransactionEvidence) =>
 	read.read === 'record' ? read.status : undefined;
 
@@ -239,7 +239,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 		statement: (evidence) =>
 			accepted(
 				evidence,
-				`its approval says ${quoted(statusOf(evidence.approval))}: decided in part, not final${evidence.transaction.read === 'notRead' ? '' : `; ${shown({ ...evidence, approval: { read: 'notRead' } })}`}`,
+				`its approval says ${quoted(statusOf(evidence.approval))}: decided in part, not final${evidence.transaction.read === 'notRead' ? '' : `; ${evidenceInWords({ ...evidence, approval: { read: 'notRead' } })}`}`,
 			),
 	},
 	{
@@ -259,7 +259,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 		statement: (evidence) =>
 			accepted(
 				evidence,
-				`${shown(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
+				`${evidenceInWords(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
 			),
 	},
 	{
@@ -269,13 +269,14 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 		statement: (evidence) =>
 			accepted(
 				evidence,
-				`${shown(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
+				`${evidenceInWords(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
 			),
 	},
 	{
 		evidence: 'anything else: words nobody knows, records of others, reads that failed',
 		applies: () => true,
-		statement: (evidence) => accepted(evidence, shown(evidence) || 'nothing of it could be read'),
+		statement: (evidence) =>
+			accepted(evidence, evidenceInWords(evidence) || 'nothing of it could be read'),
 	},
 ];
 

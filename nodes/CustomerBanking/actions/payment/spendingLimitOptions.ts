@@ -13,7 +13,7 @@ export const spendingLimitOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 5000',
 		description:
-			'The largest amount one payment may have; a payment over it is never sent and goes to the Rejected output with the reason. Empty means no limit.',
+			'The largest amount one payment may have; a payment over it is never sent and comes out as rejected with the reason (on the Not Paid output, with Outputs by Outcome). Empty means no limit.',
 	},
 	{
 		displayName: 'Maximum Total per Execution',
@@ -22,7 +22,7 @@ export const spendingLimitOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 20000',
 		description:
-			"The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n's Retry included), in that account's currency; payments that would go over it are never sent and go to the Rejected output with the reason. Empty means no limit.",
+			"The most this node may pay from one account in one execution (every run of it, Retry On Fail and n8n's Retry included), in that account's currency; payments that would go over it are never sent and come out as rejected with the reason (on the Not Paid output, with Outputs by Outcome). Empty means no limit.",
 	},
 ];
 
