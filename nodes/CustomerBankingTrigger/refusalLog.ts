@@ -33,8 +33,9 @@ export function noteRefusal(
 	const tally = tallies.of(this);
 	tally.counts.set(reason, (tally.counts.get(reason) ?? 0) + 1);
 	const last = tally.loggedAtMs;
-	if (last !== undefined && nowMs - last < REFUSAL_LOG_INTERVAL_MS && nowMs >= last)
-		return undefined;
+	// either way: concurrent calls read the clock before they await and note refusals out of order,
+	// and a clock set back by more than the interval must not silence reports until it catches up
+	if (last !== undefined && Math.abs(nowMs - last) < REFUSAL_LOG_INTERVAL_MS) return undefined;
 	let total = 0;
 	const reasons: string[] = [];
 	for (const [name, count] of tally.counts) {

@@ -225,10 +225,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/triggerDelivery.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBankingTrigger/refusalLog.ts': {
-		coveredBy: 'test/integration/triggerDelivery.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBankingTrigger/signingSecrets.ts': {
 		coveredBy: 'test/integration/triggerDelivery.test.ts',
 		why: THROUGH_NODE,
