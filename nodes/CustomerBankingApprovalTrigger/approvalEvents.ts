@@ -15,6 +15,7 @@ import {
 	transactionStatusMeaning,
 } from '../shared/approvals/approvalStatus';
 import { PLAIN_NAMES } from '../shared/outputNames';
+import { nonEmptyText, objectOf } from '../shared/records';
 
 export type ApprovalEvent = 'approvalRequested' | 'approvalDecided';
 
@@ -65,15 +66,7 @@ export interface ApprovalState {
 
 const STATE = 'approvals';
 
-function text(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function objectOf(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
+const text = (value: unknown): string | null => nonEmptyText(value) ?? null;
 
 function textsOf(value: unknown): string[] {
 	return Array.isArray(value)

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { PLAIN_NAMES } from '../../shared/outputNames';
 import { getBoolean } from './parameters';
+import { isPlainObject, ownValue } from '../../shared/records';
 
 export type SimplifiedResource = 'account' | 'transaction' | 'payee' | 'approval';
 
@@ -137,20 +138,10 @@ function shapeOf(plan: Plan, present: number): Shape {
 	return shape;
 }
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The record's own field `key`; undefined when it has none (inherited members are not its fields). */
-function ownValue(record: IDataObject, key: string): unknown {
-	const value = record[key];
-	return value !== undefined && Object.hasOwn(record, key) ? value : undefined;
-}
-
 function valueAt(record: IDataObject, { top, below }: Source): unknown {
 	let value = ownValue(record, top);
 	for (let depth = 0; depth < below.length && value !== undefined; depth++)
-		value = isRecord(value) ? ownValue(value, below[depth]) : undefined;
+		value = isPlainObject(value) ? ownValue(value, below[depth]) : undefined;
 	return value;
 }
 
@@ -228,5 +219,5 @@ export function readSimplify(
 		runsAsAiTool.call(this) || getBoolean.call(this, 'simplify', itemIndex, true, 'Simplify');
 	if (!simplify) return undefined;
 	const plan = PLANS[resource];
-	return (record) => (isRecord(record) ? simplifyWith(plan, record) : record);
+	return (record) => (isPlainObject(record) ? simplifyWith(plan, record) : record);
 }

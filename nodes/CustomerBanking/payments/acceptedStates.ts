@@ -18,6 +18,7 @@ import {
 } from './evidence';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
+import { nonEmptyText } from '../../shared/records';
 
 /**
  * What the bank shows of payments it accepted: the evidence of each accepted payment's state, read from
@@ -28,8 +29,6 @@ import type { Payment } from './payment';
 
 export const xtidOf = (entry: IDataObject) =>
 	typeof entry.xtid === 'string' && entry.xtid !== '' ? entry.xtid : undefined;
-
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** One xtid whose state is read: the accounts it may be in, and the payment it is taken for, if known. */
 interface Subject {
@@ -55,9 +54,9 @@ function compare(evidence: AcceptedEvidence, record: IDataObject, body: IDataObj
 
 function approvalEvidence(subject: Subject, approval: IDataObject, ref?: string): ApprovalEvidence {
 	const xtid = approvalXtid(approval);
-	const named = ref ?? text(approval.ref);
+	const named = ref ?? nonEmptyText(approval.ref);
 	if (xtid !== subject.xtid) return { read: 'other', ref: named ?? '', xtid };
-	return { read: 'record', ref: named, status: text(approval.status) };
+	return { read: 'record', ref: named, status: nonEmptyText(approval.status) };
 }
 
 /** The approval the answer named, read by its ref. */
@@ -83,9 +82,9 @@ async function readTransaction(
 	try {
 		const record = await readPaymentTransaction.call(this, subject.xtid, subject.itemIndex);
 		if (record === undefined) return { transaction: { read: 'missing' } };
-		const xtid = text(record.xtid);
+		const xtid = nonEmptyText(record.xtid);
 		if (xtid !== subject.xtid) return { transaction: { read: 'other', xtid } };
-		return { transaction: { read: 'record', status: text(record.status) }, record };
+		return { transaction: { read: 'record', status: nonEmptyText(record.status) }, record };
 	} catch (error) {
 		return { transaction: { read: 'failed', why: describeError(error) } };
 	}
@@ -209,7 +208,7 @@ export async function confirmAcceptedStates(
 			accounts: [String(outcome.payment.body.xaid)],
 			itemIndex: outcome.payment.itemIndex,
 			body: outcome.payment.body,
-			approvalRef: text(outcome.accepted.approvalRef),
+			approvalRef: nonEmptyText(outcome.accepted.approvalRef),
 		});
 	}
 	const evidence = await gatherEvidence.call(this, [...subjects.values()]);

@@ -6,6 +6,7 @@ import { toMinorUnits } from '../validation/amount';
 import { mayClaim } from './evidence';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
+import { nonEmptyText } from '../../shared/records';
 
 /** What a record must match to be the payment; a detail left out is not compared. */
 interface Sought {
@@ -40,10 +41,6 @@ export type LookupResult =
 	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
 	| { found: false; candidates: string[] };
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 function sameAmount(value: unknown, amount: number): boolean {
 	const number = typeof value === 'string' ? Number(value) : value;
 	return typeof number === 'number' && toMinorUnits(number) === toMinorUnits(amount);
@@ -56,9 +53,9 @@ function sameAmount(value: unknown, amount: number): boolean {
 function matches(payment: Sought, record: IDataObject): boolean {
 	if (record.reference !== payment.reference) return false;
 	if (payment.amount !== undefined && !sameAmount(record.amount, payment.amount)) return false;
-	const xpid = text(record.xpid);
+	const xpid = nonEmptyText(record.xpid);
 	if (xpid !== undefined && payment.xpid !== undefined && xpid !== payment.xpid) return false;
-	const currency = text(record.currency);
+	const currency = nonEmptyText(record.currency);
 	return currency === undefined || payment.currency === undefined || currency === payment.currency;
 }
 
@@ -171,13 +168,13 @@ function matchApprovals(
 ) {
 	for (const approval of approvals) {
 		const details = approvalPayment(approval);
-		const xtid = text(details.xtid);
+		const xtid = nonEmptyText(details.xtid);
 		if (xtid === undefined || claimed.has(xtid) || !matches(payment, details)) continue;
 		into.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
-			approvalRef: text(approval.ref),
-			approvalStatus: text(approval.status),
+			approvalRef: nonEmptyText(approval.ref),
+			approvalStatus: nonEmptyText(approval.status),
 		});
 	}
 }
@@ -189,7 +186,7 @@ function matchTransactions(
 	into: Map<string, FoundPayment>,
 ) {
 	for (const transaction of transactions) {
-		const xtid = text(transaction.xtid);
+		const xtid = nonEmptyText(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
 		if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction))
 			continue;
@@ -198,7 +195,7 @@ function matchTransactions(
 			...into.get(xtid),
 			xtid,
 			foundIn: 'transactions',
-			transactionStatus: text(transaction.status),
+			transactionStatus: nonEmptyText(transaction.status),
 		});
 	}
 }
@@ -299,11 +296,11 @@ export async function paymentsAlreadyAtBank(
 	const listed = new Set<string>();
 	for (const { approvals, transactions } of byAccount.values()) {
 		for (const approval of approvals) {
-			const xtid = text(approvalPayment(approval).xtid);
+			const xtid = nonEmptyText(approvalPayment(approval).xtid);
 			if (xtid !== undefined) listed.add(xtid);
 		}
 		for (const transaction of transactions) {
-			const xtid = text(transaction.xtid);
+			const xtid = nonEmptyText(transaction.xtid);
 			if (xtid !== undefined) listed.add(xtid);
 		}
 	}

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { isPlainObject } from '../../shared/records';
 
 /** The part of a Set the look-up needs: which xtids are already reported for a payment. */
 export interface XtidClaims {
@@ -29,8 +30,7 @@ const CLAIMED = 'claimedXtids';
 
 function objectAt(memory: IDataObject, name: string): IDataObject {
 	const value = memory[name];
-	if (typeof value === 'object' && value !== null && !Array.isArray(value))
-		return value as IDataObject;
+	if (isPlainObject(value)) return value;
 	const fresh: IDataObject = {};
 	memory[name] = fresh;
 	return fresh;

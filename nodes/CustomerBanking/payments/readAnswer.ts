@@ -6,6 +6,7 @@ import type { IdempotencyKey } from './idempotencyKey';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
 import type { LookupResult } from './paymentLookUp';
+import { isPlainObject } from '../../shared/records';
 
 /** What reading an answer needs of the payment run it belongs to. */
 export interface AnswerReader {
@@ -26,11 +27,7 @@ export interface AnswerReader {
 }
 
 function objectsIn(value: unknown): IDataObject[] {
-	return Array.isArray(value)
-		? (value.filter(
-				(entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry),
-			) as IDataObject[])
-		: [];
+	return Array.isArray(value) ? (value.filter(isPlainObject) as IDataObject[]) : [];
 }
 
 const reasonOf = (entry: IDataObject) =>

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeType } from '../../shared/validation/text';
+import { isPlainObject } from '../../shared/records';
 
 /**
  * Keys that name an object's prototype machinery rather than data. Written into a plain object
@@ -13,15 +14,6 @@ export const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'p
 
 export function isForbiddenKey(key: string): boolean {
 	return FORBIDDEN_KEYS.includes(key);
-}
-
-/** A key only the value itself has, never one it inherits (`in` and `obj[key]` see those too). */
-export function ownValue(record: object, key: string): unknown {
-	return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
-}
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

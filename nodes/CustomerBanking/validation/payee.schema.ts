@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { ownValue } from './inputObjects';
+import { ownValue } from '../../shared/records';
 import {
 	BANK_DETAIL_FIELDS,
 	bankDetailsRequiredFor,

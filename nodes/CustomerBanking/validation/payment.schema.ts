@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { readAmount } from './amount';
 import { checkId, ID_RULES, type IdFormat } from '../../shared/validation/ids';
-import { findForbiddenKey, isPlainObject, stringsIn } from './inputObjects';
+import { isPlainObject } from '../../shared/records';
+import { findForbiddenKey, stringsIn } from './inputObjects';
 import { referenceLength } from './payee.fields';
 import {
 	PAYMENT_FIELD_NAMES,

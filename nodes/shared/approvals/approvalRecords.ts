@@ -11,6 +11,7 @@ import {
 	requestAll,
 } from '../transport';
 import { isPendingApproval } from './approvalStatus';
+import { nonEmptyText, objectOf } from '../records';
 
 /**
  * What an approval record holds and how it is read: the approval operations, the payment look-up and
@@ -19,16 +20,6 @@ import { isPendingApproval } from './approvalStatus';
 
 /** spec §Approvals: "The approvals list is also used with a page size of 50" (finding a payment's approval). */
 const SEARCH_PAGE_SIZE = 50;
-
-function objectOf(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 /** spec §Approval: "the value pending occurs", and words that plainly say the same (approvalStatus.ts). */
 export function isPending(approval: IDataObject): boolean {
@@ -45,12 +36,12 @@ export function approvalPayment(approval: IDataObject): IDataObject {
 
 /** The xtid of the approval's payment (spec §Approval: the record carries it). */
 export function approvalXtid(approval: IDataObject): string | undefined {
-	return text(approvalPayment(approval).xtid) ?? text(approval.xtid);
+	return nonEmptyText(approvalPayment(approval).xtid) ?? nonEmptyText(approval.xtid);
 }
 
 /** The account of the approval's payment: `parent_xaid`, else the payment's `xaid`. */
 export function approvalAccount(approval: IDataObject): string | undefined {
-	return text(approval.parent_xaid) ?? text(approvalPayment(approval).xaid);
+	return nonEmptyText(approval.parent_xaid) ?? nonEmptyText(approvalPayment(approval).xaid);
 }
 
 /** GET one record; undefined when the bank answers 404 (it no longer shows it). Other failures throw. */

@@ -3,7 +3,8 @@ import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
 import { repeatsInInput } from '../../payments/duplicateProtection';
 import type { Payment } from '../../payments/payment';
-import { ownValue, readGroup } from '../../validation/inputObjects';
+import { ownValue } from '../../../shared/records';
+import { readGroup } from '../../validation/inputObjects';
 import {
 	INPUT_FIELD_NAMES,
 	MAPPING,
