@@ -29,6 +29,7 @@ import type { ClientAuthentication } from '../nodes/shared/transport/credentialR
 import { ENDPOINTS } from '../nodes/shared/transport/endpoints';
 import { networkFailureWords } from '../nodes/shared/transport/networkFailures';
 import { redact } from '../nodes/shared/transport/redaction';
+import { parseRetryAfter } from '../nodes/shared/transport/retryPolicy';
 
 /**
  * OAuth 2.0 client credentials with an audience (spec §Authentication).
@@ -360,7 +361,8 @@ interface TokenRefusal {
 	serviceMessage: string;
 	/** The service's message as a sentence to append, or ''. */
 	said: string;
-	retryAfter: unknown;
+	/** Seconds to wait, from the service's Retry-After. */
+	retryAfter?: number;
 	tokenEndpoint: string;
 	authentication: ClientAuthentication;
 }
@@ -401,7 +403,7 @@ const TOKEN_REFUSALS: ReadonlyArray<{
 		error: ({ retryAfter, said }) =>
 			tokenError(
 				'The token service is rate limiting these credentials',
-				`Wait${retryAfter ? ` ${String(retryAfter)} seconds` : ''} and try again.${said}`,
+				`Wait${retryAfter ? ` ${retryAfter} seconds` : ''} and try again.${said}`,
 			),
 	},
 	{
@@ -443,8 +445,11 @@ function tokenRefusalOf(
 	) as string | undefined;
 	const serviceMessage = redact(message ?? '', secrets);
 	const said = serviceMessage ? ` The token service said: "${serviceMessage}".` : '';
+	// shown only as the number of seconds it says (RFC 9110 §10.2.3), never as the text the service sent
 	const retryHeader = failure.response?.headers?.['retry-after'];
-	const retryAfter = retryHeader === undefined ? undefined : redact(String(retryHeader), secrets);
+	const retryAfterMs =
+		typeof retryHeader === 'string' ? parseRetryAfter(retryHeader, Date.now()) : undefined;
+	const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
 	return { status, errorCode, serviceMessage, said, retryAfter, tokenEndpoint, authentication };
 }
 

@@ -223,6 +223,24 @@ describe('token exchange (spec §Authentication)', () => {
 		expect(limited.message).toBe('The token service is rate limiting these credentials');
 		expect(limited.description).toContain('Wait 7 seconds');
 
+		// an HTTP date is shown as the seconds until then; anything else is not shown
+		api.setToken(() => ({
+			status: 429,
+			headers: { 'retry-after': new Date(Date.now() + 90_500).toUTCString() },
+			body: { statusCode: 429, message: 'slow down' },
+		}));
+		expect((await exchangeError(scriptedCredentials(api))).description).toMatch(
+			/^Wait (89|90|91) seconds and try again/,
+		);
+		api.setToken(() => ({
+			status: 429,
+			headers: { 'retry-after': 'soon' },
+			body: { statusCode: 429, message: 'slow down' },
+		}));
+		expect((await exchangeError(scriptedCredentials(api))).description).toMatch(
+			/^Wait and try again\./,
+		);
+
 		api.setToken(() => ({ status: 503, body: { statusCode: 503, message: 'maintenance' } }));
 		expect((await exchangeError(scriptedCredentials(api))).message).toBe(
 			'The token service failed (HTTP 503)',

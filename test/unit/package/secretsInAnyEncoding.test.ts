@@ -194,6 +194,33 @@ describe('a secret echoed in any encoding leaves the nodes nowhere', () => {
 		);
 	});
 
+	it('in the error of a token exchange answered 429, a client secret that starts with a space (found by the property above)', async () => {
+		const credential = new CustomerBankingApi();
+		const helpers = { httpRequest: async (options: never) => await n8nHttpRequest(options, []) };
+		const secrets = {
+			clientSecret: ' /AAAAAAAA/AA',
+			token: '/AA//AA/&/AA',
+			signing: 'AAAAAAAAA/AA',
+		};
+		const credentials = credentialsWith(secrets);
+		api.setToken(() => ({
+			status: 429,
+			headers: { 'retry-after': secrets.clientSecret },
+			body: {
+				error: secrets.clientSecret,
+				message: `client_secret=${secrets.clientSecret} refused`,
+			},
+		}));
+		const error = await credential.preAuthentication.call({ helpers } as never, credentials).then(
+			() => undefined,
+			(thrown: unknown) => thrown,
+		);
+		expect(error).toBeDefined();
+		expect(found(exposed(error), secrets)).toEqual([]);
+		// a Retry-After that is not a number of seconds or a date is not shown at all
+		expect((error as { description?: string }).description).toMatch(/^Wait and try again\./);
+	});
+
 	it("in n8n's log (the trigger's warning when an outdated subscription cannot be removed)", async () => {
 		await fc.assert(
 			fc.asyncProperty(
