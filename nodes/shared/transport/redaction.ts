@@ -235,8 +235,12 @@ function mayHoldSecret(text: string, look: QuickLook): boolean {
 /** The secrets that are searched for, longest first, so a secret containing another is removed whole. */
 function usableSecrets(secrets: Iterable<string | undefined>): string[] {
 	const usable = new Set<string>();
-	for (const secret of secrets)
-		if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) usable.add(secret);
+	for (const secret of secrets) {
+		if (typeof secret !== 'string') continue;
+		// HTTP trims header values, and services often trim what they echo: the trimmed form goes too
+		for (const form of [secret, secret.trim()])
+			if (form.length >= MIN_SECRET_LENGTH) usable.add(form);
+	}
 	return [...usable].sort((a, b) => b.length - a.length);
 }
 

@@ -31,6 +31,18 @@ describe('redaction of secrets in any encoding', () => {
 		},
 	);
 
+	it.each([' /AAAAAAAA/AA', 'AAAAAAAA/AA\t', '  token with spaces  '])(
+		'a secret with whitespace around it (%j) is removed also as a service echoes it trimmed',
+		(secret) => {
+			const echoed = `Retry-After: ${secret.trim()}; client_secret=${secret.trim()}`;
+			for (const text of [
+				redact(echoed, [secret]),
+				JSON.stringify(scrubSecrets({ echoed }, [secret])),
+			])
+				expect(text).not.toContain(secret.trim());
+		},
+	);
+
 	it('removes every encoding of random secrets from a text, wherever it stands', () => {
 		fc.assert(
 			fc.property(
