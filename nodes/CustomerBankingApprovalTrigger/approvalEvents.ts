@@ -198,8 +198,12 @@ export function judgeDecision(
 		kind: 'unclear',
 		note: `Not known whether the payment was sent: ${approvalSays}, and ${recordSays}`,
 	});
-	if (said === 'approved')
-		return record === 'sent' ? { kind: 'decided', decision: 'approved' } : unclear();
+	if (said === 'approved') {
+		if (record === 'sent') return { kind: 'decided', decision: 'approved' };
+		// approved, then refused or failed: the money did not leave (as Submit states it, evidence.ts)
+		if (record === 'notSent') return { kind: 'decided', decision: 'not_sent' };
+		return unclear();
+	}
 	if (said === 'declined' || said === 'expired' || said === 'notApproved') {
 		if (record === 'sent') return unclear();
 		return { kind: 'decided', decision: said === 'notApproved' ? 'not_sent' : said };

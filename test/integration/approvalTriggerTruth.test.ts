@@ -257,11 +257,6 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		['the approval says declined, its transaction says sent', 'declined', { status: 'sent' }],
 		['the approval says declined, its transaction has no status', 'DECLINED', {}],
 		[
-			'the approval says approved, its transaction says declined',
-			'APPROVED',
-			{ status: 'DECLINED' },
-		],
-		[
 			'the approval says approved, its transaction is held for approval',
 			'approved',
 			{ status: 'PENDING_APPROVAL' },
@@ -297,6 +292,30 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 				}),
 			]);
 			for (let i = 0; i < 3; i++) expect(await node.poll()).toEqual([]);
+		},
+	);
+
+	it.each([
+		['declined', 'APPROVED', 'DECLINED'],
+		['failed', 'approved', 'FAILED'],
+	])(
+		'the approval says approved, its transaction says %s: not sent, at once and once, as Submit states it',
+		async (_name, decidedStatus, transactionStatus) => {
+			const node = trigger();
+			const pending = approval('pending');
+			await node.poll();
+			pending.status = decidedStatus;
+			transactions.set(String(pending.xtid), { xtid: pending.xtid, status: transactionStatus });
+			expect(await node.poll()).toEqual([
+				expect.objectContaining({
+					event: 'approvalDecided',
+					decision: 'not_sent',
+					approvalId: pending.ref,
+					bankStatus: decidedStatus,
+					transactionStatus,
+				}),
+			]);
+			expect(await node.poll()).toEqual([]);
 		},
 	);
 
@@ -344,7 +363,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		const pending = approval('pending');
 		await node.poll();
 		pending.status = 'approved';
-		transactions.set(String(pending.xtid), { xtid: pending.xtid, status: 'REJECTED' });
+		transactions.set(String(pending.xtid), { xtid: pending.xtid, status: 'PENDING_APPROVAL' });
 		const seen: IDataObject[] = [];
 		// n8n saves nothing while no poll emits: a restart starts the watch again from what was saved
 		for (let i = 0; i < 3 * WATCH_POLLS; i++) {

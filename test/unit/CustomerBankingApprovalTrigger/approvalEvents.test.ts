@@ -20,6 +20,9 @@ describe('judgeDecision: the approval and its transaction record together', () =
 		['LAPSED', null, 'expired'],
 		['NOT_APPROVED', null, 'not_sent'],
 		['DISAPPROVED', 'DECLINED', 'not_sent'],
+		// approved, then its transaction refused or failed: the money did not leave, as Submit states it
+		['APPROVED', 'DECLINED', 'not_sent'],
+		['approved', 'FAILED', 'not_sent'],
 		// the approval says nothing known: the record decides when its own status says it
 		['DONE', 'settled', 'approved'],
 		['DONE', undefined, 'approved'],
@@ -34,7 +37,6 @@ describe('judgeDecision: the approval and its transaction record together', () =
 	it.each([
 		['approved', null],
 		['approved', 'PENDING_APPROVAL'],
-		['APPROVED', 'DECLINED'],
 		['approved', 'PENDING'],
 		['declined', 'sent'],
 		['EXPIRED', undefined],
