@@ -205,10 +205,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/payments/honestOutcomes.test.ts',
 		why: PAYMENT_RUN,
 	},
-	'nodes/CustomerBanking/payments/acceptedStates.ts': {
-		coveredBy: 'test/integration/payments/truthfulStatements.test.ts',
-		why: PAYMENT_RUN,
-	},
 	'nodes/CustomerBanking/payments/outcomes.ts': {
 		coveredBy: 'test/integration/payments/outputsByOutcome.test.ts',
 		why: PAYMENT_RUN,
