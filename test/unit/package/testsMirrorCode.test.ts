@@ -201,10 +201,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/payments/submit.test.ts',
 		why: PAYMENT_RUN,
 	},
-	'nodes/CustomerBanking/payments/outcomes.ts': {
-		coveredBy: 'test/integration/payments/outputsByOutcome.test.ts',
-		why: PAYMENT_RUN,
-	},
 	'nodes/CustomerBankingApprovalTrigger/approvalPoll.ts': {
 		coveredBy: 'test/integration/approvalTrigger.test.ts',
 		why: THROUGH_NODE,
