@@ -48,10 +48,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/approvalTrigger.test.ts',
 		why: 'description and poll wiring: polls are run through it',
 	},
-	'nodes/CustomerBanking/actions/router.ts': {
-		coveredBy: 'test/integration/router.test.ts',
-		why: 'routes items to operations and outputs: asserted through the node against the sandbox bank',
-	},
 	// form descriptions and types
 	'nodes/CustomerBanking/actions/common.descriptions.ts': {
 		coveredBy: 'test/unit/package/formSnapshot.test.ts',
