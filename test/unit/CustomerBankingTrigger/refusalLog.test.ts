@@ -74,3 +74,32 @@ describe('noteRefusal: refused deliveries reported at most once an interval per 
 		expect(noteRefusal.call(second.call, 'badSignature', T0 + 1)).toBeDefined();
 	});
 });
+
+describe('noteRefusal: what is logged', () => {
+	it('one line for the first refusal, a summary with the interval for the next report', () => {
+		const { call, warnings } = triggerNode();
+		noteRefusal.call(call, 'bad signature', T0);
+		noteRefusal.call(call, 'bad signature', T0 + 1_000);
+		noteRefusal.call(call, 'stale timestamp', T0 + 2_000);
+		noteRefusal.call(call, 'stale timestamp', T0 + REFUSAL_LOG_INTERVAL_MS);
+		expect(warnings).toEqual([
+			'Customer Banking Trigger: refused 1 delivery without a valid signature or timestamp (bad signature: 1)',
+			'Customer Banking Trigger: refused 3 deliveries in the last 60 s without a valid signature or timestamp (bad signature: 1, stale timestamp: 2)',
+		]);
+	});
+
+	it('counts start again after a report', () => {
+		const { call } = triggerNode();
+		noteRefusal.call(call, 'a', T0);
+		noteRefusal.call(call, 'a', T0 + 10);
+		expect(noteRefusal.call(call, 'b', T0 + REFUSAL_LOG_INTERVAL_MS)?.counts).toEqual(
+			new Map([
+				['a', 1],
+				['b', 1],
+			]),
+		);
+		expect(noteRefusal.call(call, 'c', T0 + 2 * REFUSAL_LOG_INTERVAL_MS)?.counts).toEqual(
+			new Map([['c', 1]]),
+		);
+	});
+});
