@@ -77,15 +77,14 @@ function thrownFor(reply: Exclude<BankReply, 'reset'>): Error {
 	});
 }
 
-export function scriptedBank(
+/**
+ * Replaces the context's `helpers.httpRequestWithAuthentication` with `script` (any n8n context: execute,
+ * webhook, hook). Returns the record of calls and a way to change the script between steps.
+ */
+export function scriptRequests(
+	context: { helpers: object },
 	script: BankScript,
-	options: Partial<ExecuteContextOptions> = {},
-): ScriptedBank {
-	const { context, logs } = createExecuteContext({
-		parameters: {},
-		credentials: scriptedBankCredentials(),
-		...options,
-	});
+): Pick<ScriptedBank, 'calls' | 'setScript'> {
 	const calls: BankCall[] = [];
 	let current = script;
 	const send = async (_type: string, request: IHttpRequestOptions): Promise<unknown> => {
@@ -106,13 +105,23 @@ export function scriptedBank(
 	(context.helpers as { httpRequestWithAuthentication: unknown }).httpRequestWithAuthentication =
 		send;
 	return {
-		context,
 		calls,
-		logs,
 		setScript: (next) => {
 			current = next;
 		},
 	};
+}
+
+export function scriptedBank(
+	script: BankScript,
+	options: Partial<ExecuteContextOptions> = {},
+): ScriptedBank {
+	const { context, logs } = createExecuteContext({
+		parameters: {},
+		credentials: scriptedBankCredentials(),
+		...options,
+	});
+	return { context, logs, ...scriptRequests(context, script) };
 }
 
 /** Answers GET requests from a table of paths (lists by their path, paged), anything else 404. */

@@ -205,10 +205,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/triggerAdversarial.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBankingTrigger/deliverySteps.ts': {
-		coveredBy: 'test/integration/triggerDelivery.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBankingTrigger/signingSecrets.ts': {
 		coveredBy: 'test/integration/triggerDelivery.test.ts',
 		why: THROUGH_NODE,
