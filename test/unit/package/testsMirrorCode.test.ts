@@ -201,10 +201,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/approvalTrigger.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBankingTrigger/admission.ts': {
-		coveredBy: 'test/integration/triggerAdversarial.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBankingTrigger/signingSecrets.ts': {
 		coveredBy: 'test/integration/triggerDelivery.test.ts',
 		why: THROUGH_NODE,

@@ -1,0 +1,229 @@
+/**
+ * The admission of verified deliveries, in n8n-core's WebhookContext with express' response recorded:
+ * one bank event → one execution. A copy of a delivery whose execution has not ended is asked to come
+ * back (503), never "received"; once it ended, a copy is acknowledged without running; a delivery whose
+ * output failed gives its key back so the bank's retry runs; at most Max Running Executions run, a
+ * delivery waiting for a place at most PLACE_WAIT_SECONDS (n8n-workflow's `sleep`, scripted here).
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
+import { CustomerBankingTrigger } from '../../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { Admission } from '../../../nodes/CustomerBankingTrigger/admission';
+import {
+	acknowledge,
+	Answer,
+	type DeliveryFacts,
+	type VerifiedDelivery,
+} from '../../../nodes/CustomerBankingTrigger/deliverySteps';
+import { DEFAULT_SIGNATURE_SCHEME } from '../../../nodes/CustomerBankingTrigger/signature';
+import { createWebhookContext, type StaticData } from '../../helpers/n8nContext';
+import { scriptedBankCredentials } from '../../helpers/scriptedBank';
+
+const trigger = new CustomerBankingTrigger();
+const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+let workflowCount = 0;
+
+beforeEach(() => {
+	sleepMock.mockReset();
+	sleepMock.mockImplementation(async () => undefined);
+	workflowCount++;
+});
+
+const facts = (xtid = 'tx-1'): DeliveryFacts => ({
+	event: 'TransactionReceived',
+	xaid: 'acc-1',
+	xtid,
+	deliveryId: `delivery-${xtid}`,
+});
+
+const delivery = (): VerifiedDelivery => ({
+	rawBody: Buffer.from('{}'),
+	scheme: { ...DEFAULT_SIGNATURE_SCHEME },
+	nowSeconds: Math.floor(Date.now() / 1000),
+});
+
+/** One webhook call of the trigger node of this test's workflow. */
+function webhookCall(
+	options: { maxRunning?: number; staticData?: StaticData; workflowId?: string } = {},
+) {
+	return createWebhookContext({
+		nodeType: trigger,
+		node: { name: 'Customer Banking Trigger', id: 'trigger-1' },
+		workflowId: options.workflowId ?? `admission-${workflowCount}`,
+		parameters: {
+			accounts: ['acc-1'],
+			events: ['TransactionReceived'],
+			...(options.maxRunning !== undefined && {
+				options: { maxRunningExecutions: options.maxRunning },
+			}),
+		},
+		credentials: scriptedBankCredentials(),
+		staticData: options.staticData,
+	});
+}
+
+type Call = ReturnType<typeof webhookCall>;
+
+async function take(call: Call, xtid = 'tx-1') {
+	return await Admission.take(call.context, facts(xtid), delivery());
+}
+
+/** n8n answers the delivery once its execution ended (express' response finished, then 'close'). */
+function answer(call: Call) {
+	call.response.finished = true;
+	call.response.close();
+}
+
+/** The bank hangs up before n8n answered. */
+function hangUp(call: Call) {
+	call.response.close();
+}
+
+function expectComeBack(call: Call, answered: Answer | Admission, reason: string, after: string) {
+	expect(answered).toEqual(new Answer({ noWebhookResponse: true }));
+	expect(call.response).toMatchObject({
+		statusCode: 503,
+		headers: { 'retry-after': after },
+		body: { received: false, reason },
+	});
+}
+
+describe('Admission: one bank event, one execution', () => {
+	it('a delivery is taken and handed to n8n with its output as the one item', async () => {
+		const first = webhookCall();
+		const admission = await take(first);
+		expect(admission).toBeInstanceOf(Admission);
+		await expect((admission as Admission).settle(async () => ({ ok: 1 }))).resolves.toEqual({
+			workflowData: [[{ json: { ok: 1 } }]],
+		});
+		// its key is saved with the node's static data, as n8n saves it when it answers
+		expect(String(first.staticData.node.recentDeliveries)).toMatch(/ ended$/);
+	});
+
+	it('a copy arriving before the first is handed over is asked to come back', async () => {
+		const first = webhookCall();
+		expect(await take(first)).toBeInstanceOf(Admission);
+		const copy = webhookCall();
+		expectComeBack(copy, await take(copy), 'the same delivery is being processed', '5');
+	});
+
+	it('a copy arriving while the first execution runs is asked to come back, never "received"', async () => {
+		const first = webhookCall();
+		await ((await take(first)) as Admission).settle(async () => ({}));
+		const copy = webhookCall();
+		expectComeBack(copy, await take(copy), 'the same delivery is being processed', '5');
+	});
+
+	it('a copy arriving after the first execution ended is acknowledged without running', async () => {
+		const first = webhookCall();
+		await ((await take(first)) as Admission).settle(async () => ({}));
+		answer(first);
+		const copy = webhookCall();
+		expect(await take(copy)).toEqual(acknowledge('duplicate delivery'));
+	});
+
+	it('another delivery is not a copy', async () => {
+		const first = webhookCall();
+		await ((await take(first, 'tx-1')) as Admission).settle(async () => ({}));
+		answer(first);
+		expect(await take(webhookCall(), 'tx-2')).toBeInstanceOf(Admission);
+	});
+
+	it("a delivery whose output fails gives its key back: the bank's retry runs", async () => {
+		const first = webhookCall();
+		const admission = (await take(first)) as Admission;
+		const failure = new Error('GET /transaction failed');
+		await expect(admission.settle(async () => Promise.reject(failure))).rejects.toBe(failure);
+		expect(await take(webhookCall())).toBeInstanceOf(Admission);
+	});
+
+	it('an execution that ended on another n8n instance (saved as ended in the static data) is acknowledged', async () => {
+		const first = webhookCall();
+		await ((await take(first)) as Admission).settle(async () => ({}));
+		const saved = first.staticData.node;
+		// the same workflow's static data, read by an instance that never saw the delivery
+		const elsewhere = webhookCall({
+			workflowId: `admission-other-instance-${workflowCount}`,
+			staticData: { node: saved, global: {} },
+		});
+		expect(await take(elsewhere)).toEqual(acknowledge('duplicate delivery'));
+	});
+});
+
+describe('Admission: Max Running Executions', () => {
+	it('with every place taken, a delivery that waited PLACE_WAIT_SECONDS is asked to come back, and its key is given back', async () => {
+		const first = webhookCall({ maxRunning: 1 });
+		expect(await take(first, 'tx-1')).toBeInstanceOf(Admission);
+		const second = webhookCall({ maxRunning: 1 });
+		expectComeBack(
+			second,
+			await take(second, 'tx-2'),
+			'too many executions running; send again later',
+			'5',
+		);
+		expect(sleepMock).toHaveBeenCalledWith(3000);
+		// the refused delivery is not remembered: once a place is free, its retry runs
+		hangUp(first);
+		expect(await take(webhookCall({ maxRunning: 1 }), 'tx-2')).toBeInstanceOf(Admission);
+	});
+
+	it('a delivery waiting for a place gets the one freed when an execution ends', async () => {
+		sleepMock.mockImplementation(async () => new Promise<void>(() => undefined));
+		const first = webhookCall({ maxRunning: 1 });
+		await ((await take(first, 'tx-1')) as Admission).settle(async () => ({}));
+		const second = webhookCall({ maxRunning: 1 });
+		const waiting = take(second, 'tx-2');
+		answer(first);
+		expect(await waiting).toBeInstanceOf(Admission);
+	});
+
+	it('a delivery whose sender hung up while it waited still runs, and gives its place back at once', async () => {
+		sleepMock.mockImplementation(async () => new Promise<void>(() => undefined));
+		const first = webhookCall({ maxRunning: 1 });
+		expect(await take(first, 'tx-1')).toBeInstanceOf(Admission);
+		const second = webhookCall({ maxRunning: 1 });
+		const waiting = take(second, 'tx-2');
+		hangUp(second);
+		hangUp(first);
+		const admission = await waiting;
+		expect(admission).toBeInstanceOf(Admission);
+		// nothing will tell when its execution ends, so its place is already free for the next one
+		expect(await take(webhookCall({ maxRunning: 1 }), 'tx-3')).toBeInstanceOf(Admission);
+		// and the event is not run a second time while it runs
+		const copy = webhookCall({ maxRunning: 1 });
+		const again = await take(copy, 'tx-2');
+		expect(again).not.toBeInstanceOf(Admission);
+	});
+
+	it('an unusable Max Running Executions counts as the default (10)', async () => {
+		const calls = Array.from({ length: 10 }, () => webhookCall({ maxRunning: 0 }));
+		for (const [index, call] of calls.entries())
+			expect(await take(call, `tx-${index}`)).toBeInstanceOf(Admission);
+		const eleventh = webhookCall({ maxRunning: 0 });
+		expectComeBack(
+			eleventh,
+			await take(eleventh, 'tx-10'),
+			'too many executions running; send again later',
+			'5',
+		);
+	});
+});
+
+describe('Admission: static data of the running deliveries', () => {
+	it('a hand-over is written into the static data of every call still waiting for its answer', async () => {
+		const first = webhookCall();
+		await ((await take(first, 'tx-1')) as Admission).settle(async () => ({}));
+		const second = webhookCall();
+		await ((await take(second, 'tx-2')) as Admission).settle(async () => ({}));
+		const saved = (data: IDataObject) => String(data.recentDeliveries).split(',').length;
+		// the first call, answered later, saves a list that holds the second delivery too
+		expect(saved(first.staticData.node)).toBe(2);
+		expect(saved(second.staticData.node)).toBe(2);
+	});
+});
