@@ -22,8 +22,6 @@ interface Exemption {
 
 const FORM = 'form description: every field is pinned by the form snapshot';
 const THROUGH_NODE = 'runs only inside the node: its suite drives it through the sandbox bank';
-const PAYMENT_RUN =
-	'a step of the payment run: its outcomes are asserted through the node against the sandbox bank';
 
 /** `actions/<resource>/*.operation.ts` and `*.resource.ts`: operations run through the node. */
 const OPERATION_SUITES: Readonly<Record<string, string>> = {
@@ -192,10 +190,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 	'nodes/CustomerBanking/actions/payment/spendingLimitOptions.ts': {
 		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
 		why: 'the limit fields and their reading: payments over a limit are refused through the node',
-	},
-	'nodes/CustomerBanking/payments/paymentRun.ts': {
-		coveredBy: 'test/integration/payments/submit.test.ts',
-		why: PAYMENT_RUN,
 	},
 	'nodes/CustomerBankingApprovalTrigger/approvalPoll.ts': {
 		coveredBy: 'test/integration/approvalTrigger.test.ts',
