@@ -105,14 +105,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
 		why: 'what makes two payments the same is asserted through the plan that uses it',
 	},
-	'nodes/CustomerBanking/payments/paymentMemory.ts': {
-		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
-		why: "the node's memory of keys is asserted through the plan that reads and writes it",
-	},
-	'nodes/CustomerBanking/payments/spendingLimits.ts': {
-		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
-		why: 'limits are asserted through the plan that applies them',
-	},
 	'nodes/CustomerBanking/payments/paymentLookUp.ts': {
 		coveredBy: 'test/unit/CustomerBanking/payments/duplicateProtection.test.ts',
 		why: 'the look-up is asserted through the duplicate check that asks it',
