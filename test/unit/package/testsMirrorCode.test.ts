@@ -105,10 +105,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
 		why: 'what makes two payments the same is asserted through the plan that uses it',
 	},
-	'nodes/CustomerBanking/payments/paymentLookUp.ts': {
-		coveredBy: 'test/unit/CustomerBanking/payments/duplicateProtection.test.ts',
-		why: 'the look-up is asserted through the duplicate check that asks it',
-	},
 	'nodes/CustomerBanking/validation/amount.ts': {
 		coveredBy: 'test/unit/CustomerBanking/validation/payment.schema.test.ts',
 		why: "the amount rule is asserted through the payment schema's table",
