@@ -167,10 +167,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/approvals.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBanking/actions/payment/readPayment.ts': {
-		coveredBy: 'test/integration/payments/mapAutomatically.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/actions/payment/paymentResults.ts': {
 		coveredBy: 'test/integration/payments/outputsByOutcome.test.ts',
 		why: THROUGH_NODE,
