@@ -171,10 +171,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
 		why: 'the limit fields and their reading: payments over a limit are refused through the node',
 	},
-	'nodes/CustomerBankingApprovalTrigger/approvalPoll.ts': {
-		coveredBy: 'test/integration/approvalTrigger.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/shared/n8nInternals.ts': {
 		coveredBy: 'test/e2e/trigger.e2e.test.ts',
 		why: "n8n's internals are only real in a real n8n: the e2e and queue suites run both lines",
