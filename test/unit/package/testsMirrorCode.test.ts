@@ -121,10 +121,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/CustomerBankingTrigger/signature.test.ts',
 		why: "the trigger's parameters are read there with the signature settings",
 	},
-	'nodes/shared/approvals/statusVocabulary.ts': {
-		coveredBy: 'test/unit/package/readme.test.ts',
-		why: 'every word is checked against the README and the Payments page',
-	},
 	'nodes/shared/transport/networkFailures.ts': {
 		coveredBy: 'test/unit/shared/transport/errors.test.ts',
 		why: 'the table is read through the errors it words',
