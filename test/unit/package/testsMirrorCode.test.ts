@@ -159,10 +159,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/pickers.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/shared/approvals/approvalRecords.ts': {
-		coveredBy: 'test/integration/approvals.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/actions/payment/spendingLimitOptions.ts': {
 		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
 		why: 'the limit fields and their reading: payments over a limit are refused through the node',
