@@ -101,14 +101,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/CustomerBanking/actions/simplify.test.ts',
 		why: 'list filters are asserted with the simplified lists they shape',
 	},
-	'nodes/CustomerBanking/payments/paymentIdentity.ts': {
-		coveredBy: 'test/unit/CustomerBanking/payments/paymentPlan.test.ts',
-		why: 'what makes two payments the same is asserted through the plan that uses it',
-	},
-	'nodes/CustomerBanking/validation/amount.ts': {
-		coveredBy: 'test/unit/CustomerBanking/validation/payment.schema.test.ts',
-		why: "the amount rule is asserted through the payment schema's table",
-	},
 	'nodes/CustomerBanking/validation/payee.fields.ts': {
 		coveredBy: 'test/unit/CustomerBanking/validation/payee.schema.test.ts',
 		why: 'the field table is asserted through the schema and form built from it',
