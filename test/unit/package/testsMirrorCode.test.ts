@@ -119,14 +119,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		through: 'nodes/shared/transport/errors.ts',
 	},
 	// run only inside a node: an integration suite drives them
-	'nodes/CustomerBanking/actions/parameters.ts': {
-		coveredBy: 'test/integration/router.test.ts',
-		why: THROUGH_NODE,
-	},
-	'nodes/CustomerBanking/actions/transaction/transactionId.ts': {
-		coveredBy: 'test/integration/accountsTransactions.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/actions/payee/readPayeeInput.ts': {
 		coveredBy: 'test/integration/payees.test.ts',
 		why: THROUGH_NODE,
@@ -150,10 +142,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 	'nodes/shared/methods/loadOptions.ts': {
 		coveredBy: 'test/integration/pickers.test.ts',
 		why: THROUGH_NODE,
-	},
-	'nodes/CustomerBanking/actions/payment/spendingLimitOptions.ts': {
-		coveredBy: 'test/integration/payments/paymentSafety.test.ts',
-		why: 'the limit fields and their reading: payments over a limit are refused through the node',
 	},
 	'nodes/shared/n8nInternals.ts': {
 		coveredBy: 'test/e2e/trigger.e2e.test.ts',
