@@ -123,14 +123,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/payees.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBanking/payees/accountCurrency.ts': {
-		coveredBy: 'test/integration/payees.test.ts',
-		why: THROUGH_NODE,
-	},
-	'nodes/CustomerBanking/payees/existingPayee.ts': {
-		coveredBy: 'test/integration/payees.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/payees/payeeBody.ts': {
 		coveredBy: 'test/integration/payees.test.ts',
 		why: THROUGH_NODE,
