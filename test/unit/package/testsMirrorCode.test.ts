@@ -123,10 +123,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/integration/payees.test.ts',
 		why: THROUGH_NODE,
 	},
-	'nodes/CustomerBanking/payees/payeeBody.ts': {
-		coveredBy: 'test/integration/payees.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/methods/listSearch.ts': {
 		coveredBy: 'test/integration/pickers.test.ts',
 		why: THROUGH_NODE,
