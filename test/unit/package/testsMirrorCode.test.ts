@@ -113,16 +113,7 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/CustomerBankingTrigger/signature.test.ts',
 		why: "the trigger's parameters are read there with the signature settings",
 	},
-	'nodes/shared/transport/networkFailures.ts': {
-		coveredBy: 'test/unit/shared/transport/errors.test.ts',
-		why: 'the table is read through the errors it words',
-		through: 'nodes/shared/transport/errors.ts',
-	},
 	// run only inside a node: an integration suite drives them
-	'nodes/CustomerBanking/actions/payee/readPayeeInput.ts': {
-		coveredBy: 'test/integration/payees.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/CustomerBanking/methods/listSearch.ts': {
 		coveredBy: 'test/integration/pickers.test.ts',
 		why: THROUGH_NODE,
