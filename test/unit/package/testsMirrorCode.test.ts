@@ -109,10 +109,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		coveredBy: 'test/unit/package/badInputAcrossTheForm.test.ts',
 		why: 'the field table is asserted field by field with bad input',
 	},
-	'nodes/CustomerBankingTrigger/triggerParameters.ts': {
-		coveredBy: 'test/unit/CustomerBankingTrigger/signature.test.ts',
-		why: "the trigger's parameters are read there with the signature settings",
-	},
 	// run only inside a node: an integration suite drives them
 	'nodes/CustomerBanking/methods/listSearch.ts': {
 		coveredBy: 'test/integration/pickers.test.ts',
