@@ -21,7 +21,6 @@ interface Exemption {
 }
 
 const FORM = 'form description: every field is pinned by the form snapshot';
-const THROUGH_NODE = 'runs only inside the node: its suite drives it through the sandbox bank';
 
 /** `actions/<resource>/*.operation.ts` and `*.resource.ts`: operations run through the node. */
 const OPERATION_SUITES: Readonly<Record<string, string>> = {
@@ -110,14 +109,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		why: 'the field table is asserted field by field with bad input',
 	},
 	// run only inside a node: an integration suite drives them
-	'nodes/CustomerBanking/methods/listSearch.ts': {
-		coveredBy: 'test/integration/pickers.test.ts',
-		why: THROUGH_NODE,
-	},
-	'nodes/shared/methods/loadOptions.ts': {
-		coveredBy: 'test/integration/pickers.test.ts',
-		why: THROUGH_NODE,
-	},
 	'nodes/shared/n8nInternals.ts': {
 		coveredBy: 'test/e2e/trigger.e2e.test.ts',
 		why: "n8n's internals are only real in a real n8n: the e2e and queue suites run both lines",
