@@ -92,14 +92,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
 	},
 	// tested through a neighbour's unit test
-	'nodes/CustomerBanking/actions/payee/filters.ts': {
-		coveredBy: 'test/unit/CustomerBanking/actions/simplify.test.ts',
-		why: 'list filters are asserted with the simplified lists they shape',
-	},
-	'nodes/CustomerBanking/actions/transaction/filters.ts': {
-		coveredBy: 'test/unit/CustomerBanking/actions/simplify.test.ts',
-		why: 'list filters are asserted with the simplified lists they shape',
-	},
 	'nodes/CustomerBanking/validation/payee.fields.ts': {
 		coveredBy: 'test/unit/CustomerBanking/validation/payee.schema.test.ts',
 		why: 'the field table is asserted through the schema and form built from it',
