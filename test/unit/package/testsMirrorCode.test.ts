@@ -92,14 +92,6 @@ const EXEMPT: Readonly<Record<string, Exemption>> = {
 		through: 'nodes/CustomerBanking/CustomerBanking.node.ts',
 	},
 	// tested through a neighbour's unit test
-	'nodes/CustomerBanking/validation/payee.fields.ts': {
-		coveredBy: 'test/unit/CustomerBanking/validation/payee.schema.test.ts',
-		why: 'the field table is asserted through the schema and form built from it',
-	},
-	'nodes/CustomerBanking/validation/payment.fields.ts': {
-		coveredBy: 'test/unit/package/badInputAcrossTheForm.test.ts',
-		why: 'the field table is asserted field by field with bad input',
-	},
 	// run only inside a node: an integration suite drives them
 	'nodes/shared/n8nInternals.ts': {
 		coveredBy: 'test/e2e/trigger.e2e.test.ts',
