@@ -3,7 +3,7 @@
  * options only from the values the form offers (never an inherited member), booleans only true or
  * false, list options and scope.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -19,7 +19,7 @@ import {
 const ACCOUNT = '7b0e3c1d-2f4a-4b6c-8d9e-0a1b2c3d4e5f';
 
 /** A context whose parameters are `parameters` (a resource locator's value as extractValue gives it). */
-function contextWith(parameters: IDataObject): IExecuteFunctions {
+function contextWith(parameters: Record<string, unknown>): IExecuteFunctions {
 	return {
 		getNode: () => ({ name: 'Customer Banking' }),
 		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) =>

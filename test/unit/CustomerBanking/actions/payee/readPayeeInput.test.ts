@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readPayeeInput } from '../../../../../nodes/CustomerBanking/actions/payee/readPayeeInput';
 import { PAYEE_COLLECTIONS } from '../../../../../nodes/CustomerBanking/actions/payee/payeeForm';
 
-function contextWith(parameters: IDataObject): IExecuteFunctions {
+function contextWith(parameters: Record<string, unknown>): IExecuteFunctions {
 	return {
 		getNode: () => ({ name: 'Customer Banking' }),
 		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) =>
