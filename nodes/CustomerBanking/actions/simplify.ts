@@ -17,8 +17,7 @@ interface CompactField {
 
 /**
  * The simplified shape of each resource: the one list the form's Simplify description and the
- * operations page (docs/operations.md) are written from (test/unit/CustomerBanking/actions/simplify.test.ts checks that they
- * agree). A simplified record holds the fields of this list that the bank's record has, in this order,
+ * operations page (docs/operations.md) are written from, so that the two always agree. A simplified record holds the fields of this list that the bank's record has, in this order,
  * as the bank sent them, under the plain names (an identifier such as xtid becomes transactionId); a
  * missing one is left out, never filled in. Transaction and approval fields are not shown by the API
  * documentation (spec §Transaction, §Approval): the lists name what banks commonly send.
