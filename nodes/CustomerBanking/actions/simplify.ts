@@ -174,13 +174,6 @@ export function compactFieldsInWords(resource: SimplifiedResource): string {
 	return `the ${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
-/** The simplified shape as the operations page writes it: "`accountId` (from `xaid`), `name`, …". */
-export function compactFieldsForReadme(resource: SimplifiedResource): string {
-	return COMPACT_FIELDS[resource]
-		.map((field) => `\`${field.key}\`${field.from ? ` (from \`${field.from.join('.')}\`)` : ''}`)
-		.join(', ');
-}
-
 /**
  * n8n's Simplify switch (named and worded as in n8n's own nodes), on by default on every operation that
  * returns the bank's records: what a node shows by default names every field plainly; off, the record is
