@@ -227,7 +227,7 @@ export interface ReadDecision {
 
 /**
  * An approval that left the pending list (or is listed decided), with its transaction. `listed`: the
- * record as the list showed it, which saves reading it again.
+ * record as the list showed it, which saves reading it again (docs/bank-assumptions.md#approval-lists).
  */
 export async function readDecision(
 	this: IPollFunctions,

@@ -50,7 +50,8 @@ function knownOf(details: IDataObject): { xtid: string | null; account: string |
 
 /**
  * The newest pending approval (Approval Requested), else the newest decided one (Approval Decided), read
- * once: unclear evidence is shown as undetermined at once, as nothing is watched here.
+ * once: unclear evidence is shown as undetermined at once, as nothing is watched here. The list's last
+ * record is taken as its newest (docs/bank-assumptions.md#list-order).
  */
 async function exampleEvent(
 	this: IPollFunctions,

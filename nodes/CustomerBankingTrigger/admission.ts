@@ -45,7 +45,7 @@ function maxRunning(this: IWebhookFunctions): number {
  * delivery ends (or at once, when the bank hung up while it waited), the key when the delivery fails
  * before its execution is handed to n8n (`settle`).
  *
- * Retries and replays keep their delivery id (DECISIONS.md §Webhooks): the key is claimed before any
+ * Retries and replays keep their delivery id (docs/bank-assumptions.md#delivery-retries): the key is claimed before any
  * await (also before waiting for a place), so copies arriving while this one waits or runs cannot
  * start another execution. Until a delivery's execution has ended, a copy is asked to come back (it is
  * not "received": the first copy may still fail). The answers that make a bank send a delivery again

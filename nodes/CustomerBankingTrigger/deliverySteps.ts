@@ -159,7 +159,7 @@ export interface DeliveryFacts {
 
 /**
  * spec §Events rule 3: the payload shape is not shown; the field names are the node's Payload Field
- * Names (defaults: DECISIONS.md §Webhooks). The delivery ID is the payload's, else the signed message
+ * Names (defaults: docs/bank-assumptions.md#delivery-payload). The delivery ID is the payload's, else the signed message
  * ID of the scheme (the sender keeps it across retries), else none.
  */
 export function deliveryFacts(

@@ -24,8 +24,8 @@ export const MAX_RUNNING_LIMIT = 1_000;
 
 /**
  * How long a delivery waits for a place before it is asked to come back. The spec does not show how
- * long the bank waits for an answer (spec §Events rule 4 shows no retry policy); the sandbox bank waits
- * 5 s (DECISIONS.md §Webhooks). 3 s leaves a bank like that time to get the 503 before it hangs up,
+ * long the bank waits for an answer (spec §Events rule 4 shows no retry policy); the nodes assume about
+ * 5 s (docs/bank-assumptions.md#delivery-retries). 3 s leaves a bank like that time to get the 503 before it hangs up,
  * and is still long enough for a place to come free in a burst of short executions.
  */
 export const PLACE_WAIT_SECONDS = 3;

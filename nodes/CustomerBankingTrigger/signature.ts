@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 // spec §Events rule 1: every delivery is signed and must be verified; the scheme itself is "not shown",
-// so the default below is the sandbox's (test/sandbox/DECISIONS.md §Webhooks), the schemes banks use are
+// so the default below is assumed (docs/bank-assumptions.md#signature-scheme), the schemes banks use are
 // offered by name, and every part of a custom one is configurable.
 
 export type SignatureAlgorithm = 'sha256' | 'sha512';
@@ -62,7 +62,7 @@ export interface SignatureScheme {
  */
 export const MAX_TOLERANCE_SECONDS = 900;
 
-/** The Customer Banking sandbox's scheme, the form's default (test/sandbox/DECISIONS.md §Webhooks). */
+/** The Customer Banking scheme, the form's default (docs/bank-assumptions.md#signature-scheme). */
 export const DEFAULT_SIGNATURE_SCHEME: Readonly<SignatureScheme> = {
 	name: 'customerBanking',
 	layout: 'separateHeaders',

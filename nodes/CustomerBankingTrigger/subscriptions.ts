@@ -22,7 +22,7 @@ export interface SubscriptionOwner {
 /**
  * The zapId is derived, never random, from everything that identifies one subscription: the same
  * workflow, node, URL, account and event always give the same id. Re-subscribing an existing zapId is an
- * idempotent replace (DECISIONS.md §Webhooks), so a lost static data or a repeated activation can never
+ * idempotent replace (docs/bank-assumptions.md#resubscribe), so a lost static data or a repeated activation can never
  * leave duplicates, and test and production subscriptions (different URLs) never share an id.
  */
 export function deriveZapId(owner: SubscriptionOwner, xaid: string, event: BankingEvent): string {
@@ -87,7 +87,8 @@ async function postSubscription(
 
 /**
  * Ends with the subscription live at the bank, or returns why not. The spec does not say what
- * re-subscribing an existing zapId does: the sandbox replaces it, another bank may refuse it with 409.
+ * re-subscribing an existing zapId does: it may replace it, or refuse it with 409
+ * (docs/bank-assumptions.md#resubscribe).
  * Then the existing one is removed and made again, so this call, not an older one, is what is live.
  */
 async function subscribe(
@@ -107,7 +108,7 @@ export interface UnsubscribeOutcome {
 	failed: Array<{ zapId: string; message: string }>;
 }
 
-/** Unsubscribes each zapId; a 404 means already gone (DECISIONS.md §Webhooks, *tolerant*). */
+/** Unsubscribes each zapId; a 404 means already gone (docs/bank-assumptions.md#unsubscribe). */
 export async function unsubscribeEach(
 	this: IHookFunctions,
 	zapIds: Iterable<string>,

@@ -4,9 +4,8 @@ import { sleep } from 'n8n-workflow';
 /**
  * What this package relies on of n8n's server beyond the node API n8n documents, in one place. Each
  * was read in the source of n8n 2.41.1 and 1.123.81 (the `n8n` package's `dist/`, n8n-workflow's
- * `dist/`) and is guarded by the real-n8n suites on both lines (test/e2e: trigger, triggerSafety,
- * triggerBackPressure, approvalTrigger; test/queue for queue mode). Upgrading n8n's tested versions
- * means reading these files again.
+ * `dist/`) and is guarded by the real-n8n suites on both lines, in queue mode too. Upgrading n8n's
+ * tested versions means reading these files again.
  *
  * 1. Webhook answer after the execution (`dist/webhooks/webhook-helpers.js`, both lines): with response
  *    mode 'lastNode', n8n waits for `getPostExecutePromise` and only then calls the response callback;
@@ -46,9 +45,8 @@ import { sleep } from 'n8n-workflow';
  *    execution gets a new id but the failed one's data, the node's context included
  *    (CustomerBanking/payments/idempotencyKey.ts).
  * 10. Polling state (2.41.1 `dist/workflows/triggers/trigger-execution-context.factory.js` and
- *    `poll-cursor.service.js`): a poll's static data is staged and saved when the poll ends; proved by
- *    test/e2e/approvalTrigger.e2e.test.ts on both lines (state kept by a poll that emits nothing and
- *    across a restart).
+ *    `poll-cursor.service.js`): a poll's static data is staged and saved when the poll ends; proved in
+ *    a real n8n on both lines (state kept by a poll that emits nothing and across a restart).
  * 11. Request time limits (n8n-core `httpRequestWithAuthentication`, both lines; 2.41.1 in
  *    `request-helpers/authentication.js`, 1.123.81 in `request-helper-functions.js`): for an action node
  *    n8n replaces the request's `abortSignal` with the execution's cancel signal, so the only limit a
@@ -59,7 +57,7 @@ import { sleep } from 'n8n-workflow';
  *    execution whose start node rethrows the error (n8n-core `workflow-execute.js`
  *    `rethrowLastNodeError`): a failed execution in the list, no node after the trigger runs, unless
  *    the trigger continues on error (CustomerBankingTrigger/deliverySteps.ts `refuseAndReport`; proved
- *    by test/e2e/triggerSchemes.e2e.test.ts).
+ *    in a real n8n).
  */
 
 /**

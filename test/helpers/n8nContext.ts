@@ -8,8 +8,9 @@
  * What this adapter provides, because n8n's server would: the credential store (the object a suite passes,
  * read with the credential's defaults and written by preAuthentication, as n8n's CredentialsHelper does
  * with its database), the workflow's static data (JSON, as the database keeps it), the execution's
- * context data, the webhook's request and response, a record of every request and log line, and the
- * transport's waits between attempts, recorded instead of slept through (retryWaits.ts).
+ * context data, the webhook's request and response, and a record of every request and log line. The
+ * transport's waits between attempts are n8n-workflow's `sleep`: a suite that should not sleep through
+ * them replaces it with a jest mock.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
@@ -64,9 +65,6 @@ import { CustomerBankingApi } from '../../credentials/CustomerBankingApi.credent
 import { CustomerBanking } from '../../nodes/CustomerBanking/CustomerBanking.node';
 import { CustomerBankingApprovalTrigger } from '../../nodes/CustomerBankingApprovalTrigger/CustomerBankingApprovalTrigger.node';
 import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
-
-// the transport's waits between attempts are recorded, not slept through (retryWaits.ts)
-export { retryWaits } from './retryWaits';
 
 // n8n-core's InstanceSettings keeps its settings file in the user folder: a fresh one per test run.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-core-tests-'));

@@ -542,8 +542,8 @@ async function round(
 }
 
 /**
- * The suite for one mode. The transport's waits between attempts are recorded, not slept through
- * (test/helpers/retryWaits.ts): outcomes, not timing, are under test.
+ * The suite for one mode. The transport's waits between attempts are not slept through (each mode's
+ * test file mocks n8n-workflow's sleep): outcomes, not timing, are under test.
  */
 export function describeGenerativeBank(mode: GenerativeMode): void {
 	const MODE = mode === 'specMinimal' ? 'spec-minimal mode' : 'default mode';

@@ -17,8 +17,7 @@ interface CompactField {
 
 /**
  * The simplified shape of each resource: the one list the form's Simplify description and the
- * operations page (docs/operations.md) are written from (test/unit/CustomerBanking/actions/simplify.test.ts checks that they
- * agree). A simplified record holds the fields of this list that the bank's record has, in this order,
+ * operations page (docs/operations.md) are written from, so that the two always agree. A simplified record holds the fields of this list that the bank's record has, in this order,
  * as the bank sent them, under the plain names (an identifier such as xtid becomes transactionId); a
  * missing one is left out, never filled in. Transaction and approval fields are not shown by the API
  * documentation (spec §Transaction, §Approval): the lists name what banks commonly send.
@@ -173,13 +172,6 @@ export function simplifyRecord(resource: SimplifiedResource, record: IDataObject
 export function compactFieldsInWords(resource: SimplifiedResource): string {
 	const labels = COMPACT_FIELDS[resource].map((field) => field.label);
 	return `the ${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
-}
-
-/** The simplified shape as the operations page writes it: "`accountId` (from `xaid`), `name`, …". */
-export function compactFieldsForReadme(resource: SimplifiedResource): string {
-	return COMPACT_FIELDS[resource]
-		.map((field) => `\`${field.key}\`${field.from ? ` (from \`${field.from.join('.')}\`)` : ''}`)
-		.join(', ');
 }
 
 /**

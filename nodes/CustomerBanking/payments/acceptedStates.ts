@@ -74,7 +74,7 @@ async function readNamedApproval(
 	}
 }
 
-/** GET /transaction/{xtid}: believed only when the record carries that xtid. */
+/** GET /transaction/{xtid}: believed only when the record carries that xtid (docs/bank-assumptions.md#not-found-records). */
 async function readTransaction(
 	this: IExecuteFunctions,
 	subject: Subject,

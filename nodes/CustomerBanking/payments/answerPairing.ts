@@ -5,7 +5,7 @@ import { toMinorUnits } from '../validation/amount';
 /**
  * Which entry of a payment answer is which payment of the request. spec §Payments promises only `xtid` on
  * accepted entries, `error` on rejected ones and `rejectedCount`; a position, echoed details and the
- * order are a bank's own choice (DECISIONS.md §Payments). They are used only when they agree with each
+ * order are a bank's own choice (docs/bank-assumptions.md#payment-answer-entries). They are used only when they agree with each
  * other and with the request; every echoed detail is evidence against a pairing it contradicts.
  */
 

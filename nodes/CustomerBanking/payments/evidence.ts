@@ -13,6 +13,7 @@ import { statusWord } from '../../shared/approvals/statusVocabulary';
  *   refused or failed;
  * - anything else, and evidence that contradicts itself, leaves it `accepted` (taken by the bank, its
  *   state not known) with a sentence saying what is known.
+ * A held payment may have no transaction yet (docs/bank-assumptions.md#held-payment-records).
  */
 
 /** The approval of one accepted payment, as the bank showed it. */
@@ -173,10 +174,7 @@ const contradicting = (evidence: AcceptedEvidence) =>
 const statusOf = (read: ApprovalEvidence | TransactionEvidence) =>
 	read.read === 'record' ? read.status : undefined;
 
-/**
- * The evidence table, first matching row first; the last row covers all evidence the others do not.
- * test/unit/CustomerBanking/payments/evidence.test.ts has a row for each.
- */
+/** The evidence table, first matching row first; the last row covers all evidence the others do not. */
 export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: "its records show another payment's details",
@@ -309,7 +307,8 @@ export function settledWithoutApprovals(evidence: AcceptedEvidence): boolean {
  * What a failed POST /payments proves (spec §Errors). `rejected` ("nothing was paid") only when the bank
  * refused this request and no other request of its key may have been processed or be in flight: not
  * after an earlier attempt that may have been made, and never on 409, which says the key is in use by
- * another request (spec §Payments rule 1: that one is answered, and may pay). `unknown` when it may have
+ * another request (spec §Payments rule 1: that one is answered, and may pay;
+ * docs/bank-assumptions.md#key-in-use). `unknown` when it may have
  * been processed; `not_sent` when nothing reached the bank that it could act on.
  */
 export function failedRequestStatus(evidence: {

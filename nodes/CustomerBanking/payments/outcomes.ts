@@ -72,7 +72,7 @@ export function describeError(error: unknown): string {
 
 function explainRefusal(error: NodeApiError, failure: ApiFailure, key: string): NodeApiError {
 	if (failure.kind === 'unprocessable') {
-		// spec §Errors rule 7 (not shown): the sandbox answers 422, DECISIONS.md §Payments
+		// spec §Errors rule 7 (not shown): docs/bank-assumptions.md#idempotency-key-reuse
 		error.message = `Idempotency key ${key} was already used for a different payment request: nothing new was paid`;
 		error.description =
 			'The bank refused this request because the same key was used before with another body (amount, payee, reference or other fields). The earlier payment made with this key stands. With a Custom Idempotency Key, give each payment its own key; a derived key only repeats within one execution, so the input of this node changed between attempts.';

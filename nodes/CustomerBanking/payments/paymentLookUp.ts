@@ -48,7 +48,8 @@ function sameAmount(value: unknown, amount: number): boolean {
 
 /**
  * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
- * does not carry are not held against it: the spec leaves approval and transaction fields "not shown".
+ * does not carry are not held against it: the spec leaves approval and transaction fields "not shown"
+ * (docs/bank-assumptions.md#payment-look-up).
  */
 function matches(payment: Sought, record: IDataObject): boolean {
 	if (record.reference !== payment.reference) return false;

@@ -5,8 +5,7 @@
  * (a failure before any status could be given) needs checking.
  */
 // Each name fits what n8n's canvas draws of an output not yet connected: one line, cut with an ellipsis
-// past about 76 px (CanvasHandleMainOutput.vue, n8n 2.41 and 1.123 alike), about 11 characters; the
-// editor suite (test/e2e/editorPayments.e2e.test.ts) fails on a name drawn cut.
+// past about 76 px (CanvasHandleMainOutput.vue, n8n 2.41 and 1.123 alike), about 11 characters.
 export const OUTCOME_OUTPUTS = [
 	'Sent',
 	'To Approve',

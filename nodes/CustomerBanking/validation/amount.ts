@@ -2,7 +2,7 @@
  * How the node reads an amount of money: Amount, Maximum Amount and Maximum Total, typed in the form
  * (text, as typed: the form never rounds or clamps money) or given by an expression or an input item
  * (a number, or text as spreadsheets give it). Major units with at most AMOUNT_DECIMALS decimals
- * (test/sandbox/DECISIONS.md §Payments). A value is taken exactly as written or refused with the rule:
+ * (docs/bank-assumptions.md#amount-format). A value is taken exactly as written or refused with the rule:
  * never rounded, never read with a guess about separators.
  */
 export const AMOUNT_DECIMALS = 2;

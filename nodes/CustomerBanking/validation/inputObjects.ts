@@ -8,7 +8,7 @@ import { isPlainObject } from '../../shared/records';
  * (`body[key] = value`) "__proto__" replaces the prototype, and "constructor" or "prototype" shadow
  * what the code reads; a lookup by such a key finds inherited members instead of nothing. In a
  * request body they are an attack on whatever parses it. None is a field of the API (spec §Payee,
- * test/sandbox/DECISIONS.md §Payments), so they are refused wherever user input supplies keys.
+ * docs/bank-assumptions.md#payment-fields), so they are refused wherever user input supplies keys.
  */
 export const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 

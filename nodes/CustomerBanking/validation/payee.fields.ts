@@ -100,7 +100,7 @@ const name = (min: number, max: number) => ({ kind: 'name' as const, min, max })
 /**
  * Every payee body field, in the order the body is sent and errors are listed. Lengths are in
  * characters; where the spec's table has no line (purpose, purposeCategory, the intermediary
- * country code) test/sandbox/DECISIONS.md §Payees gives what the bank decided.
+ * country code) docs/bank-assumptions.md#payee-fields gives what the nodes assume.
  */
 export const PAYEE_FIELDS = {
 	// Identity

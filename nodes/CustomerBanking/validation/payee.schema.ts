@@ -72,7 +72,8 @@ const lengthBetween = (bounds: { min?: number; max: number }) => {
 		.max(bounds.max, message);
 };
 
-// test/sandbox/DECISIONS.md §Payees: "`website` must be an http(s) URL with a dotted host"
+// spec §Payee validation rules: "valid URL format", read as an http(s) URL with a dotted host
+// (docs/bank-assumptions.md#payee-fields)
 function isWebAddress(value: string): boolean {
 	try {
 		const url = new URL(value);

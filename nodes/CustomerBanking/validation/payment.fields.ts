@@ -3,12 +3,12 @@ import { ACCOUNT_ID_RULE, type IdFormat } from '../../shared/validation/ids';
 import { referenceLength } from './payee.fields';
 
 /**
- * The payment object's fields (spec §Payments; test/sandbox/DECISIONS.md §Payments), each defined
+ * The payment object's fields (spec §Payments; docs/bank-assumptions.md#payment-fields), each defined
  * once with its label, the parameter that holds it, its rule and the form's words for it. The
  * schema (payment.schema.ts) and the form (actions/payment/paymentForm.ts) are generated from here.
  */
 
-/** test/sandbox/DECISIONS.md §Payments: "description optional, at most 140 characters". */
+/** Description: optional, at most 140 characters (docs/bank-assumptions.md#payment-fields). */
 export const PAYMENT_DESCRIPTION_MAX = 140;
 
 /** The group of the optional fields, as the form and the errors name it. */

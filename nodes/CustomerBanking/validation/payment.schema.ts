@@ -17,7 +17,7 @@ import { hasLoneSurrogate, isBlank, TEXT_RULES, textProblem } from '../../shared
 
 /**
  * The payment schema, generated from the field table (payment.fields.ts): each field's rule, the
- * body built from them (spec §Payments; fields per test/sandbox/DECISIONS.md §Payments).
+ * body built from them (spec §Payments; fields per docs/bank-assumptions.md#payment-fields).
  */
 
 const amountSchema = z.unknown().transform((value, ctx) => {
@@ -158,7 +158,7 @@ export type PaymentValidation =
 	| { valid: true; body: IDataObject }
 	| { valid: false; issues: PaymentIssue[] };
 
-/** Checks one payment and builds the request body (spec §Payments; fields per DECISIONS.md). */
+/** Checks one payment and builds the request body (spec §Payments; docs/bank-assumptions.md#payment-fields). */
 export function validatePayment(input: PaymentInput): PaymentValidation {
 	const knownCurrency = currencySchema.safeParse(input.currency);
 	const parsed = paymentInputSchema(

@@ -27,8 +27,8 @@ export function isPending(approval: IDataObject): boolean {
 }
 
 /**
- * The payment an approval is about: its details sit in `transaction` (DECISIONS.md §Approvals) or at the
- * top level of the record; the spec leaves them "not shown".
+ * The payment an approval is about: its details sit in `transaction` or at the top level of the record; the
+ * spec leaves them "not shown" (docs/bank-assumptions.md#approval-record).
  */
 export function approvalPayment(approval: IDataObject): IDataObject {
 	return { ...approval, ...objectOf(approval.transaction) };

@@ -3,7 +3,7 @@
  * occurs; names of the other values are not shown", and transaction states other than sent → settled are
  * not shown either. So each word this module knows is listed with what it says, and any other word says
  * nothing known: words are compared whole, never matched by pattern (a pattern reads "NEW", "OPEN" or
- * "PARTIALLY_APPROVED" as something they do not say).
+ * "PARTIALLY_APPROVED" as something they do not say). docs/bank-assumptions.md#status-words
  */
 
 /**

@@ -33,7 +33,7 @@ export interface Endpoint<Params extends object = object> {
 /**
  * The records of a list: the field that identifies one (spec §Identifiers), so that a record read twice
  * while the list moves is returned once; and where a record shows its creation time (the spec shows no
- * field of a transaction or approval beyond its IDs, so a hint: test/sandbox/DECISIONS.md), so that a
+ * field of a transaction or approval beyond its IDs, so a hint: docs/bank-assumptions.md#record-times), so that a
  * look-up can read the newest records only (recentPages.ts).
  */
 export interface ListRecords {

@@ -9,7 +9,7 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	baseUrlOf as normalisedBaseUrlOf,
@@ -26,7 +26,7 @@ import { scrubSecrets } from './redaction';
 import { type ListRead, pageSizeFor, readAllPages } from './paginate';
 import { type Coverage, createdTimeAt, readRecentPages } from './recentPages';
 import type { EndpointCall } from './endpoints';
-import { delayBeforeNextAttempt, type ErrorRule, ruleFor, waitBeforeRetry } from './retryPolicy';
+import { delayBeforeNextAttempt, type ErrorRule, ruleFor } from './retryPolicy';
 
 export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
@@ -351,7 +351,7 @@ export async function request<T extends IDataObject = IDataObject>(
 			throw await failedRequest.call(this, prepared, endpoint, extras.itemIndex, failed);
 		}
 		if (rule.outcomeUnknown) earlierAttemptMayHaveBeenProcessed = true;
-		await waitBeforeRetry(delay);
+		await sleep(delay);
 	}
 }
 

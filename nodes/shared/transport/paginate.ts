@@ -21,7 +21,7 @@ export interface ListPage<T> {
 
 /**
  * The accounts list answers { total, results }; other envelopes are not shown by the spec
- * (test/sandbox/DECISIONS.md "tolerant"): accept a bare array, { data } and { items } too.
+ * (docs/bank-assumptions.md#list-envelope): accept a bare array, { data } and { items } too.
  */
 export function readListPage<T = IDataObject>(response: unknown): ListPage<T> | undefined {
 	if (Array.isArray(response)) return { items: response as T[] };
@@ -102,7 +102,7 @@ export class PageTracker<T> {
 
 /**
  * Every page's items in the list's order, each record once (`idOf`), until the list ends (a short
- * page, or as many pages as its `total` says), the limit is reached or `until` matches; and whether
+ * page, or as many pages as its `total` says: docs/bank-assumptions.md#list-pages), the limit is reached or `until` matches; and whether
  * the list's `total` fell meanwhile.
  *
  * Return All reads ahead: once an answer tells the list's size (`total`, shown by the spec for the

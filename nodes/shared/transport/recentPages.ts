@@ -192,7 +192,8 @@ async function readOldestFirst<T>(
  * where the records' times or the list's order cannot be established from what is read, every page
  * (`coverage` says which, and why). The spec promises neither an order nor a time field: the first
  * page's times give the order (newest or oldest first), and every record read afterwards must keep it.
- * An oldest-first list is read from its last page backwards, which needs its `total`.
+ * An oldest-first list is read from its last page backwards, which needs its `total`
+ * (docs/bank-assumptions.md#list-order).
  */
 export async function readRecentPages<T>(options: ReadRecentOptions<T>): Promise<RecentRead<T>> {
 	const { pageSize, fetchPage, timeOf } = options;

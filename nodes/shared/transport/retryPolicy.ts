@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 import { NETWORK_FAILURES } from './networkFailures';
 
 /** What is known about one failed attempt, read from whatever n8n threw (see errors.ts). */
@@ -144,28 +142,4 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Waits `ms` milliseconds; resolves when the next attempt may be sent. */
-export type RetryWait = (ms: number) => Promise<void>;
-
-let retryWait: RetryWait = sleep;
-
-/** The wait before the next attempt of a request: n8n-workflow's `sleep`, unless a test replaced it. */
-export async function waitBeforeRetry(ms: number): Promise<void> {
-	await retryWait(ms);
-}
-
-/**
- * Replaces the wait between attempts for every request the package sends, so a test sees each backoff
- * without sleeping through it; the policy (which failures are retried, how many attempts, how long)
- * is unchanged (test/helpers/retryWaits.ts does so for every suite that runs the nodes in jest).
- * Returns the function that puts the previous wait back.
- */
-export function replaceRetryWait(wait: RetryWait): () => void {
-	const previous = retryWait;
-	retryWait = wait;
-	return () => {
-		retryWait = previous;
-	};
 }

@@ -11,6 +11,12 @@ import { type Sandbox, startSandbox } from '../../sandbox';
 import type { FaultRule } from '../../sandbox/faults';
 import { byId, runPayments, sentWithReference } from './paymentNode';
 
+// the transport's waits between attempts are not slept through: outcomes, not timing, are under test
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual<object>('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
 let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
 let gbp: { xaid: string; xpid: string };

@@ -16,6 +16,12 @@ import {
 	type RunOptions,
 } from './paymentNode';
 
+// the transport's waits between attempts are not slept through: outcomes, not timing, are under test
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual<object>('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
 let sandbox: Sandbox;
 let credentials: ICredentialDataDecryptedObject;
 let gbp: { xaid: string; xpid: string };

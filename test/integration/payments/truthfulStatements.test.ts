@@ -17,6 +17,12 @@ import {
 	sentWithReference,
 } from './paymentNode';
 
+// the transport's waits between attempts are not slept through: outcomes, not timing, are under test
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual<object>('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
 let counter = 0;
 const newReference = (prefix: string) =>
 	`${prefix}-${process.pid % 1000}-${++counter}`.slice(0, 18);

@@ -26,6 +26,7 @@ const PAGES = [
 	'docs/security.md',
 	'docs/sandbox.md',
 	'docs/architecture.md',
+	'docs/bank-assumptions.md',
 ];
 
 /** The rows of the Markdown table whose header row starts with `firstHeader`, as lists of cells. */

@@ -28,7 +28,7 @@ import {
 } from './paymentResults';
 import { lookBackDaysOf, type ReadResult, readPayments, skipsAlreadyMade } from './readPayment';
 
-/** Maximum payments in one request (spec §Limits: not shown; test/sandbox/DECISIONS.md: 100). */
+/** Maximum payments in one request (spec §Limits: not shown; docs/bank-assumptions.md#batch-size). */
 export const MAX_BATCH_SIZE = 100;
 
 const properties: INodeProperties[] = [

@@ -10,7 +10,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { CustomerBanking } from '../../../../nodes/CustomerBanking/CustomerBanking.node';
 import {
 	COMPACT_FIELDS,
-	compactFieldsForReadme,
 	compactFieldsInWords,
 	readSimplify,
 	runsAsAiTool,
@@ -22,6 +21,13 @@ import {
 	createdTimeOf,
 	readTransactionFilters,
 } from '../../../../nodes/CustomerBanking/actions/transaction/filters';
+
+/** The simplified shape as the operations page writes it: "`accountId` (from `xaid`), `name`, …". */
+function operationsPageFields(resource: SimplifiedResource): string {
+	return COMPACT_FIELDS[resource]
+		.map((field) => `\`${field.key}\`${field.from ? ` (from \`${field.from.join('.')}\`)` : ''}`)
+		.join(', ');
+}
 
 const RESOURCES = Object.keys(COMPACT_FIELDS) as SimplifiedResource[];
 const properties = new CustomerBanking().description.properties;
@@ -249,7 +255,7 @@ describe('the form and the operations page agree with the lists', () => {
 			line.startsWith(`| ${resource[0].toUpperCase()}${resource.slice(1)} |`),
 		);
 		expect(row).toContain(
-			`returns only these fields, those the bank's record has: ${compactFieldsForReadme(resource)}`,
+			`returns only these fields, those the bank's record has: ${operationsPageFields(resource)}`,
 		);
 	});
 
