@@ -1,4 +1,6 @@
 /** Unit and integration suites; the reliability checks and the real-n8n suites have their own configs. */
+const { availableParallelism } = require('os');
+
 module.exports = {
 	testEnvironment: 'node',
 	reporters: ['default', '<rootDir>/test/jestTotalsReporter.js'],
@@ -8,5 +10,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
 	},
+	// jest's default (one core fewer than the machine has) is one worker on a 2-core machine, where two
+	// finish the suites in little more than half the time
+	maxWorkers: Math.max(2, availableParallelism() - 1),
 	testTimeout: 30000,
 };

@@ -9,11 +9,8 @@ import {
 	readApproval,
 	readPaymentTransaction,
 } from '../shared/approvals/approvalRecords';
-import {
-	approvalStatusMeaning,
-	type TransactionStatusMeaning,
-	transactionStatusMeaning,
-} from '../shared/approvals/approvalStatus';
+import { approvalStatusMeaning } from '../shared/approvals/approvalStatus';
+import { acceptedStatement } from '../shared/evidence';
 import { PLAIN_NAMES } from '../shared/outputNames';
 import { nonEmptyText, objectOf } from '../shared/records';
 
@@ -158,65 +155,61 @@ export async function listAllApprovals(
 	return lists.flat();
 }
 
-/**
- * What the record of an approval's payment says. spec §States and transitions: approved → "its xtid
- * appears in GET /account/{xaid}/transactions", so for an approval no longer pending a record without a
- * status word is that evidence; a word is read through the vocabulary.
- */
-function recordStatus(transaction: IDataObject): TransactionStatusMeaning {
-	const { status } = transaction;
-	if (status === undefined || status === null || status === '') return 'sent';
-	return transactionStatusMeaning(status);
-}
-
 export type Judgement =
 	| { kind: 'pending' }
 	| { kind: 'decided'; decision: Exclude<Decision, 'undetermined'> }
 	| { kind: 'unclear'; note: string };
 
 /**
+ * Which refusal: the approval's own word when it says one; the transaction's word only where the
+ * approval says nothing known (an approved payment whose transaction was refused was not declined).
+ */
+function refusalWord(
+	approval: IDataObject | undefined,
+	transaction: IDataObject | undefined,
+): Exclude<Decision, 'approved' | 'undetermined'> {
+	const approvalSaid = approvalStatusMeaning(approval?.status);
+	const said =
+		approvalSaid === 'unknown' ? approvalStatusMeaning(transaction?.status) : approvalSaid;
+	return said === 'declined' || said === 'expired' ? said : 'not_sent';
+}
+
+/**
  * What an approval that is no longer pending and its transaction record (if the bank shows one) say
- * together. The approval's own status decides when it names a decision, unless the record contradicts
- * it; a record is evidence of "approved" (spec §States and transitions) only when its own status does
- * not say otherwise. Anything else is unclear.
+ * together: the evidence table's statement (shared/evidence.ts), so that the trigger decides as Submit,
+ * Get Status and Skip Payments Already Made state the same records. An approval decided in part is not
+ * decided yet: it stays pending here, where the table says "not known".
  */
 export function judgeDecision(
+	xtid: string | null,
 	approval: IDataObject | undefined,
 	transaction: IDataObject | undefined,
 ): Judgement {
 	const said = approval ? approvalStatusMeaning(approval.status) : 'unknown';
-	const record = transaction ? recordStatus(transaction) : 'absent';
-	// partly decided: still waiting for a decision
 	if (said === 'pending' || said === 'notFinal') return { kind: 'pending' };
-	const approvalSays = approval
-		? `the approval's status is ${String(approval.status ?? 'missing')}`
-		: 'the bank no longer shows the approval';
-	const recordSays = transaction
-		? `its transaction's status is ${String(transaction.status ?? 'missing')}`
-		: 'no transaction of its payment is shown';
-	const unclear = (): Judgement => ({
-		kind: 'unclear',
-		note: `Not known whether the payment was sent: ${approvalSays}, and ${recordSays}`,
+	const statement = acceptedStatement({
+		xtid: xtid ?? 'not shown',
+		approval: approval
+			? {
+					read: 'record',
+					ref: text(approval.ref) ?? undefined,
+					status: text(approval.status) ?? undefined,
+				}
+			: { read: 'none' },
+		transaction: transaction
+			? { read: 'record', status: text(transaction.status) ?? undefined }
+			: { read: 'missing' },
 	});
-	if (said === 'approved') {
-		if (record === 'sent') return { kind: 'decided', decision: 'approved' };
-		// approved, then refused or failed: the money did not leave (as Submit states it, evidence.ts)
-		if (record === 'notSent') return { kind: 'decided', decision: 'not_sent' };
-		return unclear();
+	switch (statement.status) {
+		case 'submitted':
+			return { kind: 'decided', decision: 'approved' };
+		case 'not_sent':
+			return { kind: 'decided', decision: refusalWord(approval, transaction) };
+		case 'pending_approval':
+			return { kind: 'pending' };
+		case 'accepted':
+			return { kind: 'unclear', note: String(statement.check) };
 	}
-	if (said === 'declined' || said === 'expired' || said === 'notApproved') {
-		if (record === 'sent') return unclear();
-		return { kind: 'decided', decision: said === 'notApproved' ? 'not_sent' : said };
-	}
-	if (record === 'sent') return { kind: 'decided', decision: 'approved' };
-	if (record === 'notSent') {
-		const recordSaid = approvalStatusMeaning(transaction?.status);
-		return {
-			kind: 'decided',
-			decision: recordSaid === 'declined' || recordSaid === 'expired' ? recordSaid : 'not_sent',
-		};
-	}
-	return unclear();
 }
 
 export interface ReadDecision {
@@ -240,7 +233,7 @@ export async function readDecision(
 	const xtid =
 		(approval && (text(approval.xtid) ?? text(approvalPayment(approval).xtid))) ?? known.xtid;
 	const transaction = xtid ? await readPaymentTransaction.call(this, xtid) : undefined;
-	return { judgement: judgeDecision(approval, transaction), approval, transaction };
+	return { judgement: judgeDecision(xtid, approval, transaction), approval, transaction };
 }
 
 /**

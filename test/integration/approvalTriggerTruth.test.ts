@@ -255,13 +255,11 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 
 	it.each<[string, string, IDataObject | undefined]>([
 		['the approval says declined, its transaction says sent', 'declined', { status: 'sent' }],
-		['the approval says declined, its transaction has no status', 'DECLINED', {}],
 		[
 			'the approval says approved, its transaction is held for approval',
 			'approved',
 			{ status: 'PENDING_APPROVAL' },
 		],
-		['the approval says approved, no transaction', 'approved', undefined],
 		['the approval says nothing known, no transaction', 'DONE', undefined],
 		['the approval says nothing known, its transaction is held', 'DONE', { status: 'ON_HOLD' }],
 		[
@@ -319,17 +317,27 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 		},
 	);
 
-	it('a transaction that shows up late while the approval says approved: approved, once', async () => {
-		const node = trigger();
-		const pending = approval('pending');
-		await node.poll();
-		pending.status = 'AUTHORISED';
-		expect(await node.poll()).toEqual([]);
-		expect(await node.poll()).toEqual([]);
-		transactions.set(String(pending.xtid), { xtid: pending.xtid, status: 'COMPLETED' });
-		expect((await node.poll()).map((event) => event.decision)).toEqual(['approved']);
-		expect(await node.poll()).toEqual([]);
-	});
+	it.each<[string, string, IDataObject | undefined, string]>([
+		// spec §States and transitions: approved → the payment is sent
+		['the approval says approved, no transaction shown yet', 'AUTHORISED', undefined, 'approved'],
+		// a record without a status word says nothing against the approval's own word
+		['the approval says declined, its transaction has no status', 'DECLINED', {}, 'declined'],
+	])(
+		'%s: decided at once and once, as Submit states the same records',
+		async (_name, decidedStatus, transaction, decision) => {
+			const node = trigger();
+			const pending = approval('pending');
+			await node.poll();
+			pending.status = decidedStatus;
+			if (transaction)
+				transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
+			expect((await node.poll()).map((event) => event.decision)).toEqual([decision]);
+			// the transaction showing later reports nothing again
+			transactions.set(String(pending.xtid), { xtid: pending.xtid, status: 'COMPLETED' });
+			expect(await node.poll()).toEqual([]);
+			expect(await node.poll()).toEqual([]);
+		},
+	);
 
 	it('a held record that turns into a sent one while the approval says nothing known: approved, once', async () => {
 		const node = trigger();

@@ -15,7 +15,7 @@ import {
 	type ApprovalEvidence,
 	settledWithoutApprovals,
 	type TransactionEvidence,
-} from './evidence';
+} from '../../shared/evidence';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
 import { nonEmptyText } from '../../shared/records';

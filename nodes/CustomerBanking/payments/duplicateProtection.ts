@@ -4,7 +4,7 @@ import {
 	type AcceptedStatus,
 	acceptedStatement,
 	evidenceInWords,
-} from './evidence';
+} from '../../shared/evidence';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { type ApiFailure, apiFailureOf } from '../../shared/transport';
-import type { Statement } from './evidence';
+import type { Statement } from '../../shared/evidence';
 import type { IdempotencyKey } from './idempotencyKey';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';

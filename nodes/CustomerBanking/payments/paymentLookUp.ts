@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { approvalPayment, listApprovals } from '../../shared/approvals/approvalRecords';
 import { type Coverage, ENDPOINTS, requestAll } from '../../shared/transport';
 import { toMinorUnits } from '../validation/amount';
-import { mayClaim } from './evidence';
+import { mayClaim } from '../../shared/evidence';
 import type { Payment } from './payment';
 import type { XtidClaims } from './paymentMemory';
 import { nonEmptyText } from '../../shared/records';

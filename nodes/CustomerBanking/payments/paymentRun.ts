@@ -28,7 +28,7 @@ import {
 	type PlannedRequest,
 	requestBodyOf,
 } from './paymentPlan';
-import { failedRequestStatus } from './evidence';
+import { failedRequestStatus } from '../../shared/evidence';
 import { readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
 import type { SpendingLimits } from './spendingLimits';

@@ -13,6 +13,11 @@ describe('judgeDecision: the approval and its transaction record together', () =
 		// the approval's own status names the decision, the record does not contradict it
 		['approved', 'sent', 'approved'],
 		['AUTHORISED', undefined, 'approved'],
+		// spec §States and transitions: approved → the payment is sent; no record says otherwise
+		['approved', null, 'approved'],
+		['approved', 'PENDING', 'approved'],
+		// a record without a status word says nothing against the refusal
+		['EXPIRED', undefined, 'expired'],
 		['declined', null, 'declined'],
 		['declined', 'DECLINED', 'declined'],
 		['REJECTED', 'PENDING_APPROVAL', 'declined'],
@@ -25,21 +30,22 @@ describe('judgeDecision: the approval and its transaction record together', () =
 		['approved', 'FAILED', 'not_sent'],
 		// the approval says nothing known: the record decides when its own status says it
 		['DONE', 'settled', 'approved'],
-		['DONE', undefined, 'approved'],
 		['DONE', 'DECLINED', 'declined'],
 		['DONE', 'EXPIRED', 'expired'],
 		['DONE', 'CANCELLED', 'not_sent'],
 	])('approval %p, transaction %p → %s', (approvalStatus, transactionStatus, decision) => {
 		const record = transactionStatus === null ? undefined : transaction(transactionStatus);
-		expect(judgeDecision(approval(approvalStatus), record)).toEqual({ kind: 'decided', decision });
+		expect(judgeDecision('x', approval(approvalStatus), record)).toEqual({
+			kind: 'decided',
+			decision,
+		});
 	});
 
 	it.each([
-		['approved', null],
 		['approved', 'PENDING_APPROVAL'],
-		['approved', 'PENDING'],
 		['declined', 'sent'],
-		['EXPIRED', undefined],
+		// a record without a status word, of an approval whose word is not known: not evidence of sent
+		['DONE', undefined],
 		['UNAUTHORISED', 'settled'],
 		['DONE', null],
 		['DONE', 'ON_HOLD'],
@@ -49,31 +55,37 @@ describe('judgeDecision: the approval and its transaction record together', () =
 		'approval %p, transaction %p → unclear, never approved',
 		(approvalStatus, transactionStatus) => {
 			const record = transactionStatus === null ? undefined : transaction(transactionStatus);
-			const judgement = judgeDecision(approval(approvalStatus), record);
+			const judgement = judgeDecision('x', approval(approvalStatus), record);
 			expect(judgement).toEqual({
 				kind: 'unclear',
-				note: expect.stringMatching(/^Not known whether the payment was sent/),
+				note: expect.stringMatching(
+					/^The bank accepted this payment \(transaction ID x\), but .*Nothing shows whether it was sent/,
+				),
 			});
 		},
 	);
 
 	it('an approval the bank no longer shows: the record alone', () => {
-		expect(judgeDecision(undefined, transaction('sent'))).toEqual({
+		expect(judgeDecision('x', undefined, transaction('sent'))).toEqual({
 			kind: 'decided',
 			decision: 'approved',
 		});
-		expect(judgeDecision(undefined, transaction('PENDING_APPROVAL'))).toMatchObject({
+		expect(judgeDecision('x', undefined, transaction('PENDING_APPROVAL'))).toMatchObject({
 			kind: 'unclear',
 		});
-		expect(judgeDecision(undefined, undefined)).toMatchObject({
+		expect(judgeDecision('x', undefined, undefined)).toMatchObject({
 			kind: 'unclear',
-			note: expect.stringContaining('the bank no longer shows the approval'),
+			note: expect.stringContaining('no approval of it is shown'),
 		});
 	});
 
 	it('pending stays pending', () => {
-		expect(judgeDecision(approval('pending'), transaction('sent'))).toEqual({ kind: 'pending' });
-		expect(judgeDecision(approval('PENDING_APPROVAL'), undefined)).toEqual({ kind: 'pending' });
+		expect(judgeDecision('x', approval('pending'), transaction('sent'))).toEqual({
+			kind: 'pending',
+		});
+		expect(judgeDecision('x', approval('PENDING_APPROVAL'), undefined)).toEqual({
+			kind: 'pending',
+		});
 	});
 });
 

@@ -112,6 +112,14 @@ describe('pollApprovals', () => {
 			'approved',
 		],
 		['expired', approval('ap-1', 'EXPIRED'), undefined, 'expired'],
+		// spec §States and transitions: approved → sent; Submit states the same records as sent
+		['approved, no transaction shown yet', approval('ap-1', 'approved'), undefined, 'approved'],
+		[
+			'approved, its transaction then failed',
+			approval('ap-1', 'approved'),
+			{ xtid: 'tx-ap-1', status: 'FAILED' },
+			'not_sent',
+		],
 	])(
 		'a known pending approval that left pending, %s → %s',
 		async (_case, decided, transaction, decision) => {
@@ -130,13 +138,14 @@ describe('pollApprovals', () => {
 		const bank: BankState = { approvals: [approval('ap-1', 'pending')], records: {} };
 		const node = triggerNode(bank);
 		await node.poll();
-		// approved, but no transaction of its payment shown: not known whether it was sent
+		// approved, but its transaction still says it is held: the records contradict each other
 		bank.approvals = [approval('ap-1', 'approved')];
+		bank.records['/transaction/tx-ap-1'] = { xtid: 'tx-ap-1', status: 'PENDING_APPROVAL' };
 		for (let poll = 1; poll < UNDETERMINED_AFTER_POLLS; poll++)
 			expect(await node.poll()).toEqual([]);
 		const [event] = await node.poll();
 		expect(event).toMatchObject({ event: 'approvalDecided', decision: 'undetermined' });
-		expect(String(event.note)).toMatch(/^Not known whether the payment was sent/);
+		expect(String(event.note)).toMatch(/contradict each other\. Nothing shows whether it was sent/);
 		expect(await node.poll()).toEqual([]);
 	});
 

@@ -3,8 +3,8 @@
  * status word, or no approval shown; its transaction's status word, none, or no transaction shown) read by
  * Submit and Get Status (the evidence table), by Skip Payments Already Made (an earlier payment found in
  * the lists) and by the Approval Trigger (an approval that left the pending list). They must land on the
- * same kind of answer: sent, waiting, refused, or not known. Where they do not yet, the difference is
- * named in KNOWN_DIFFERENCES; any other disagreement fails with the shrunk evidence.
+ * same kind of answer: sent, waiting, refused, or not known. The one difference in words, not in truth,
+ * is named in KNOWN_DIFFERENCES; any other disagreement fails with the shrunk evidence.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -15,11 +15,8 @@ import {
 	type AcceptedEvidence,
 	type AcceptedStatus,
 	acceptedStatement,
-} from '../../../nodes/CustomerBanking/payments/evidence';
-import {
-	approvalStatusMeaning,
-	transactionStatusMeaning,
-} from '../../../nodes/shared/approvals/approvalStatus';
+} from '../../../nodes/shared/evidence';
+import { approvalStatusMeaning } from '../../../nodes/shared/approvals/approvalStatus';
 
 type Kind = 'sent' | 'waiting' | 'refused' | 'unknown';
 
@@ -88,6 +85,7 @@ function submitKind({ approval, transaction }: Shown): Kind {
 
 function triggerKind({ approval, transaction }: Shown): Kind {
 	const judgement = judgeDecision(
+		'x-1',
 		approval ? ({ ref: 'r-1', xtid: 'x-1', ...approval } as IDataObject) : undefined,
 		transaction ? ({ xtid: 'x-1', ...transaction } as IDataObject) : undefined,
 	);
@@ -97,31 +95,13 @@ function triggerKind({ approval, transaction }: Shown): Kind {
 }
 
 /**
- * Where the Approval Trigger still judges otherwise than Submit, each with why it is left so for now.
- * The trigger watches an unclear decision for UNDETERMINED_AFTER_POLLS polls before it says
- * "undetermined", so its "waiting" and "not known" are both a wait for clearer evidence.
+ * Where the Approval Trigger answers otherwise than Submit, and why that is the same truth: an approval
+ * decided in part is not decided, so the trigger emits no decision yet where Submit says "not known".
  */
 const KNOWN_DIFFERENCES: ReadonlyArray<{ when: string; applies: (shown: Shown) => boolean }> = [
 	{
-		// the trigger keeps watching a decision made in part; Submit says it is not known
 		when: 'the approval is decided in part',
 		applies: ({ approval }) => approvalStatusMeaning(approval?.status) === 'notFinal',
-	},
-	{
-		// spec §States and transitions: approved → its xtid appears in the transactions; the trigger waits
-		// for a record that says sent before it says approved, Submit takes the approval's word while the
-		// transaction does not say otherwise
-		when: 'the approval says approved and no transaction says sent, refused or held',
-		applies: ({ approval, transaction }) =>
-			approvalStatusMeaning(approval?.status) === 'approved' &&
-			(transaction === undefined ||
-				!['sent', 'notSent', 'held'].includes(transactionStatusMeaning(transaction.status))),
-	},
-	{
-		// the trigger reads a transaction record with no status word, for an approval no longer pending, as
-		// the spec's "its xtid appears in the transactions"; Submit does not read it as sent
-		when: 'the transaction shows no status word',
-		applies: ({ transaction }) => transaction !== undefined && transaction.status === undefined,
 	},
 ];
 

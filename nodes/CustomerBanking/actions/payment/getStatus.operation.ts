@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { paymentEvidence } from '../../payments/acceptedStates';
 import { paymentsWithReference } from '../../payments/paymentLookUp';
 import { readAmount } from '../../validation/amount';
-import { acceptedStatement, type AcceptedEvidence } from '../../payments/evidence';
+import { acceptedStatement, type AcceptedEvidence } from '../../../shared/evidence';
 import { nextStepOf } from '../../payments/paymentOutcomes';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getOption } from '../parameters';
@@ -129,7 +129,7 @@ function failedRead(evidence: AcceptedEvidence): string | undefined {
 
 /**
  * Where a payment is, in the words Submit uses for it: its transaction record and its approval (spec
- * §States and transitions), read and judged as after Submit (payments/evidence.ts), so the two never
+ * §States and transitions), read and judged as after Submit (shared/evidence.ts), so the two never
  * disagree. Works for payments that needed no approval too.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

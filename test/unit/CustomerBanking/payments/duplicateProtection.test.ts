@@ -10,7 +10,7 @@ import type { FoundPayment } from '../../../../nodes/CustomerBanking/payments/pa
 import {
 	type AcceptedEvidence,
 	acceptedStatement,
-} from '../../../../nodes/CustomerBanking/payments/evidence';
+} from '../../../../nodes/shared/evidence';
 
 const payment = (itemIndex: number, body: Record<string, unknown> = {}): Payment => ({
 	itemIndex,

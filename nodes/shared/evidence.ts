@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { statusWord } from '../../shared/approvals/statusVocabulary';
+import { statusWord } from './approvals/statusVocabulary';
 
 /**
  * The evidence table: what the bank has shown of a payment, in, and what the node may say of it, out. No

@@ -1,5 +1,5 @@
 /**
- * The evidence table (nodes/CustomerBanking/payments/evidence.ts): one row per kind of evidence the bank
+ * The evidence table (nodes/shared/evidence.ts): one row per kind of evidence the bank
  * can show of a payment, and the one statement it allows. Pure: no bank, no requests.
  */
 import {
@@ -11,7 +11,7 @@ import {
 	failedRequestStatus,
 	mayClaim,
 	settledWithoutApprovals,
-} from '../../../../nodes/CustomerBanking/payments/evidence';
+} from '../../../nodes/shared/evidence';
 
 const XTID = '7f1c2a9e-1b7d-4c55-9a51-6d2f3b8e0a11';
 
