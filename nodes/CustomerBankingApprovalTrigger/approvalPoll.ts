@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isPending } from '../shared/approvals/approvalRecords';
 import { PLAIN_NAMES } from '../shared/outputNames';
+import { ENDPOINTS, newestFirst } from '../shared/transport';
 import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
 import {
 	type ApprovalEvent,
@@ -48,23 +49,25 @@ function knownOf(details: IDataObject): { xtid: string | null; account: string |
 	};
 }
 
+const APPROVAL_CREATED = ENDPOINTS.approvals.records?.created ?? [];
+
 /**
  * The newest pending approval (Approval Requested), else the newest decided one (Approval Decided), read
- * once: unclear evidence is shown as undetermined at once, as nothing is watched here. The list's last
- * record is taken as its newest (docs/bank-assumptions.md#list-order).
+ * once: unclear evidence is shown as undetermined at once, as nothing is watched here. Newest by the
+ * records' creation times, or the list's last (docs/bank-assumptions.md#list-order).
  */
 async function exampleEvent(
 	this: IPollFunctions,
 	approvals: IDataObject[],
 	events: ApprovalEvent[],
 ): Promise<IDataObject> {
-	const newestFirst = [...approvals].reverse();
-	const pending = newestFirst.find(isPending);
+	const newest = newestFirst(approvals, APPROVAL_CREATED);
+	const pending = newest.find(isPending);
 	if (pending && events.includes('approvalRequested')) {
 		return { event: 'approvalRequested', ...describeApproval(pending), approval: pending };
 	}
 	for (const approval of events.includes('approvalDecided')
-		? newestFirst.filter((a) => !isPending(a))
+		? newest.filter((a) => !isPending(a))
 		: []) {
 		const details = describeApproval(approval);
 		const known = knownOf(details);

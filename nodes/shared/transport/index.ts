@@ -32,7 +32,7 @@ export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
 export { type ApiFailure, apiFailureOf } from './errors';
 export type { FailureKind, RetryMode, TooManyRequestsMeaning } from './retryPolicy';
-export type { Coverage } from './recentPages';
+export { type Coverage, newestFirst } from './recentPages';
 
 export type BankingContext =
 	| IExecuteFunctions

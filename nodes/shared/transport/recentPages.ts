@@ -20,6 +20,19 @@ export function createdTimeAt(record: IDataObject, path: readonly string[]): num
 	return time.isValid ? time.toMillis() : undefined;
 }
 
+/**
+ * A list's records newest first: by their creation times at `path` when every record shows a readable
+ * one, otherwise the list's last record taken as its newest (docs/bank-assumptions.md#list-order).
+ */
+export function newestFirst<T extends IDataObject>(records: T[], path: readonly string[]): T[] {
+	const times = records.map((record) => createdTimeAt(record, path));
+	if (times.some((time) => time === undefined)) return [...records].reverse();
+	return records
+		.map((record, at) => ({ record, time: times[at] as number }))
+		.sort((a, b) => b.time - a.time)
+		.map(({ record }) => record);
+}
+
 /** Which way a list runs, as its records' own times show it. */
 export type ListOrder = 'newestFirst' | 'oldestFirst';
 

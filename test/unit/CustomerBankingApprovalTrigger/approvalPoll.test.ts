@@ -209,6 +209,24 @@ describe('pollApprovals', () => {
 		expect(await node.poll()).toEqual([]);
 	});
 
+	it('Fetch Test Event shows the newest approval by its creation time at a bank that lists newest first', async () => {
+		const created = (ref: string, time: string) => ({
+			...approval(ref, 'pending'),
+			meta: { created: time },
+		});
+		const bank: BankState = {
+			approvals: [
+				created('ap-new', '2026-11-29T10:00:00Z'),
+				created('ap-old', '2026-11-28 09:00:00'),
+			],
+			records: {},
+		};
+		expect(summary(await triggerNode(bank).poll('manual'))).toEqual(['approvalRequested ap-new']);
+		// one record without a readable time: the list's order is all there is, its last is taken
+		bank.approvals[0] = { ...bank.approvals[0], meta: { created: 'yesterday' } };
+		expect(summary(await triggerNode(bank).poll('manual'))).toEqual(['approvalRequested ap-old']);
+	});
+
 	it('Fetch Test Event without an approval to show fails with what to do', async () => {
 		const node = triggerNode({ approvals: [], records: {} });
 		await expect(node.poll('manual')).rejects.toThrow('No approval to show as an example');

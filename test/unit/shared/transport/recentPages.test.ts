@@ -7,6 +7,7 @@ import fc from 'fast-check';
 
 import {
 	createdTimeAt,
+	newestFirst,
 	readRecentPages,
 	type RecentRead,
 } from '../../../../nodes/shared/transport/recentPages';
@@ -284,5 +285,30 @@ describe('readRecentPages, property: random lists that move while read', () => {
 			),
 			{ numRuns: 500 },
 		);
+	});
+});
+
+describe("newestFirst: a list newest first, by its records' times when all show one", () => {
+	const at = (id: string, created?: string) => ({ id, ...(created !== undefined && { created }) });
+	it.each([
+		[
+			'oldest-first list, ISO and spec times',
+			[at('a', '2026-01-01 09:00:00'), at('b', '2026-01-02T00:00:00+01:00')],
+			['b', 'a'],
+		],
+		[
+			'newest-first list',
+			[at('b', '2026-01-02T10:00:00Z'), at('a', '2026-01-01T10:00:00Z')],
+			['b', 'a'],
+		],
+		[
+			'a record without a time: the list reversed',
+			[at('b', '2026-01-02T10:00:00Z'), at('a')],
+			['a', 'b'],
+		],
+		['an unreadable time: the list reversed', [at('b', '2026-01-02'), at('a', 'soon')], ['a', 'b']],
+		['no records', [], []],
+	])('%s', (_case, records, ids) => {
+		expect(newestFirst(records, ['created']).map((record) => record.id)).toEqual(ids);
 	});
 });
