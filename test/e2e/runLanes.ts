@@ -10,7 +10,7 @@
  * Lines are printed as they come, each prefixed with its lane; the exit code is non-zero when any lane
  * failed.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 import { QUEUE_VERSION } from '../queue/lib/cluster';
@@ -53,6 +53,16 @@ function lanes(): JestRun[][] {
 	];
 }
 
+const running = new Set<ChildProcess>();
+let stopping = false;
+
+// a lane's jest stops its n8n on these signals (lib/processes.ts): pass them on, or n8n outlives the run
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+	process.on(signal, () => {
+		stopping = true;
+		for (const child of running) child.kill(signal);
+	});
+
 function runJest(run: JestRun, tarball: string, label: string): Promise<number> {
 	return new Promise((resolve) => {
 		const child = spawn(
@@ -67,7 +77,11 @@ function runJest(run: JestRun, tarball: string, label: string): Promise<number> 
 			createInterface({ input: stream }).on('line', (line) =>
 				process.stdout.write(`[${label}] ${line}\n`),
 			);
-		child.on('close', (code) => resolve(code ?? 1));
+		running.add(child);
+		child.on('close', (code) => {
+			running.delete(child);
+			resolve(code ?? 1);
+		});
 	});
 }
 
@@ -81,6 +95,7 @@ async function main(): Promise<void> {
 			const label = `lane ${index + 1}`;
 			let worst = 0;
 			for (const run of lane) {
+				if (stopping) return 1;
 				const runStarted = Date.now();
 				const code = await runJest(run, tarball, label);
 				say(
@@ -92,7 +107,7 @@ async function main(): Promise<void> {
 		}),
 	);
 	say(`[real-n8n] all lanes done after ${Math.round((Date.now() - started) / 1000)} s`);
-	process.exitCode = codes.some((code) => code !== 0) ? 1 : 0;
+	process.exitCode = stopping || codes.some((code) => code !== 0) ? 1 : 0;
 }
 
 main().catch((error: unknown) => {
