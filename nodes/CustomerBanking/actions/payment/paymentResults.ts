@@ -230,6 +230,7 @@ export function validatedResult(
 				json: {
 					status: 'valid',
 					nextStep: nextStepOf('valid'),
+					...withPlainNames(payment.body),
 					...keyFields(key),
 					request: {
 						...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),

@@ -278,6 +278,9 @@ describe('unsentResult', () => {
 describe('Validate Only results', () => {
 	it('a valid item shows the request it would send, alone or in its batch', () => {
 		const single = only(validatedResult(PAYMENT, KEY)).json;
+		// the payment under the names every other output gives it; the bank's names only in the request
+		expect(single).toMatchObject(SHOWN_PAYMENT);
+		expect(single).not.toHaveProperty('xaid');
 		expect(single).toMatchObject({
 			status: 'valid',
 			idempotencyKey: 'key-1',
