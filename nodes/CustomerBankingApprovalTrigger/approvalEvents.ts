@@ -201,7 +201,7 @@ export function judgeDecision(
 			: { read: 'missing' },
 	});
 	switch (statement.status) {
-		case 'submitted':
+		case 'sent':
 			return { kind: 'decided', decision: 'approved' };
 		case 'not_sent':
 			return { kind: 'decided', decision: refusalWord(approval, transaction) };

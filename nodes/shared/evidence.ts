@@ -7,7 +7,7 @@ import { statusWord } from './approvals/statusVocabulary';
  * requests here; acceptedStates.ts, readAnswer.ts and paymentRun.ts gather the evidence. A definite
  * status comes only from evidence that proves it (statusVocabulary.ts reads the words):
  * - `pending_approval` only from a pending approval of this payment;
- * - `submitted` (sent) only from evidence that no approval holds it: its transaction says it was sent, or
+ * - `sent` only from evidence that no approval holds it: its transaction says it was sent, or
  *   its approval says approved and its transaction does not say otherwise;
  * - `not_sent` only from a refusal of this payment: its approval declined or expired, its transaction
  *   refused or failed;
@@ -54,7 +54,7 @@ export interface AcceptedEvidence {
 	shows?: boolean;
 }
 
-export type AcceptedStatus = 'submitted' | 'pending_approval' | 'not_sent' | 'accepted';
+export type AcceptedStatus = 'sent' | 'pending_approval' | 'not_sent' | 'accepted';
 
 export interface Statement {
 	status: AcceptedStatus;
@@ -215,7 +215,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'approved',
 		applies: (_, said) => said.approval === 'sent',
-		statement: (evidence) => ({ status: 'submitted', fields: fieldsOf(evidence) }),
+		statement: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
 	},
 	{
 		evidence: 'its approval refused, its transaction says sent',
@@ -243,7 +243,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'no approval says anything known, its transaction says sent',
 		applies: (_, said) => said.transaction === 'sent',
-		statement: (evidence) => ({ status: 'submitted', fields: fieldsOf(evidence) }),
+		statement: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
 	},
 	{
 		evidence: 'no approval says anything known, its transaction says refused or failed',

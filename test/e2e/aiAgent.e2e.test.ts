@@ -333,7 +333,7 @@ describe.each(selectedVersions())('n8n %s: the node as an AI agent tool', (versi
 			transactionId: payment.transactionId,
 			accountId: seeded.accounts.gbp,
 		});
-		expect(status.status).toBe('submitted');
+		expect(status.status).toBe('sent');
 		expect(seen().filter((request) => request.startsWith('POST /payments'))).toEqual([]);
 	});
 });

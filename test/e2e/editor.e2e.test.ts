@@ -474,7 +474,7 @@ describe(`n8n ${defaultVersion}: the editor in a browser`, () => {
 		// after the approval examples, which show the newest pending approval: paying invoices adds one
 		const paid2 = await runExample('pay-invoices.json', '15-example-pay-invoices');
 		expect(nodeOutput(paid2, 'Pay').map((payment) => [payment.reference, payment.status])).toEqual([
-			['INV-DEMO-0001', 'submitted'],
+			['INV-DEMO-0001', 'sent'],
 			['INV-DEMO-0002', 'pending_approval'],
 		]);
 		await openCanvasNode('Pay');

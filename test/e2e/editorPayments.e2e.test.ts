@@ -213,7 +213,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 
 		const first = await executeInEditor(workflowId);
 		expect(executionError(first)).toBeUndefined();
-		expect(statuses(first)).toEqual(['submitted', 'submitted', 'pending_approval']);
+		expect(statuses(first)).toEqual(['sent', 'sent', 'pending_approval']);
 		const paidIds = nodeOutput(first, 'Pay').map((item) => item.transactionId);
 		for (const run of [await executeInEditor(workflowId), await executeInEditor(workflowId)]) {
 			expect(statuses(run)).toEqual(['already_made', 'already_made', 'already_made']);
@@ -244,8 +244,8 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		await shot('02-skip-already-made-off-notice');
 		await closeNdv();
 		expect(statuses(await executeInEditor(workflowId))).toEqual([
-			'submitted',
-			'submitted',
+			'sent',
+			'sent',
 			'pending_approval',
 		]);
 		expect(held()).toEqual([2, 2, 2]);
@@ -263,7 +263,7 @@ describe.each(selectedVersions())('n8n %s: payments made in the editor', (versio
 		const outputs = ['Sent', 'To Approve', 'Made Before', 'Not Paid', 'To Check'];
 		expect(
 			outputs.map((_name, index) => nodeOutput(execution, 'Pay', index).map((item) => item.status)),
-		).toEqual([['submitted'], ['pending_approval'], [], ['rejected'], []]);
+		).toEqual([['sent'], ['pending_approval'], [], ['rejected'], []]);
 		await openCanvasNode('Pay');
 		const panel = await ndv().innerText();
 		for (const name of outputs) expect(panel).toContain(name);

@@ -284,9 +284,7 @@ describe.each(selectedVersions())(
 							reference: output.reference,
 							xtid: made.xtid,
 						});
-						expect(['submitted', 'replayed', 'found_after_error', 'accepted']).toContain(
-							output.status,
-						);
+						expect(['sent', 'replayed', 'found_after_error', 'accepted']).toContain(output.status);
 					}
 					expect((await getExecution(stack.n8n, retried.id)).mode).toBe('retry');
 				});
@@ -297,12 +295,12 @@ describe.each(selectedVersions())(
 			[
 				'custom keys alone (Skip Payments Already Made off): the bank answers the 20 keys with their payments',
 				{ operation: 'submitBatch', customKeys: true, skipAlreadyMade: false },
-				{ submitted: 21 },
+				{ sent: 21 },
 			],
 			[
 				'Skip Payments Already Made: the 20 are left out before sending',
 				{ operation: 'submitBatch', customKeys: false },
-				{ already_made: 20, submitted: 1 },
+				{ already_made: 20, sent: 1 },
 			],
 		])(
 			'Submit Batch run again with the invoices in another order and one added, %s; nothing is paid twice',

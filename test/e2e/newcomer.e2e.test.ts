@@ -139,7 +139,7 @@ describe(`n8n ${defaultVersion}: a newcomer's first session, from the demo`, () 
 		const row = (reference: string) => rows.find((r) => r.reference === reference);
 		expect(rows).toHaveLength(3);
 		expect(row('INV-DEMO-0001')).toMatchObject({
-			status: 'submitted',
+			status: 'sent',
 			nextStep: 'Nothing to do: the bank shows the payment on its way.',
 		});
 		expect(row('INV-DEMO-0002')).toMatchObject({

@@ -119,7 +119,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		const [paid] = nodeOutput(execution, 'Pay');
 		expect(paid).toEqual(
 			expect.objectContaining({
-				status: 'submitted',
+				status: 'sent',
 				payeeId: created.payeeId,
 				amount: 12.34,
 				reference: 'E2E-OPS-0001',
@@ -197,7 +197,7 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 		// Payment: Get Status, in the words Submit used: one paid at once, one waiting for approval
 		expect(nodeOutput(execution, 'Payment Status')).toEqual([
 			expect.objectContaining({
-				status: 'submitted',
+				status: 'sent',
 				transactionId: paid.transactionId,
 				accountId: gbp,
 				transactionStatus: 'sent',

@@ -130,7 +130,7 @@ describe(`n8n ${defaultVersion}: tokens, lost answers and approvals`, () => {
 			const [paid] = nodeOutput(execution, 'Pay');
 			expect(paid).toEqual(
 				expect.objectContaining({
-					status: 'submitted',
+					status: 'sent',
 					reference,
 					transactionId: expect.any(String),
 				}),

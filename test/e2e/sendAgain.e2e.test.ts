@@ -89,11 +89,11 @@ describe.each(selectedVersions())('n8n %s: one declined invoice sent again', (ve
 
 		const first = await run({ invoices });
 		expect(first.map((item) => item.status)).toEqual([
-			'submitted',
-			'submitted',
-			'submitted',
+			'sent',
+			'sent',
+			'sent',
 			'pending_approval',
-			'submitted',
+			'sent',
 		]);
 		await stack.sandbox.control.decline(String(first[3].approvalId));
 

@@ -1,7 +1,7 @@
 /**
  * A real n8n (both lines) against a bank that answers only what the spec promises (the
  * sandbox's spec-minimal mode), a batch of three with one rejection and one payment that needs approval
- * comes out as submitted, pending_approval (with its approval ID) and rejected, without failing, each
+ * comes out as sent, pending_approval (with its approval ID) and rejected, without failing, each
  * paid once; and the trigger, told the bank's payload field names, starts one execution per delivery.
  */
 import { selectedVersions } from './lib/config';
@@ -52,7 +52,7 @@ describe.each(selectedVersions())(
 			return { id: String(created.id) };
 		}
 
-		it('a batch of three: submitted, pending_approval with its approval ID, rejected; no failure, each paid once', async () => {
+		it('a batch of three: sent, pending_approval with its approval ID, rejected; no failure, each paid once', async () => {
 			const { n8n, sandbox } = stack;
 			expect(sandbox.variants.paymentAnswer).toBe('xtidOnly');
 			const workflow = await createWorkflow(
@@ -91,7 +91,7 @@ describe.each(selectedVersions())(
 
 			const outputs = nodeOutput(execution, 'Pay');
 			expect(outputs.map((output) => [output.reference, output.status])).toEqual([
-				['SPECMIN-OK-1', 'submitted'],
+				['SPECMIN-OK-1', 'sent'],
 				['SPECMIN-APPROVE-1', 'pending_approval'],
 				['SPECMIN-REJECT-1', 'rejected'],
 			]);

@@ -83,8 +83,8 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		expect(
 			submitted.map((item) => [item.json.reference, item.json.status, item.pairedItem]),
 		).toEqual([
-			['ROUTE-1-A', 'submitted', { item: 0 }],
-			['ROUTE-1-C', 'submitted', { item: 2 }],
+			['ROUTE-1-A', 'sent', { item: 0 }],
+			['ROUTE-1-C', 'sent', { item: 2 }],
 		]);
 		expect(
 			rejected.map((item) => [item.json.reference, item.json.status, item.pairedItem]),
@@ -99,9 +99,9 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		});
 		expect(result.output).toHaveLength(1);
 		expect(result.output?.[0].map((item) => [item.json.status, item.pairedItem])).toEqual([
-			['submitted', { item: 0 }],
+			['sent', { item: 0 }],
 			['rejected', { item: 1 }],
-			['submitted', { item: 2 }],
+			['sent', { item: 2 }],
 		]);
 	});
 
@@ -116,7 +116,7 @@ describe('router with payments (batch operations, outputs, pairedItem)', () => {
 		expect(result.error).toBeUndefined();
 		const [main, rejected] = result.output ?? [];
 		expect(main.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(main[0].json.status).toBe('submitted');
+		expect(main[0].json.status).toBe('sent');
 		expect(main[1].json).toEqual({
 			status: 'invalid',
 			nextStep: expect.stringContaining('Nothing was sent'),

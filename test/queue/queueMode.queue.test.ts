@@ -111,7 +111,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 		const after = ledger();
 		const [paid] = nodeOutput(execution, 'Pay');
 		expect(paid).toEqual(
-			expect.objectContaining({ status: 'submitted', amount: 12.34, reference: 'QUEUE-OPS-0001' }),
+			expect.objectContaining({ status: 'sent', amount: 12.34, reference: 'QUEUE-OPS-0001' }),
 		);
 		expect(after.transactions.filter((t) => t.reference === 'QUEUE-OPS-0001')).toEqual([
 			expect.objectContaining({
@@ -150,7 +150,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 			after.approvals.map((a) => a.ref),
 		);
 		expect(nodeOutput(execution, 'Payment Status')).toEqual([
-			expect.objectContaining({ status: 'submitted', transactionId: paid.transactionId }),
+			expect.objectContaining({ status: 'sent', transactionId: paid.transactionId }),
 		]);
 		expect(nodeOutput(execution, 'Batch Payment Status')).toEqual([
 			expect.objectContaining({ status: 'pending_approval', approvalId: batched.approvalId }),
@@ -994,10 +994,10 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 						// made before the kill (or by the request in flight at the kill): Skip Payments Already
 						// Made found it before sending (already_made), or the bank answered the invoice's key with
 						// its original payment; nothing new was made
-						expect(['already_made', 'replayed', 'submitted']).toContain(status);
+						expect(['already_made', 'replayed', 'sent']).toContain(status);
 						expect(output.transactionId).toBe(earlier.xtid);
 					} else {
-						expect(status).toBe('submitted');
+						expect(status).toBe('sent');
 						expect(output.transactionId).toBe(
 							after.find((t) => t.reference === output.reference)?.xtid,
 						);

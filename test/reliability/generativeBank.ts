@@ -338,7 +338,7 @@ class Case {
 			const xtid = json.transactionId === undefined ? undefined : String(json.transactionId);
 			const own = xtid !== undefined && xtids.has(xtid);
 			switch (status) {
-				case 'submitted':
+				case 'sent':
 					if (
 						!transactions.some(
 							(t) => String(t.xtid) === xtid && ['sent', 'settled'].includes(String(t.status)),

@@ -210,7 +210,7 @@ class World {
 			const made = transactions.filter((t) => !['DECLINED', 'EXPIRED'].includes(String(t.status)));
 			const live = approvals.filter((a) => a.status === 'pending' || a.status === 'approved');
 			if (
-				['submitted', 'replayed', 'found_after_error'].includes(status) &&
+				['sent', 'replayed', 'found_after_error'].includes(status) &&
 				(xtid === undefined || !xtids.has(xtid))
 			) {
 				disagree(
@@ -571,6 +571,6 @@ it('issue 20, cases 3-8, across bank variants and clocks: no payment statement d
 	expect(watched.unknownNeverSent).toBe(0);
 	expect(watched.overMaximumTotal).toBe(0);
 	// the scenarios really reached the statements under test
-	for (const status of ['submitted', 'replayed', 'unknown', 'pending_approval', 'not_sent'])
+	for (const status of ['sent', 'replayed', 'unknown', 'pending_approval', 'not_sent'])
 		expect(tally.byStatus[status]).toBeGreaterThan(0);
 }, 240_000);

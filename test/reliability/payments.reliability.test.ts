@@ -134,7 +134,7 @@ it(`${PAYMENTS} payments under injected faults, with Retry On Fail and n8n's Ret
 	const lost = references.filter((reference) => !made.has(reference)).length;
 	const mismatches = finalOutputs.filter((output) => {
 		const paid = made.get(String(output.reference)) ?? [];
-		const claimsPaid = ['submitted', 'replayed', 'pending_approval', 'found_after_error'].includes(
+		const claimsPaid = ['sent', 'replayed', 'pending_approval', 'found_after_error'].includes(
 			String(output.status),
 		);
 		return claimsPaid

@@ -218,7 +218,7 @@ export async function confirmAcceptedStates(
 
 const STATE_WORDS: Record<AcceptedStatus, (xtid: string) => string> = {
 	pending_approval: (xtid) => `waiting for approval (transaction ID ${xtid}), not paid yet`,
-	submitted: (xtid) => `paid (transaction ID ${xtid})`,
+	sent: (xtid) => `paid (transaction ID ${xtid})`,
 	not_sent: (xtid) => `not paid: refused or failed (transaction ID ${xtid})`,
 	accepted: (xtid) => `accepted by the bank (transaction ID ${xtid}), its state not known`,
 };

@@ -78,7 +78,7 @@ export function holdsMoney(found: FoundPayment): boolean {
 }
 
 const STATE_WORDS: Record<AcceptedStatus, string> = {
-	submitted: 'sent',
+	sent: 'sent',
 	pending_approval: 'waiting for approval',
 	not_sent: 'not sent',
 	accepted: 'not known',
@@ -91,6 +91,6 @@ const STATE_WORDS: Record<AcceptedStatus, string> = {
 export function stateOf(found: FoundPayment): string {
 	const evidence = evidenceOf(found);
 	const { status } = acceptedStatement(evidence);
-	if (status === 'submitted' || status === 'pending_approval') return STATE_WORDS[status];
+	if (status === 'sent' || status === 'pending_approval') return STATE_WORDS[status];
 	return `${STATE_WORDS[status]} (${evidenceInWords(evidence)})`;
 }

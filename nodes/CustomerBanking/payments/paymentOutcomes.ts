@@ -22,7 +22,7 @@ interface StatusRow {
 }
 
 export const PAYMENT_STATUSES = {
-	submitted: {
+	sent: {
 		output: 'Sent',
 		nextStep: 'Nothing to do: the bank shows the payment on its way.',
 	},

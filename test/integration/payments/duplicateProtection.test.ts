@@ -95,11 +95,7 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 			const rows = invoices();
 			const first = await execute(operation, rows);
 			const paid = byItem(first);
-			expect(paid.map((item) => item.status)).toEqual([
-				'submitted',
-				'submitted',
-				'pending_approval',
-			]);
+			expect(paid.map((item) => item.status)).toEqual(['sent', 'sent', 'pending_approval']);
 			for (const again of [await execute(operation, rows), await execute(operation, rows)]) {
 				expect(again.posts).toEqual([]);
 				const items = byItem(again);
@@ -144,7 +140,7 @@ describe.each<Operation>(['submit', 'submitBatch'])(
 			const rows = invoices().slice(0, 2);
 			await execute(operation, rows, { skipAlreadyMade: false });
 			const again = await execute(operation, rows, { skipAlreadyMade: false });
-			expect(byItem(again).map((item) => item.status)).toEqual(['submitted', 'submitted']);
+			expect(byItem(again).map((item) => item.status)).toEqual(['sent', 'sent']);
 			expect(heldAtBank(rows)).toEqual([2, 2]);
 		});
 

@@ -130,7 +130,7 @@ describe.each([
 			String(output.error ?? '').includes('Payment state unknown'),
 		);
 		expect(unknown).toHaveLength(paidBefore.filter((n) => n === 1).length);
-		expect(outputs.filter((output) => output.status === 'submitted')).toHaveLength(
+		expect(outputs.filter((output) => output.status === 'sent')).toHaveLength(
 			paidBefore.filter((n) => n === 0).length,
 		);
 	});

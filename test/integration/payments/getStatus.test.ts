@@ -69,11 +69,11 @@ async function status(transactionId: string, xaid = gbp.xaid) {
 describe('Payment → Get Status', () => {
 	it('a payment that needed no approval: sent, as Submit said', async () => {
 		const paid = await pay('12.50');
-		expect(paid.status).toBe('submitted');
+		expect(paid.status).toBe('sent');
 		const [item] = jsonOf(await status(String(paid.transactionId)));
 		expect(item).toMatchObject({
-			status: 'submitted',
-			nextStep: nextStepOf('submitted'),
+			status: 'sent',
+			nextStep: nextStepOf('sent'),
 			transactionId: paid.transactionId,
 			accountId: gbp.xaid,
 		});
@@ -110,7 +110,7 @@ describe('Payment → Get Status', () => {
 		const held = await pay('1600.00');
 		await sandbox.control.approve(String(held.approvalId));
 		const [item] = jsonOf(await status(String(held.transactionId)));
-		expect(item.status).toBe('submitted');
+		expect(item.status).toBe('sent');
 	});
 
 	it('an ID the bank does not show in the account fails the item, saying what was checked', async () => {
@@ -147,7 +147,7 @@ describe('Payment → Get Status', () => {
 		expect(both.error?.description).toContain('give the Amount');
 
 		const [one] = jsonOf(await statusByReference(reference, '15.00'));
-		expect(one).toMatchObject({ status: 'submitted', transactionId: second.transactionId });
+		expect(one).toMatchObject({ status: 'sent', transactionId: second.transactionId });
 	});
 
 	it('by reference, none: the item fails saying what was read, never "not paid"', async () => {

@@ -77,7 +77,7 @@ async function payAgainAfter(
 	// the bank's clock started START_BACK before the node's: on to `ageMs` before the node's now
 	await bank.control.advanceClock(START_BACK - ageMs - (Date.now() - started));
 	const first = await submit(bank, credentials, reference);
-	expect(jsonOf(first)[0].status).toBe('submitted');
+	expect(jsonOf(first)[0].status).toBe('sent');
 	await seedHistory(bank, 600);
 	await bank.control.advanceClock(ageMs - 10 * 60 * 1000);
 	await seedHistory(bank, 1200);
@@ -145,7 +145,7 @@ describe(`the same payment made ${LOOK_BACK_DAYS} days and a day and an hour ago
 		'%s: the lists are read back to the horizon only, so it is not found: sent again once the bank forgot the key (the stated limit)',
 		async (_, variants) => {
 			const { again, paid, listPages } = await payAgainAfter(variants, BEYOND);
-			expect(items(again)[0].status).toBe('submitted');
+			expect(items(again)[0].status).toBe('sent');
 			expect(again.posts).toHaveLength(1);
 			expect(paid).toBe(2);
 			// 2,401 and more records, 5 pages: the short read leaves out the payment's page
@@ -195,7 +195,7 @@ describe('lists that move while the look-up reads them', () => {
 		const credentials = credentialsFor(bank);
 		const reference = `MOVING-${++counter}`;
 		await seedHistory(bank, 100);
-		expect(jsonOf(await submit(bank, credentials, reference))[0].status).toBe('submitted');
+		expect(jsonOf(await submit(bank, credentials, reference))[0].status).toBe('sent');
 		await seedHistory(bank, 1100);
 		return { bank, credentials, reference };
 	}

@@ -48,7 +48,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		const run = await pay(operation, rows);
 		expect(run.error).toBeUndefined();
 		const outputs = (run.output?.[0] ?? []).map((item) => item.json);
-		expect(outputs.map((output) => output.status)).toEqual(['submitted', 'submitted']);
+		expect(outputs.map((output) => output.status)).toEqual(['sent', 'sent']);
 		expect(
 			run.posts.flatMap((post) => (Array.isArray(post.body) ? post.body : [post.body])),
 		).toEqual([
@@ -95,7 +95,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Map Automatically', (oper
 		expect(outputs.find((output) => output.error !== undefined)?.error).toBe(
 			`Invalid payment in item 0: Input field 'amount' ${AMOUNT_RULES.notANumber}`,
 		);
-		expect(outputs.find((output) => output.status === 'submitted')).toMatchObject({
+		expect(outputs.find((output) => output.status === 'sent')).toMatchObject({
 			reference: good.reference,
 		});
 		expect(sentWithReference(sandbox, String(good.reference))).toHaveLength(1);

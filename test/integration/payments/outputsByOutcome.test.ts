@@ -74,7 +74,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (ope
 			]),
 		);
 		expect(byOutput).toEqual({
-			Sent: [[0, 'submitted']],
+			Sent: [[0, 'sent']],
 			'To Approve': [[1, 'pending_approval']],
 			'Made Before': [[2, 'already_made']],
 			'Not Paid': [
@@ -92,7 +92,7 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (ope
 		expect(run.output).toHaveLength(2);
 		const [main] = run.output ?? [];
 		expect(main.map((item) => [item.json.status, item.json.nextStep])).toEqual([
-			['submitted', nextStepOf('submitted')],
+			['sent', nextStepOf('sent')],
 			['pending_approval', nextStepOf('pending_approval')],
 		]);
 	});

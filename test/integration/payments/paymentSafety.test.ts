@@ -96,7 +96,7 @@ describe('Submit Batch with a Custom Idempotency Key per item', () => {
 		for (const operation of ['submit', 'submitBatch'] as const) {
 			const outputs = jsonOf(await run(operation, [invoice, invoice]));
 			// each run is its own execution: its first answer is news to it, the second repeats it
-			expect(outputs.map((output) => output.status)).toEqual(['submitted', 'replayed']);
+			expect(outputs.map((output) => output.status)).toEqual(['sent', 'replayed']);
 			expect(outputs[0].transactionId).toBe(outputs[1].transactionId);
 		}
 		expect(sentWithReference(sandbox, invoice.reference)).toHaveLength(1);
@@ -254,7 +254,7 @@ describe('spending limits (Maximum Amount, Maximum Total per Execution)', () => 
 		const result = await run('submit', [
 			{ amount: 500, reference, options: { maxAmount: '', maxTotal: '  ' } },
 		]);
-		expect(jsonOf(result).map((output) => output.status)).toEqual(['submitted']);
+		expect(jsonOf(result).map((output) => output.status)).toEqual(['sent']);
 		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 	});
 });

@@ -144,7 +144,7 @@ describe.each(Object.keys(BANKS) as Bank[])('a bank with %s', (bank) => {
 				'already_made',
 				'already_made',
 				'already_made',
-				'submitted',
+				'sent',
 			]);
 			expect(heldAtBank(joined)).toEqual([1, 1, 1, 1]);
 		});

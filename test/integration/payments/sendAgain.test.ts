@@ -88,8 +88,8 @@ describe.each<Operation>(['submit', 'submitBatch'])('%s: Send Again If Refused',
 		const rows = invoices();
 		const first = byItem(await execute(operation, rows));
 		expect(first.map((item) => item.status)).toEqual([
-			'submitted',
-			'submitted',
+			'sent',
+			'sent',
 			'pending_approval',
 			'pending_approval',
 		]);
@@ -106,7 +106,7 @@ describe.each<Operation>(['submit', 'submitBatch'])('%s: Send Again If Refused',
 		const items = byItem(again);
 		if (!showsRefusals()) {
 			// the refusal is not shown: nothing new is paid, and no item says it was sent
-			expect(items.map((item) => item.status)).not.toContain('submitted');
+			expect(items.map((item) => item.status)).not.toContain('sent');
 			// Submit Batch's known limit (README, first screen): a payment the bank does not show while it
 			// shows others of its batch goes again in a smaller batch; here only the declined one can be
 			const [a, b, declined, d] = heldAtBank(rows);

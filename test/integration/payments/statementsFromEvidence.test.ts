@@ -121,7 +121,7 @@ describe('answer entries are paired with items only when their positions and ech
 				const [first, second] = byItem(run);
 				expect(timesPaid(bank, paid)).toBe(1);
 				expect(first).toMatchObject({
-					status: 'submitted',
+					status: 'sent',
 					reference: paid,
 					transactionId: sentWithReference(bank.sandbox, paid)[0].xtid,
 				});
@@ -143,7 +143,7 @@ describe('answer entries are paired with items only when their positions and ech
 				});
 				expect(byItem(run).map((item) => [item.status, item.transactionId])).toEqual(
 					references.map((reference) => [
-						'submitted',
+						'sent',
 						sentWithReference(bank.sandbox, reference)[0].xtid,
 					]),
 				);
@@ -264,7 +264,7 @@ describe('whether a payment was sent or is held comes from its approval or its t
 			const [approval] = approvalsWithReference(bank.sandbox, held);
 			expect(first).toMatchObject({ status: 'pending_approval', transactionId: approval.xtid });
 			expect(second).toMatchObject({
-				status: 'submitted',
+				status: 'sent',
 				transactionId: sentWithReference(bank.sandbox, sent)[0].xtid,
 			});
 		}));
@@ -286,16 +286,16 @@ describe('whether a payment was sent or is held comes from its approval or its t
 	);
 
 	it.each(['PENDING_SETTLEMENT', 'SETTLING', 'COMPLETED'])(
-		'a transaction that says %p was sent: submitted',
+		'a transaction that says %p was sent: sent',
 		async (word) =>
 			await withBank({ transactionStatusWords: { sent: word } }, async (bank) => {
 				const reference = newReference('P2T');
 				const run = await pay(bank, 'submit', { itemParameters: [{ amount: 20, reference }] });
-				expect(byItem(run)[0]).toMatchObject({ status: 'submitted', transactionStatus: word });
+				expect(byItem(run)[0]).toMatchObject({ status: 'sent', transactionStatus: word });
 			}),
 	);
 
-	it('an approval the bank calls PARTIALLY_APPROVED is not final: never "submitted", on the first run or on a re-run with the same Custom Idempotency Key', async () =>
+	it('an approval the bank calls PARTIALLY_APPROVED is not final: never "sent", on the first run or on a re-run with the same Custom Idempotency Key', async () =>
 		await withBank({ approvalStatusWords: { pending: 'PARTIALLY_APPROVED' } }, async (bank) => {
 			const reference = newReference('P2P');
 			const parameters = { options: { idempotencyKey: `invoice-${reference}` } };
@@ -313,7 +313,7 @@ describe('whether a payment was sent or is held comes from its approval or its t
 			expect(timesPaid(bank, reference)).toBe(0);
 		}));
 
-	it('approved, then the bank could not pay it: a re-run with the same Custom Idempotency Key says not_sent, not "submitted"', async () =>
+	it('approved, then the bank could not pay it: a re-run with the same Custom Idempotency Key says not_sent, not "sent"', async () =>
 		await withBank({}, async (bank) => {
 			const reference = newReference('P2F');
 			const parameters = { options: { idempotencyKey: `invoice-${reference}` } };
@@ -351,7 +351,7 @@ describe('another payment is never claimed as this one', () => {
 				const reference = newReference('P3');
 				const itemParameters = [{ amount: 21, reference }];
 				const [earlier] = byItem(await pay(bank, 'submit', { itemParameters }));
-				expect(earlier.status).toBe('submitted');
+				expect(earlier.status).toBe('sent');
 				bank.sandbox.control.setFaults([
 					{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
 				]);
@@ -377,7 +377,7 @@ describe('a key in use by another execution is never "nothing was paid"', () => 
 			await new Promise((resolve) => setTimeout(resolve, 400));
 			const [second] = byItem(await pay(bank, 'submit', { parameters, itemParameters }));
 			const [made] = byItem(await first);
-			expect(made.status).toBe('submitted');
+			expect(made.status).toBe('sent');
 			expect(second.status).toBe('unknown');
 			expect(JSON.stringify(second)).not.toMatch(/nothing was paid|"rejected"/i);
 			expect(timesPaid(bank, reference)).toBe(1);

@@ -87,7 +87,7 @@ describe('Payment → Submit', () => {
 			description: 'April',
 		});
 		expect(a).toMatchObject({
-			status: 'submitted',
+			status: 'sent',
 			reference: first,
 			amount: 25,
 			accountId: gbp.xaid,
@@ -99,7 +99,7 @@ describe('Payment → Submit', () => {
 		expect(Object.keys(a)).not.toEqual(expect.arrayContaining(['xpid']));
 		expect(Object.keys(a)).not.toEqual(expect.arrayContaining(['xtid']));
 		expect(b).toMatchObject({
-			status: 'submitted',
+			status: 'sent',
 			reference: second,
 			amount: 30.5,
 			currency: 'GBP',
@@ -150,12 +150,12 @@ describe('Payment → Submit', () => {
 		const second = await submit({ amount: 42.1, reference }, { executionId: 'exec-retry-on-fail' });
 		const [replayed] = jsonOf(second);
 		expect(second.posts).toEqual([{ key: found.idempotencyKey, body: first.posts[0].body }]);
-		expect(replayed).toMatchObject({ status: 'submitted', transactionId: found.transactionId });
+		expect(replayed).toMatchObject({ status: 'sent', transactionId: found.transactionId });
 		expect(sentWithReference(sandbox, reference)).toHaveLength(1);
 		expect(sentWithReference(sandbox, reference)[0].xtid).toBe(found.transactionId);
 	}, 60_000);
 
-	it('a transport resend after a dropped answer reuses the key: one payment, reported as submitted', async () => {
+	it('a transport resend after a dropped answer reuses the key: one payment, reported as sent', async () => {
 		const reference = newReference();
 		sandbox.control.setFaults([
 			{ method: 'POST', path: '/payments', kind: 'commitThenDrop', times: 1 },
@@ -164,7 +164,7 @@ describe('Payment → Submit', () => {
 		const [result] = jsonOf(run);
 		expect(run.posts).toHaveLength(2);
 		expect(run.posts[0]).toEqual(run.posts[1]);
-		expect(result).toMatchObject({ status: 'submitted' });
+		expect(result).toMatchObject({ status: 'sent' });
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([
 			result.transactionId,
 		]);
@@ -217,7 +217,7 @@ describe('Payment → Submit', () => {
 		);
 		const [a] = jsonOf(loop1);
 		const [b] = jsonOf(loop2);
-		expect(b).toMatchObject({ status: 'submitted', reference: second, amount: 9 });
+		expect(b).toMatchObject({ status: 'sent', reference: second, amount: 9 });
 		expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
 		expect(sentWithReference(sandbox, first).map((t) => t.xtid)).toEqual([a.transactionId]);
 		expect(sentWithReference(sandbox, second).map((t) => t.xtid)).toEqual([b.transactionId]);
@@ -229,7 +229,7 @@ describe('Payment → Submit', () => {
 		);
 		expect(retried.posts).toEqual([{ key: b.idempotencyKey, body: loop2.posts[0].body }]);
 		expect(jsonOf(retried)[0]).toMatchObject({
-			status: 'submitted',
+			status: 'sent',
 			transactionId: b.transactionId,
 		});
 		expect(sentWithReference(sandbox, second)).toHaveLength(1);
@@ -346,7 +346,7 @@ describe('Payment → Submit', () => {
 			},
 		);
 		const [paid, lost] = jsonOf(run);
-		expect(paid).toMatchObject({ status: 'submitted', reference });
+		expect(paid).toMatchObject({ status: 'sent', reference });
 		expect(sentWithReference(sandbox, reference).map((t) => t.xtid)).toEqual([paid.transactionId]);
 		// only one payment exists: it is item 0's, so item 1's state is unknown, never "found" as item 0's xtid
 		expect(lost).not.toMatchObject({ transactionId: paid.transactionId });
@@ -418,7 +418,7 @@ describe('Payment → Submit', () => {
 		);
 		const items = run.output?.[0] ?? [];
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[0].json).toMatchObject({ status: 'submitted', reference: good });
+		expect(items[0].json).toMatchObject({ status: 'sent', reference: good });
 		expect(items[1].json).toEqual({
 			status: 'invalid',
 			nextStep: nextStepOf('invalid'),
@@ -444,7 +444,7 @@ describe('Payment → Submit', () => {
 		const [submitted, rejectedOutput] = run.output ?? [];
 		expect(
 			submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
-		).toEqual([['submitted', good, { item: 1 }]]);
+		).toEqual([['sent', good, { item: 1 }]]);
 		expect(
 			rejectedOutput.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
 		).toEqual([['rejected', rejected, { item: 0 }]]);
@@ -503,7 +503,7 @@ describe('Payment → Submit: look-up window', () => {
 		const earlier = jsonOf(
 			await runPayments(pastSandbox, pastCredentials, { parameters, executionId: 'month-1' }),
 		);
-		expect(earlier[0].status).toBe('submitted');
+		expect(earlier[0].status).toBe('sent');
 		await pastSandbox.control.advanceClock(60 * 60 * 1000);
 
 		pastSandbox.control.setFaults([

@@ -87,9 +87,7 @@ describe('Payment → Submit Batch', () => {
 		const results = jsonOf(run);
 		expect(
 			results.map((result) => [result.status, result.reference, result.idempotencyKey]),
-		).toEqual(
-			refs.map((reference, index) => ['submitted', reference, keys[Math.floor(index / 2)]]),
-		);
+		).toEqual(refs.map((reference, index) => ['sent', reference, keys[Math.floor(index / 2)]]));
 		expect(results[3].batch).toEqual({ index: 1, itemIndexes: [2, 3] });
 		expect(run.output?.[0].map((item) => item.pairedItem)).toEqual(
 			[0, 1, 2, 3, 4].map((item) => ({ item })),
@@ -105,7 +103,7 @@ describe('Payment → Submit Batch', () => {
 		const refs = Array.from({ length: 101 }, newReference);
 		const run = await submitBatch(refs.map((reference) => ({ reference, amount: 0.01 })));
 		expect(run.posts.map((post) => (post.body as unknown[]).length)).toEqual([100, 1]);
-		expect(jsonOf(run).every((result) => result.status === 'submitted')).toBe(true);
+		expect(jsonOf(run).every((result) => result.status === 'sent')).toBe(true);
 	});
 
 	it('refuses a Batch Size over 100 before any request', async () => {
@@ -117,7 +115,7 @@ describe('Payment → Submit Batch', () => {
 		expect(run.requests).toEqual([]);
 	});
 
-	it('a batch mixes submitted, pending_approval and rejected items; Route Rejected splits them', async () => {
+	it('a batch mixes sent, pending_approval and rejected items; Route Rejected splits them', async () => {
 		const [small, large, foreignPayee] = [newReference(), newReference(), newReference()];
 		const run = await submitBatch(
 			[
@@ -132,7 +130,7 @@ describe('Payment → Submit Batch', () => {
 		expect(
 			submitted.map((item) => [item.json.status, item.json.reference, item.pairedItem]),
 		).toEqual([
-			['submitted', small, { item: 0 }],
+			['sent', small, { item: 0 }],
 			['pending_approval', large, { item: 1 }],
 		]);
 		expect(submitted[1].json.approvalId).toBe(approvalsWithReference(sandbox, large)[0].ref);
@@ -173,7 +171,7 @@ describe('Payment → Submit Batch', () => {
 			const [onlyPost] = run.posts;
 			expect(references(onlyPost.body)).toEqual([accepted, shortOfFunds, badPayee]);
 			const [a, b, c] = jsonOf(run);
-			expect(a).toMatchObject({ status: 'submitted', idempotencyKey: onlyPost.key });
+			expect(a).toMatchObject({ status: 'sent', idempotencyKey: onlyPost.key });
 			expect(a.resubmission).toBeUndefined();
 			for (const [result, reference] of [
 				[b, shortOfFunds],
@@ -202,7 +200,7 @@ describe('Payment → Submit Batch', () => {
 			const again = await submitBatch(items, { parameters, executionId: 'batch-resubmit' });
 			expect(again.posts).toEqual(run.posts);
 			expect(jsonOf(again).map((result) => [result.status, result.transactionId])).toEqual([
-				['submitted', a.transactionId],
+				['sent', a.transactionId],
 				['rejected', undefined],
 				['rejected', undefined],
 			]);
@@ -219,7 +217,7 @@ describe('Payment → Submit Batch', () => {
 		expect(resubmission.key).not.toBe(firstPost.key);
 
 		const [a, b, c] = jsonOf(run);
-		expect(a).toMatchObject({ status: 'submitted', idempotencyKey: firstPost.key });
+		expect(a).toMatchObject({ status: 'sent', idempotencyKey: firstPost.key });
 		expect(a.resubmission).toBeUndefined();
 		expect(b).toMatchObject({
 			status: 'pending_approval',
@@ -280,7 +278,7 @@ describe('Payment → Submit Batch', () => {
 			[shortOfFunds],
 		]);
 		const [a, b] = jsonOf(run);
-		expect(a).toMatchObject({ status: 'submitted', idempotencyKey: run.posts[0].key });
+		expect(a).toMatchObject({ status: 'sent', idempotencyKey: run.posts[0].key });
 		expect(b).toMatchObject({
 			status: 'pending_approval',
 			idempotencyKey: run.posts[1].key,
@@ -359,7 +357,7 @@ describe('Payment → Submit Batch', () => {
 		const again = await submitBatch(items, { executionId: 'batch-lost' });
 		expect(again.posts).toEqual([run.posts[0]]);
 		expect(jsonOf(again).map((result) => [result.status, result.transactionId])).toEqual([
-			['submitted', madeSmall],
+			['sent', madeSmall],
 			['pending_approval', madeLarge],
 		]);
 		expect(sentWithReference(sandbox, small)).toHaveLength(1);
@@ -436,8 +434,8 @@ describe('Payment → Submit Batch', () => {
 			second.map((reference) => ({ reference })),
 			{ executionId: 'batch-loop', runIndex: 1 },
 		);
-		expect(jsonOf(loop1).map((result) => result.status)).toEqual(['submitted', 'submitted']);
-		expect(jsonOf(loop2).map((result) => result.status)).toEqual(['submitted', 'submitted']);
+		expect(jsonOf(loop1).map((result) => result.status)).toEqual(['sent', 'sent']);
+		expect(jsonOf(loop2).map((result) => result.status)).toEqual(['sent', 'sent']);
 		expect(loop2.posts[0].key).not.toBe(loop1.posts[0].key);
 		for (const reference of [...first, ...second])
 			expect(sentWithReference(sandbox, reference)).toHaveLength(1);

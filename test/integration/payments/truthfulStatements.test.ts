@@ -191,7 +191,7 @@ describe("case 4: n8n's Retry after the workflow was edited pays nothing twice",
 			if (typeof maxTotal === 'number') expect(paid).toBeLessThanOrEqual(Math.max(maxTotal, 145));
 			for (const output of outputsOf(retried)) {
 				const made = sentWithReference(bank.sandbox, String(output.reference));
-				if (['submitted', 'replayed', 'found_after_error'].includes(String(output.status))) {
+				if (['sent', 'replayed', 'found_after_error'].includes(String(output.status))) {
 					expect(output.transactionId).toBe(made[0]?.xtid);
 				} else {
 					expect(made.length === 0 || output.status === 'unknown').toBe(true);
@@ -219,7 +219,7 @@ describe('case 5: one key is bound to one body', () => {
 				],
 			});
 			const [first, second] = outputsOf(run);
-			expect(first).toMatchObject({ status: 'submitted', amount: 10 });
+			expect(first).toMatchObject({ status: 'sent', amount: 10 });
 			expect(second.status).toBe('not_sent');
 			expect(String(second.error)).toMatch(/Custom Idempotency Key/);
 			expect(run.posts.map((post) => (post.body as IDataObject).amount)).toEqual([10]);
@@ -274,8 +274,8 @@ describe('case 5: one key is bound to one body', () => {
 				.filter((output) => output.amount === 40)
 				.map((output) => output.status)
 				.sort(),
-		).toEqual(['replayed', 'submitted']);
-		expect(outputs.find((output) => output.amount === 9)).toMatchObject({ status: 'submitted' });
+		).toEqual(['replayed', 'sent']);
+		expect(outputs.find((output) => output.amount === 9)).toMatchObject({ status: 'sent' });
 	});
 });
 
@@ -346,7 +346,7 @@ describe('case 7: another payment is never claimed as this one', () => {
 				const itemParameters = [{ amount: 21, reference }];
 				const legit = await pay(bank, 'submit', { executionId: 'exec-t7-1', itemParameters });
 				const [made] = outputsOf(legit);
-				expect(made.status).toBe('submitted');
+				expect(made.status).toBe('sent');
 				await new Promise((resolve) => setTimeout(resolve, 1000));
 				bank.sandbox.control.setFaults([
 					{ method: 'POST', path: '/payments', kind: 'status', status: 500, retryAfterSeconds: 0 },
@@ -393,7 +393,7 @@ describe('case 8: a mixed batch answer from a bank that answers only what the sp
 				);
 				const [held, refused, sent] = byItem.map((item) => item.json);
 				expect(sent).toMatchObject({
-					status: 'submitted',
+					status: 'sent',
 					transactionId: sentWithReference(bank.sandbox, `${reference}C`)[0].xtid,
 				});
 				const [approval] = approvalsWithReference(bank.sandbox, `${reference}A`);

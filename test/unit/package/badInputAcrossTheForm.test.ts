@@ -510,7 +510,7 @@ describe('5. rules the sandbox decided where the spec is silent', () => {
 			additionalFields: { description: 'd'.repeat(PAYMENT_DESCRIPTION_MAX) },
 		});
 		expect(paid.error).toBeUndefined();
-		expect(paid.output?.[0][0].json.status).toBe('submitted');
+		expect(paid.output?.[0][0].json.status).toBe('sent');
 	});
 
 	/** Every payee field the form offers, with its description. */

@@ -21,7 +21,7 @@ import { approvalStatusMeaning } from '../../../nodes/shared/approvals/approvalS
 type Kind = 'sent' | 'waiting' | 'refused' | 'unknown';
 
 const SUBMIT_KIND: Record<AcceptedStatus, Kind> = {
-	submitted: 'sent',
+	sent: 'sent',
 	pending_approval: 'waiting',
 	not_sent: 'refused',
 	accepted: 'unknown',

@@ -52,19 +52,19 @@ const ROWS: Row[] = [
 	[
 		'approved, its transaction sent',
 		{ approval: approval('approved'), transaction: transaction('sent') },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
 		'approved, no transaction shown yet',
 		{ approval: approval('AUTHORISED'), transaction: missing },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
 		'approved, its transaction in an unknown word',
 		{ approval: approval('approved'), transaction: transaction('NEW') },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
@@ -119,7 +119,7 @@ const ROWS: Row[] = [
 	[
 		'an approval in an unknown word, its transaction sent',
 		{ approval: approval('OPEN'), transaction: transaction('sent') },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
@@ -138,13 +138,13 @@ const ROWS: Row[] = [
 	[
 		'no approval, its transaction sent',
 		{ approval: none, transaction: transaction('COMPLETED') },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
 		'no approval read, its transaction pending settlement',
 		{ approval: notRead, transaction: transaction('PENDING_SETTLEMENT') },
-		'submitted',
+		'sent',
 		undefined,
 	],
 	[
@@ -254,7 +254,7 @@ describe('the statement for an accepted payment: one row per evidence', () => {
 				transaction: transaction('sent'),
 				shows: true,
 			}),
-		).toMatchObject({ status: 'submitted', shown: true });
+		).toMatchObject({ status: 'sent', shown: true });
 	});
 
 	it.each(ROWS)('%s → %s', (_name, evidence, status, check) => {

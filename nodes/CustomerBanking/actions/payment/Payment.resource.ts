@@ -76,7 +76,7 @@ export const description: INodeProperties[] = [
 			hide: { [byOutcome.parameter]: [true] },
 		},
 		description:
-			'Whether to send rejected payments to a second output, "Rejected"; otherwise every payment goes to one output with its status (submitted, pending_approval, rejected or found_after_error)',
+			'Whether to send rejected payments to a second output, "Rejected"; otherwise every payment goes to one output with its status (sent, pending_approval, rejected, to check…)',
 	},
 	...getStatus.description,
 	...submit.description,

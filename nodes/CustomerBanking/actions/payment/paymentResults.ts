@@ -63,7 +63,7 @@ const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
 	requestId !== undefined ? { bankRequestId: requestId } : {};
 
 /**
- * One row per kind of outcome: status submitted / pending_approval (spec §States and transitions: an
+ * One row per kind of outcome: status sent / pending_approval (spec §States and transitions: an
  * approval request, nothing sent yet) / accepted (its state not visible yet) / not_sent (its approval
  * was refused) / replayed / rejected / undetermined / found_after_error.
  */

@@ -70,7 +70,7 @@ describe('confirmAcceptedStates: the statement follows the evidence read from th
 		[
 			'its transaction says SETTLED',
 			{ '/transaction/tx-1': tx('SETTLED'), ...NO_APPROVALS },
-			'submitted',
+			'sent',
 		],
 		[
 			'its transaction says failed',
@@ -149,7 +149,7 @@ describe('confirmAcceptedStates: the statement follows the evidence read from th
 	it("a definite state gives the bank's words as fields; a settled transaction needs no approvals read", async () => {
 		const { state, paths } = await stateOf({ '/transaction/tx-1': tx('SETTLED') });
 		expect(state).toEqual({
-			status: 'submitted',
+			status: 'sent',
 			fields: { transactionStatus: 'SETTLED' },
 			shown: true,
 		});
@@ -172,7 +172,7 @@ describe('confirmAcceptedStates: the statement follows the evidence read from th
 			'/transaction/tx-1': { xtid: 'tx-1', status: 'SETTLED' },
 		});
 		expect(state).toEqual({
-			status: 'submitted',
+			status: 'sent',
 			fields: { transactionStatus: 'SETTLED' },
 		});
 	});
@@ -197,7 +197,7 @@ describe('confirmAcceptedStates: the statement follows the evidence read from th
 			},
 			{ xtid: 'tx-1', approvalRef: 'ap-7' },
 		);
-		expect(state?.status).toBe('submitted');
+		expect(state?.status).toBe('sent');
 		expect(paths).toEqual(['GET /approval/ap-7', 'GET /transaction/tx-1']);
 	});
 

@@ -7,10 +7,7 @@ import {
 } from '../../../../nodes/CustomerBanking/payments/duplicateProtection';
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
 import type { FoundPayment } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
-import {
-	type AcceptedEvidence,
-	acceptedStatement,
-} from '../../../../nodes/shared/evidence';
+import { type AcceptedEvidence, acceptedStatement } from '../../../../nodes/shared/evidence';
 
 const payment = (itemIndex: number, body: Record<string, unknown> = {}): Payment => ({
 	itemIndex,
@@ -203,7 +200,7 @@ describe('one truth: a re-run reads an earlier payment as Submit reads the same 
 				const submit = acceptedStatement(evidence).status;
 				expect(holdsMoney(record)).toBe(submit !== 'not_sent');
 				const words: Record<string, string> = {
-					submitted: 'sent',
+					sent: 'sent',
 					pending_approval: 'waiting for approval',
 					not_sent: 'not sent',
 					accepted: 'not known',

@@ -10,7 +10,7 @@ const statuses = Object.keys(PAYMENT_STATUSES) as PaymentStatus[];
 
 describe('payment statuses: each has one output by outcome and a next step', () => {
 	it.each<[PaymentStatus, string]>([
-		['submitted', 'Sent'],
+		['sent', 'Sent'],
 		['replayed', 'Made Before'],
 		['found_after_error', 'To Check'],
 		['pending_approval', 'To Approve'],
@@ -40,7 +40,7 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 		const sent = statuses.filter((status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Sent');
 		expect(sent).not.toContain('pending_approval');
 		expect(sent).not.toContain('accepted');
-		expect(sent).toEqual(['submitted']);
+		expect(sent).toEqual(['sent']);
 		const notPaid = statuses.filter(
 			(status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Not Paid',
 		);

@@ -99,7 +99,7 @@ describe('PaymentRun.send: one request, one key, one body', () => {
 		});
 		const key = run.keyOf(ONE);
 		const outcomes = await run.send([ONE], key, false);
-		expect(outcomes.map(statusOf)).toEqual(['accepted submitted']);
+		expect(outcomes.map(statusOf)).toEqual(['accepted sent']);
 		expect(posts(calls)).toEqual([
 			expect.objectContaining({
 				body: ONE.body,
@@ -122,7 +122,7 @@ describe('PaymentRun.send: one request, one key, one body', () => {
 		});
 		const key = run.batchKeyOf(0, [ONE, TWO]);
 		const outcomes = await run.send([ONE, TWO], key, true);
-		expect(outcomes.map(statusOf)).toEqual(['accepted submitted', 'accepted submitted']);
+		expect(outcomes.map(statusOf)).toEqual(['accepted sent', 'accepted sent']);
 		expect(posts(calls).map((call) => call.body)).toEqual([[ONE.body, TWO.body]]);
 		expect(outcomes.map((outcome) => outcome.key)).toEqual([key, key]);
 	});
@@ -133,7 +133,7 @@ describe('PaymentRun.send: one request, one key, one body', () => {
 			transactions: [transactionOf('tx-1', ONE)],
 		});
 		const key = run.keyOf(ONE);
-		expect((await run.send([ONE], key, false)).map(statusOf)).toEqual(['accepted submitted']);
+		expect((await run.send([ONE], key, false)).map(statusOf)).toEqual(['accepted sent']);
 		expect(keysSent(calls)).toEqual([key.key, key.key]);
 		expect(posts(calls).map((call) => call.body)).toEqual([ONE.body, ONE.body]);
 	});
@@ -186,7 +186,7 @@ describe('PaymentRun.send: a lost answer is looked up, never sent under another 
 		const secondKey = second.run.keyOf(ONE);
 		expect(secondKey.key).toBe(firstKey.key);
 		expect((await second.run.send([ONE], secondKey, false)).map(statusOf)).toEqual([
-			'accepted submitted',
+			'accepted sent',
 		]);
 		expect(keysSent(second.calls)).toEqual([firstKey.key]);
 	});
@@ -257,11 +257,11 @@ describe('PaymentRun: answers remembered across runs of one execution', () => {
 		};
 		const first = runOf(bank, memory);
 		expect((await first.run.send([ONE], first.run.keyOf(ONE), false)).map(statusOf)).toEqual([
-			'accepted submitted',
+			'accepted sent',
 		]);
 		const second = runOf(bank, memory);
 		expect((await second.run.send([ONE], second.run.keyOf(ONE), false)).map(statusOf)).toEqual([
-			'accepted submitted replayed',
+			'accepted sent replayed',
 		]);
 	});
 
@@ -349,7 +349,7 @@ describe('PaymentRun.resubmitRejected', () => {
 		const first = await run.send([ONE, TWO], key, true);
 		expect(first.map(statusOf)).toEqual(['rejected', 'rejected']);
 		const { outcomes, notes } = await run.resubmitRejected(first, /temporar/i);
-		expect(outcomes.map(statusOf)).toEqual(['accepted submitted', 'rejected']);
+		expect(outcomes.map(statusOf)).toEqual(['accepted sent', 'rejected']);
 		const resent = posts(calls)[1];
 		expect(resent.body).toEqual([ONE.body]);
 		expect(resent.headers['x-idempotent-key']).not.toBe(key.key);

@@ -132,7 +132,7 @@ describe('readAnswer: what each payment of a request comes out as', () => {
 			{ requestId: 'req-1', submitted: [{ xtid: 'tx-1' }], rejectedCount: 0 },
 			[one],
 			{ records: { '/transaction/tx-1': settled('tx-1', one) } },
-			['submitted tx-1'],
+			['sent tx-1'],
 		],
 		[
 			'one payment, one rejection',
@@ -157,14 +157,14 @@ describe('readAnswer: what each payment of a request comes out as', () => {
 			},
 			[one, two],
 			{ records: { '/transaction/tx-1': settled('tx-1', one) } },
-			['submitted tx-1', 'rejected: payee closed'],
+			['sent tx-1', 'rejected: payee closed'],
 		],
 		[
 			'by echoed reference, the rejection left to the payment left',
 			{ submitted: [{ xtid: 'tx-2', reference: 'INV-2' }], rejected: [{ error: 'limit' }] },
 			[one, two],
 			{ records: { '/transaction/tx-2': settled('tx-2', two) } },
-			['rejected: limit', 'submitted tx-2'],
+			['rejected: limit', 'sent tx-2'],
 		],
 		[
 			'by order, confirmed by records showing each payment',
@@ -176,7 +176,7 @@ describe('readAnswer: what each payment of a request comes out as', () => {
 					'/transaction/tx-2': settled('tx-2', two),
 				},
 			},
-			['submitted tx-1', 'submitted tx-2'],
+			['sent tx-1', 'sent tx-2'],
 		],
 		[
 			'a status word nobody knows stays "accepted" (state unknown), never paid',
@@ -244,7 +244,7 @@ describe('readAnswer: an answer that does not say what happened is looked up, ne
 			[one, two],
 			{ records: { '/transaction/tx-1': settled('tx-1', one) } },
 		);
-		expect(outcomes.map(said)).toEqual(['submitted tx-1', 'failed unknown']);
+		expect(outcomes.map(said)).toEqual(['sent tx-1', 'failed unknown']);
 		expect(unknowns.map((unknown) => unknown.items)).toEqual([[1]]);
 	});
 
@@ -311,7 +311,7 @@ describe('readAnswer: a pairing by order alone holds only when records confirm i
 			records: swapped,
 			found: { 0: 'tx-2', 1: 'tx-1' },
 		});
-		expect(outcomes.map(said)).toEqual(['submitted tx-2', 'submitted tx-1']);
+		expect(outcomes.map(said)).toEqual(['sent tx-2', 'sent tx-1']);
 		expect(lookUps).toEqual([{ items: [0, 1], named: ['tx-1', 'tx-2'] }]);
 	});
 

@@ -53,13 +53,13 @@ describe('outcomeResult', () => {
 	it("an accepted payment: the evidence's status, the payment and the entry in plain names, never the answer's own state words", () => {
 		const { json, output } = only(
 			outcomeResult(
-				accepted({ state: { status: 'submitted', fields: { transactionStatus: 'SETTLED' } } }),
+				accepted({ state: { status: 'sent', fields: { transactionStatus: 'SETTLED' } } }),
 			),
 		);
 		expect(output).toBeUndefined();
 		expect(json).toEqual({
-			status: 'submitted',
-			nextStep: nextStepOf('submitted'),
+			status: 'sent',
+			nextStep: nextStepOf('sent'),
 			...SHOWN_PAYMENT,
 			transactionId: 'tx-1',
 			transactionStatus: 'SETTLED',
@@ -78,7 +78,7 @@ describe('outcomeResult', () => {
 		],
 		[
 			'a replay of a payment on its way',
-			{ replayed: true, state: { status: 'submitted', fields: {} } },
+			{ replayed: true, state: { status: 'sent', fields: {} } },
 			'replayed',
 		],
 		[
@@ -333,7 +333,7 @@ describe('invalidItemResults and withCheckNotes', () => {
 
 	it('the check note goes on the items and errors it is for', () => {
 		const results: BatchItemResult[] = [
-			{ itemIndex: 0, results: [{ json: { status: 'submitted' } }] },
+			{ itemIndex: 0, results: [{ json: { status: 'sent' } }] },
 			{
 				itemIndex: 1,
 				error: new NodeOperationError(NODE, 'x'),
