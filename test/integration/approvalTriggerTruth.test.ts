@@ -241,6 +241,16 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 	const trigger = (events = ['approvalRequested', 'approvalDecided']) =>
 		new ActiveTrigger(scriptedCredentials(api), { events });
 
+	/** A trigger that saw an approval pending, which the bank then shows decided with `decidedStatus`. */
+	async function decidedAfterBaseline(decidedStatus: string, transaction?: IDataObject) {
+		const node = trigger();
+		const pending = approval('pending');
+		await node.poll();
+		pending.status = decidedStatus;
+		if (transaction) transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
+		return { node, pending };
+	}
+
 	/** Polls until something is emitted (at most `limit` polls); returns the events and the polls it took. */
 	async function pollUntilEmitted(
 		node: ActiveTrigger,
@@ -270,12 +280,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 	])(
 		'%s → watched, then undetermined with what the bank said',
 		async (_name, decidedStatus, transaction) => {
-			const node = trigger();
-			const pending = approval('pending');
-			await node.poll();
-			pending.status = decidedStatus;
-			if (transaction)
-				transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
+			const { node, pending } = await decidedAfterBaseline(decidedStatus, transaction);
 			const { events, polls } = await pollUntilEmitted(node, WATCH_POLLS + 2);
 			expect(polls).toBe(WATCH_POLLS);
 			expect(events).toEqual([
@@ -325,12 +330,7 @@ describe('Approval Trigger: conflicting or silent evidence is watched, then "und
 	])(
 		'%s: decided at once and once, as Submit states the same records',
 		async (_name, decidedStatus, transaction, decision) => {
-			const node = trigger();
-			const pending = approval('pending');
-			await node.poll();
-			pending.status = decidedStatus;
-			if (transaction)
-				transactions.set(String(pending.xtid), { xtid: pending.xtid, ...transaction });
+			const { node, pending } = await decidedAfterBaseline(decidedStatus, transaction);
 			expect((await node.poll()).map((event) => event.decision)).toEqual([decision]);
 			// the transaction showing later reports nothing again
 			transactions.set(String(pending.xtid), { xtid: pending.xtid, status: 'COMPLETED' });
