@@ -54,6 +54,8 @@ function toNodeError(
 interface Outputs {
 	outputs: INodeExecutionData[][];
 	emit: (itemIndex: number, results: ItemResult[]) => void;
+	/** The records a per-item operation returned, each made an output item in one step (a list may hold 50,000). */
+	emitRecords: (itemIndex: number, records: IDataObject[]) => void;
 	fail: (itemIndex: number, error: unknown, errorFields?: IDataObject) => void;
 }
 
@@ -65,6 +67,14 @@ function outputsOf(this: IExecuteFunctions, switchedOn: OutputSwitch | undefined
 			for (const result of results) {
 				outputs[switchedOn?.outputOf(result.json, result.output) ?? 0].push({
 					json: result.json,
+					pairedItem: { item: itemIndex },
+				});
+			}
+		},
+		emitRecords: (itemIndex, records) => {
+			for (const json of records) {
+				outputs[switchedOn?.outputOf(json, undefined) ?? 0].push({
+					json,
 					pairedItem: { item: itemIndex },
 				});
 			}
@@ -113,10 +123,7 @@ async function runEachItem(
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const json = await execute.call(this, itemIndex);
-			sink.emit(
-				itemIndex,
-				(Array.isArray(json) ? json : [json]).map((entry) => ({ json: entry })),
-			);
+			sink.emitRecords(itemIndex, Array.isArray(json) ? json : [json]);
 		} catch (error) {
 			sink.fail(itemIndex, error);
 		}

@@ -256,21 +256,25 @@ function holdsSecret(text: string, look: QuickLook, secrets: readonly string[]):
 
 /**
  * The strings of the answer, keys included, that are long enough to hold a secret (inherited keys too:
- * looking at more strings never lets a secret through).
+ * looking at more strings never lets a secret through). A string among an object's values or an
+ * array's entries is taken where it stands: a call per nested object or array, not per value.
  */
-function collectStrings(node: unknown, shortest: number, into: string[]): void {
-	if (typeof node === 'string') {
-		if (node.length >= shortest) into.push(node);
-		return;
-	}
-	if (typeof node !== 'object' || node === null) return;
+function collectStrings(node: object, shortest: number, into: string[]): void {
 	if (Array.isArray(node)) {
-		for (let index = 0; index < node.length; index++) collectStrings(node[index], shortest, into);
+		for (let index = 0; index < node.length; index++) {
+			const entry: unknown = node[index];
+			if (typeof entry === 'string') {
+				if (entry.length >= shortest) into.push(entry);
+			} else if (typeof entry === 'object' && entry !== null) collectStrings(entry, shortest, into);
+		}
 		return;
 	}
 	for (const key in node) {
 		if (key.length >= shortest) into.push(key);
-		collectStrings((node as IDataObject)[key], shortest, into);
+		const entry: unknown = (node as IDataObject)[key];
+		if (typeof entry === 'string') {
+			if (entry.length >= shortest) into.push(entry);
+		} else if (typeof entry === 'object' && entry !== null) collectStrings(entry, shortest, into);
 	}
 }
 
@@ -282,7 +286,10 @@ function collectStrings(node: unknown, shortest: number, into: string[]): void {
  */
 function answerHoldsSecret(value: unknown, look: QuickLook, secrets: readonly string[]): boolean {
 	const strings: string[] = [];
-	collectStrings(value, look.shortest, strings);
+	if (typeof value === 'string') {
+		if (value.length >= look.shortest) strings.push(value);
+	} else if (typeof value === 'object' && value !== null)
+		collectStrings(value, look.shortest, strings);
 	if (!mayHoldSecret(strings.join('\n'), look)) return false;
 	return strings.some((text) => holdsSecret(text, look, secrets));
 }

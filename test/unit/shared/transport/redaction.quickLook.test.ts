@@ -56,4 +56,22 @@ describe('the quick look of scrubSecrets lets no form through', () => {
 		};
 		expect(scrubSecrets(answer, SECRETS)).toBe(answer);
 	});
+
+	// where the answer holds it: every place a string can stand in parsed JSON
+	const PLACES: Array<[string, (echoed: string) => unknown]> = [
+		['the whole answer', (echoed) => echoed],
+		['an entry of an array', (echoed) => ['plain', echoed]],
+		['an entry of an array inside an array', (echoed) => [['plain'], ['plain', echoed]]],
+		['a value of an object inside an array', (echoed) => [{ id: 'a' }, { note: echoed }]],
+		['an entry of an array inside an object', (echoed) => ({ results: { tags: ['x', echoed] } })],
+		['a value two objects deep', (echoed) => ({ a: { b: { c: echoed } }, d: 'plain' })],
+		['a key two objects deep', (echoed) => ({ a: { b: { [echoed]: true } } })],
+	];
+
+	it.each(PLACES)('a secret in %s is removed', (_name, answerOf) => {
+		for (const [, echoed] of CASES) {
+			const scrubbed = scrubSecrets(answerOf(echoed), SECRETS);
+			expect(secretsFoundIn(JSON.stringify(scrubbed), SECRETS)).toEqual([]);
+		}
+	});
 });
