@@ -16,6 +16,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { cleanEnv, defaultVersion } from '../e2e/lib/install';
@@ -134,11 +136,31 @@ async function bankToken(sandbox: Sandbox): Promise<string> {
 	return ((await answer.json()) as { access_token: string }).access_token;
 }
 
-/** Rotates the order of the cells each run, so no cell always follows the same neighbour. */
+/**
+ * The cells in a different order each run, so that no cell always follows the same neighbour: a
+ * balanced Latin square (Williams), in which over as many runs as there are cells every cell comes
+ * right after every other one once (an odd number of cells: over twice as many runs). A plain
+ * rotation keeps the cyclic order, so one cell would always follow, say, the raw loop, whose garbage
+ * the bench process (which also hosts the banks) collects during the next cell.
+ */
 function rotated<T>(cells: T[], run: number): T[] {
-	const shift = run % cells.length;
-	return [...cells.slice(shift), ...cells.slice(0, shift)];
+	const n = cells.length;
+	const first = Array.from({ length: n }, (_, at) =>
+		at % 2 === 0 ? (n - at / 2) % n : (at + 1) / 2,
+	);
+	const row = first.map((position) => cells[(position + run) % n]);
+	// an odd number of cells needs each order also mirrored to be balanced
+	return n % 2 === 1 && Math.floor(run / n) % 2 === 1 ? row.reverse() : row;
 }
+
+/**
+ * A full garbage collection of this process (which hosts the sandbox and the record bank), so the
+ * garbage a cell left here is not collected while the next cell is timed.
+ */
+const collectGarbage: () => void = (() => {
+	setFlagsFromString('--expose-gc');
+	return runInNewContext('gc') as () => void;
+})();
 
 async function settle(): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -486,6 +508,12 @@ const CLI_LABELS: Record<CliCell, string> = {
 	http500: 'HTTP Request (limit 500) + Split Out',
 	raw: 'raw fetch loop outside n8n, pages parsed (floor)',
 };
+const CLI_SHORT: Record<CliCell, string> = {
+	ours: 'on',
+	oursSimplifyOff: 'off',
+	http500: 'HTTP',
+	raw: 'raw',
+};
 /** The cells profiled, in one run after the measured ones at the first count. */
 const CLI_PROFILED: CliCell[] = ['ours', 'oursSimplifyOff', 'http500'];
 
@@ -544,17 +572,23 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 				raw: [],
 			};
 			const pages: Record<CliCell, number> = { ours: 0, oursSimplifyOff: 0, http500: 0, raw: 0 };
+			const byRound: string[][] = Array.from({ length: RUNS }, () => []);
 			const profiledRun = index === 0 ? RUNS + 1 : RUNS;
 			for (let run = 0; run <= profiledRun; run++) {
 				const profiling = run === RUNS + 1;
 				for (const cell of rotated([...CLI_CELLS], run)) {
 					if (profiling && !CLI_PROFILED.includes(cell)) continue;
+					collectGarbage();
 					bank.takePagesServed();
 					if (cell === 'raw') {
 						const started = performance.now();
 						const items = await raw();
 						if (items !== count) throw new Error(`raw loop: ${items} items of ${count}`);
-						if (counted(run)) windows.raw.push(performance.now() - started);
+						const tookMs = performance.now() - started;
+						if (counted(run)) {
+							windows.raw.push(tookMs);
+							byRound[run - 1].push(`${CLI_SHORT.raw} ${ms(tookMs)}`);
+						}
 						pages.raw = bank.takePagesServed();
 						continue;
 					}
@@ -570,6 +604,7 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 					if (counted(run)) {
 						windows[cell].push(windowMs);
 						processes[cell].push(result.wallMs);
+						byRound[run - 1].push(`${CLI_SHORT[cell]} ${ms(windowMs)}`);
 					}
 					if (!result.profile) continue;
 					const { profile, wallAtMonotonicZeroMs } = result.profile;
@@ -608,6 +643,10 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 				);
 			say();
 			const t = (cell: CliCell) => time(cell).median;
+			say(
+				`Node windows round by round, in the order run: ${byRound.map((cells, at) => `${at + 1}: ${cells.join(', ')}`).join('; ')}.`,
+			);
+			say();
 			say(
 				`Ratios of the node windows: Simplify on ${ratio(t('ours'), t('http500'))} and off ${ratio(t('oursSimplifyOff'), t('http500'))} the HTTP Request workflow (target ≤ 0.6×); ` +
 					`Simplify on ${ratio(t('ours'), t('oursSimplifyOff'))} off (target ≤ 1.1×); on ${ratio(t('ours'), t('raw'))} the raw loop.`,
