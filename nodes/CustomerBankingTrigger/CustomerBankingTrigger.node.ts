@@ -10,9 +10,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { APP_DESCRIPTION } from '../shared/appDescription';
 import { getAccounts } from '../shared/methods/loadOptions';
 import { CREDENTIAL_TYPE as CREDENTIAL } from '../shared/transport/credentialRules';
-import { Admission } from './admission';
+import { admit } from './admission';
+import { Answer } from './answers';
 import {
-	Answer,
 	deliveryFacts,
 	deliveryOutput,
 	parsedPayload,
@@ -84,8 +84,8 @@ export class CustomerBankingTrigger implements INodeType {
 		if (facts instanceof Answer) return facts.response;
 		const watched = watchedDelivery.call(this, facts);
 		if (watched instanceof Answer) return watched.response;
-		const admission = await Admission.take(this, watched, delivery);
-		if (admission instanceof Answer) return admission.response;
-		return await admission.settle(async () => await deliveryOutput.call(this, watched));
+		const item = await admit(this, watched, delivery, deliveryOutput.bind(this, watched));
+		if (item instanceof Answer) return item.response;
+		return { workflowData: [[{ json: item }]] };
 	}
 }

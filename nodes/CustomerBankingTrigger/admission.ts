@@ -1,4 +1,4 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { afterRunStarts, whenAnswerEnds } from '../shared/n8nInternals';
 import { TriggerNodeRegistry } from '../shared/triggerNodeRegistry';
@@ -12,7 +12,7 @@ import {
 	retentionFor,
 } from './deliveryLedger';
 import type { HandedOver } from './deliveryLedger';
-import { acknowledge, Answer, deferDelivery } from './deliverySteps';
+import { acknowledge, Answer, deferDelivery } from './answers';
 import type { DeliveryFacts, VerifiedDelivery } from './deliverySteps';
 import {
 	BUSY_RETRY_AFTER_SECONDS,
@@ -40,19 +40,34 @@ function maxRunning(this: IWebhookFunctions): number {
 }
 
 /**
- * One delivery taken: its key claimed in the ledger and a place among the running deliveries, owned
- * until the delivery is settled. It gives both back itself: the place when n8n's answer to the
- * delivery ends (or at once, when the bank hung up while it waited), the key when the delivery fails
- * before its execution is handed to n8n (`settle`).
+ * Admits a verified delivery: the item its execution starts with (from `output()`, called once the
+ * delivery has a place among the running deliveries), or the answer that tells the bank why not.
  *
- * Retries and replays keep their delivery id (docs/bank-assumptions.md#delivery-retries): the key is claimed before any
- * await (also before waiting for a place), so copies arriving while this one waits or runs cannot
- * start another execution. Until a delivery's execution has ended, a copy is asked to come back (it is
- * not "received": the first copy may still fail). The answers that make a bank send a delivery again
- * are 503 with Retry-After: the spec does not show the bank's retry policy (spec §Events rule 4), so
- * the node only ever asks, and never answers "received" for an event that did not run.
+ * Retries and replays keep their delivery id (docs/bank-assumptions.md#delivery-retries): the key is
+ * claimed before any await (also before waiting for a place), so copies arriving while this one waits
+ * or runs cannot start another execution. Until a delivery's execution has ended, a copy is asked to
+ * come back (it is not "received": the first copy may still fail). The answers that make a bank send a
+ * delivery again are 503 with Retry-After: the spec does not show the bank's retry policy (spec §Events
+ * rule 4), so the node only ever asks, and never answers "received" for an event that did not run.
+ * When `output()` fails (a NodeApiError from the transport: n8n answers 500 and the bank retries), it
+ * is thrown on, after the key and the place were given back.
  */
-export class Admission {
+export async function admit(
+	call: IWebhookFunctions,
+	facts: DeliveryFacts,
+	delivery: VerifiedDelivery,
+	output: () => Promise<IDataObject>,
+): Promise<Answer | IDataObject> {
+	const key = deliveryKey(facts, delivery.rawBody);
+	const staticData = call.getWorkflowStaticData('node');
+	const books = booksOfNodes.of(call);
+	const refusal = claim(call, key, books, staticData, delivery);
+	if (refusal) return refusal;
+	return await new Admission(call, key, books, staticData).run(output);
+}
+
+/** A delivery whose key is claimed: it owns the key and, once it has one, a place (`release`). */
+class Admission {
 	private place?: Place;
 
 	/** Set once its execution is handed to n8n. */
@@ -61,7 +76,12 @@ export class Admission {
 	/** n8n's response to the delivery has ended (answered, failed, or the bank hung up). */
 	private closed: boolean;
 
-	private constructor(
+	/** `run` has returned or thrown. */
+	private ended = false;
+
+	private keyReleased = false;
+
+	constructor(
 		private readonly call: IWebhookFunctions,
 		private readonly key: string,
 		private readonly books: DeliveryBooks,
@@ -71,30 +91,46 @@ export class Admission {
 		// already, while the delivery was verified); only an answer n8n finished sending says it ended
 		this.closed = whenAnswerEnds(call, (answered) => {
 			this.closed = true;
-			if (this.place) books.running.free(this.place);
+			this.release();
 			if (answered) this.answered();
 		});
 	}
 
-	/** Takes the delivery once, or answers why not. */
-	static async take(
-		call: IWebhookFunctions,
-		facts: DeliveryFacts,
-		delivery: VerifiedDelivery,
-	): Promise<Answer | Admission> {
-		const key = deliveryKey(facts, delivery.rawBody);
-		const staticData = call.getWorkflowStaticData('node');
-		const books = booksOfNodes.of(call);
-		const refusal = claim(call, key, books, staticData, delivery);
-		if (refusal) return refusal;
-		const admission = new Admission(call, key, books, staticData);
-		if (await admission.takePlace()) return admission;
-		books.ledger.release(key);
-		return deferDelivery.call(
-			call,
-			BUSY_RETRY_AFTER_SECONDS,
-			'too many executions running; send again later',
-		);
+	/** The admission's one exit: whatever it returns or throws, `release` has seen it end. */
+	async run(output: () => Promise<IDataObject>): Promise<Answer | IDataObject> {
+		try {
+			if (!(await this.takePlace()))
+				return deferDelivery.call(
+					this.call,
+					BUSY_RETRY_AFTER_SECONDS,
+					'too many executions running; send again later',
+				);
+			const item = await output();
+			this.handOver();
+			return item;
+		} finally {
+			this.ended = true;
+			this.release();
+		}
+	}
+
+	/**
+	 * The one place the delivery lets go of what it holds, called whenever that may have changed. The
+	 * place goes back once n8n's answer has ended (also when the bank hung up: the delivery still runs,
+	 * as not running it could lose the event, but nothing will tell when its execution ends), or when
+	 * the admission ended without handing the execution over. The key goes back then, once (a second
+	 * release could take back the key of a retry claimed since), so the bank's retry is processed.
+	 */
+	private release(): void {
+		const failed = this.ended && !this.handedOver;
+		if (this.place && (this.closed || failed)) {
+			this.books.running.free(this.place);
+			this.place = undefined;
+		}
+		if (failed && !this.keyReleased) {
+			this.keyReleased = true;
+			this.books.ledger.release(this.key);
+		}
 	}
 
 	/**
@@ -103,49 +139,30 @@ export class Admission {
 	 * come back.
 	 */
 	private async takePlace(): Promise<boolean> {
-		const { running } = this.books;
-		const place = await running.take(
+		const place = await this.books.running.take(
 			this.key,
 			this.staticData,
 			maxRunning.call(this.call),
 			PLACE_WAIT_SECONDS * 1000,
 		);
-		if (!place) return false;
-		// The bank hung up while this waited: the delivery still runs, since the bank's retry of it is
-		// then a duplicate (the event runs once) while not running it could lose the event, if that was
-		// the bank's last try. Nothing will tell when its execution ends, so its place is given back now.
-		if (this.closed) running.free(place);
-		else this.place = place;
-		return true;
+		this.place = place;
+		this.release();
+		return place !== undefined;
 	}
 
 	/**
-	 * Hands the execution that starts with `output()` to n8n. When `output()` fails (a NodeApiError from
-	 * the transport: n8n answers 500 and the bank retries), the key and the place are given back first,
-	 * so that retry, and any copy told to wait meanwhile, is processed.
-	 */
-	async settle(output: () => Promise<IDataObject>): Promise<IWebhookResponseData> {
-		const produced = output();
-		produced.catch(() => {
-			this.books.ledger.release(this.key);
-			if (this.place) this.books.running.free(this.place);
-		});
-		return this.handOver(await produced);
-	}
-
-	/**
-	 * Nothing of the node's can fail after this point: n8n starts the execution with the data returned
+	 * Nothing of the node's can fail after this point: n8n starts the execution with the item returned
 	 * and answers the bank when it has ended, saving the static data first if it is marked changed
 	 * (n8nInternals.ts 1. and 2.). Only now is the key handed over, so recognised as a duplicate in this
 	 * instance, and written into the static data of every call still waiting for its answer, so
 	 * whichever n8n saves last holds it: as ended into this call's own (n8n saves that only once this
 	 * execution has ended), as running into the others' until n8n has answered this one (`answered`).
 	 *
-	 * n8n 2.41.1 starts the run in the same tick as this call returns, and that clears the "changed"
+	 * n8n 2.41.1 starts the run in the same tick as `webhook()` returns, and that clears the "changed"
 	 * mark of the static data written here (n8nInternals.ts 4.), so the keys are written again once the
 	 * run has started.
 	 */
-	private handOver(output: IDataObject): IWebhookResponseData {
+	private handOver(): void {
 		const { key, staticData } = this;
 		const { ledger, running } = this.books;
 		this.handedOver = ledger.handOver(key, Math.floor(Date.now() / 1000));
@@ -153,7 +170,6 @@ export class Admission {
 			persistRecentKeys(data, ledger, data === staticData ? key : undefined);
 		}
 		afterRunStarts(() => persistRecentKeys(staticData, ledger, key));
-		return { workflowData: [[{ json: output }]] };
 	}
 
 	/**

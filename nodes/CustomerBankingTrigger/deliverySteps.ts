@@ -1,9 +1,10 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkId } from '../shared/validation/ids';
 import { ENDPOINTS, request } from '../shared/transport';
 import { withPlainNames } from '../shared/outputNames';
+import { acknowledge, Answer, refuse } from './answers';
 import { isBankingEvent } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
@@ -21,37 +22,10 @@ import {
 	schemeProblems,
 } from './triggerParameters';
 
-/**
- * The steps of one webhook call. Each returns either the next value or an `Answer`: what the bank is
- * told when the delivery goes no further (and then nothing is emitted).
+/*
+ * The steps of one webhook call. Each returns either the next value or an `Answer` (answers.ts): what
+ * the bank is told when the delivery goes no further (and then nothing is emitted).
  */
-export class Answer {
-	constructor(readonly response: IWebhookResponseData) {}
-}
-
-/** Refuses a delivery without starting an execution. */
-function refuse(this: IWebhookFunctions, status: 400 | 401): Answer {
-	this.getResponseObject().status(status).end();
-	return new Answer({ noWebhookResponse: true });
-}
-
-/** Asks the bank to deliver again later (a retryable answer), without starting an execution. */
-export function deferDelivery(
-	this: IWebhookFunctions,
-	retryAfterSeconds: number,
-	reason: string,
-): Answer {
-	const response = this.getResponseObject();
-	response.status(503);
-	response.setHeader('Retry-After', String(retryAfterSeconds));
-	response.json({ received: false, reason });
-	return new Answer({ noWebhookResponse: true });
-}
-
-/** Acknowledges a delivery with 200 without starting an execution. */
-export function acknowledge(reason: string): Answer {
-	return new Answer({ webhookResponse: { received: true, emitted: false, reason } });
-}
 
 function optionalString(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -220,7 +194,7 @@ export function deliveryItem(facts: DeliveryFacts, transaction?: IDataObject): I
 /**
  * What the execution starts with. spec §Events rule 2: a delivery is a signal; the full, current record
  * comes from the API. A failure throws NodeApiError (from the transport): n8n answers 500 and the bank
- * retries (admission.ts `settle`).
+ * retries (admission.ts `admit`).
  */
 export async function deliveryOutput(
 	this: IWebhookFunctions,

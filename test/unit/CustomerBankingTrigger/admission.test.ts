@@ -14,13 +14,17 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 import { CustomerBankingTrigger } from '../../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
-import { Admission } from '../../../nodes/CustomerBankingTrigger/admission';
-import {
-	acknowledge,
-	Answer,
-	type DeliveryFacts,
-	type VerifiedDelivery,
+import { admit } from '../../../nodes/CustomerBankingTrigger/admission';
+import { acknowledge, Answer } from '../../../nodes/CustomerBankingTrigger/answers';
+import { DeliveryLedger, deliveryKey } from '../../../nodes/CustomerBankingTrigger/deliveryLedger';
+import type {
+	DeliveryFacts,
+	VerifiedDelivery,
 } from '../../../nodes/CustomerBankingTrigger/deliverySteps';
+import {
+	RunningDeliveries,
+	type Place,
+} from '../../../nodes/CustomerBankingTrigger/runningDeliveries';
 import { DEFAULT_SIGNATURE_SCHEME } from '../../../nodes/CustomerBankingTrigger/signature';
 import { createWebhookContext, type StaticData } from '../../helpers/n8nContext';
 import { scriptedBankCredentials } from '../../helpers/scriptedBank';
@@ -70,8 +74,33 @@ function webhookCall(
 
 type Call = ReturnType<typeof webhookCall>;
 
-async function take(call: Call, xtid = 'tx-1') {
-	return await Admission.take(call.context, facts(xtid), delivery());
+/** A delivery admitted, its output not produced yet: `settle` produces it and ends the admission. */
+class Admission {
+	constructor(
+		private readonly produce: (output: () => Promise<IDataObject>) => void,
+		private readonly admitted: Promise<Answer | IDataObject>,
+	) {}
+
+	async settle(output: () => Promise<IDataObject>): Promise<Answer | IDataObject> {
+		this.produce(output);
+		return await this.admitted;
+	}
+}
+
+/** The admission of a delivery up to the moment it asks for its output, or its answer. */
+async function take(call: Call, xtid = 'tx-1'): Promise<Answer | Admission> {
+	let produce: (output: () => Promise<IDataObject>) => void = () => undefined;
+	const produced = new Promise<() => Promise<IDataObject>>((resolve) => (produce = resolve));
+	let asked: () => void = () => undefined;
+	const outputAsked = new Promise<undefined>((resolve) => (asked = () => resolve(undefined)));
+	const admitted = admit(call.context, facts(xtid), delivery(), async () => {
+		asked();
+		return await (
+			await produced
+		)();
+	});
+	const first = await Promise.race([outputAsked, admitted]);
+	return first === undefined ? new Admission(produce, admitted) : (first as Answer);
 }
 
 /** n8n answers the delivery once its execution ended (express' response finished, then 'close'). */
@@ -100,7 +129,7 @@ describe('Admission: one bank event, one execution', () => {
 		const admission = await take(first);
 		expect(admission).toBeInstanceOf(Admission);
 		await expect((admission as Admission).settle(async () => ({ ok: 1 }))).resolves.toEqual({
-			workflowData: [[{ json: { ok: 1 } }]],
+			ok: 1,
 		});
 		// its key is saved with the node's static data, as n8n saves it when it answers
 		expect(String(first.staticData.node.recentDeliveries)).toMatch(/ ended$/);
@@ -225,5 +254,97 @@ describe('Admission: static data of the running deliveries', () => {
 		// the first call, answered later, saves a list that holds the second delivery too
 		expect(saved(first.staticData.node)).toBe(2);
 		expect(saved(second.staticData.node)).toBe(2);
+	});
+});
+
+describe('Admission: what a delivery holds is given back exactly once, on every exit', () => {
+	let freed: jest.SpyInstance;
+	let released: jest.SpyInstance;
+
+	beforeEach(() => {
+		freed = jest.spyOn(RunningDeliveries.prototype, 'free');
+		released = jest.spyOn(DeliveryLedger.prototype, 'release');
+	});
+
+	afterEach(() => jest.restoreAllMocks());
+
+	const keyOf = (xtid = 'tx-1') => deliveryKey(facts(xtid), delivery().rawBody);
+	/** How often the delivery's place was given back, and its key. */
+	const givenBack = (xtid = 'tx-1') => ({
+		place: freed.mock.calls.filter(([place]) => (place as Place).key === keyOf(xtid)).length,
+		key: released.mock.calls.filter(([key]) => key === keyOf(xtid)).length,
+	});
+
+	it('emitted: the place once n8n has answered (not before), the key never', async () => {
+		const call = webhookCall();
+		await ((await take(call)) as Admission).settle(async () => ({}));
+		expect(givenBack()).toEqual({ place: 0, key: 0 });
+		answer(call);
+		expect(givenBack()).toEqual({ place: 1, key: 0 });
+	});
+
+	it('refused as a copy: nothing of the first copy is given back', async () => {
+		const first = webhookCall();
+		const admission = (await take(first)) as Admission;
+		const copy = webhookCall();
+		expect(await take(copy)).toBeInstanceOf(Answer);
+		expect(givenBack()).toEqual({ place: 0, key: 0 });
+		// the first still holds the key: a third copy is asked to come back too
+		expect(await take(webhookCall())).toBeInstanceOf(Answer);
+		await admission.settle(async () => ({}));
+		answer(first);
+		expect(givenBack()).toEqual({ place: 1, key: 0 });
+	});
+
+	it('deferred for lack of a place: the key once, also after the 503 has been sent', async () => {
+		const first = webhookCall({ maxRunning: 1 });
+		expect(await take(first, 'tx-1')).toBeInstanceOf(Admission);
+		const second = webhookCall({ maxRunning: 1 });
+		expect(await take(second, 'tx-2')).toBeInstanceOf(Answer);
+		expect(second.response.ended).toBe(true);
+		expect(givenBack('tx-2')).toEqual({ place: 0, key: 1 });
+	});
+
+	it('output failed: the key and the place once, before the failure reaches n8n, and not again when n8n answers', async () => {
+		const call = webhookCall();
+		const admission = (await take(call)) as Admission;
+		const failure = new Error('GET /transaction failed');
+		await expect(
+			admission.settle(async () => {
+				throw failure;
+			}),
+		).rejects.toBe(failure);
+		expect(givenBack()).toEqual({ place: 1, key: 1 });
+		// n8n answers the failed call with 500; the bank's retry has meanwhile claimed the key again
+		const retry = webhookCall();
+		const retried = (await take(retry)) as Admission;
+		expect(retried).toBeInstanceOf(Admission);
+		answer(call);
+		expect(givenBack()).toEqual({ place: 1, key: 1 });
+		// so the retry still holds the key: a copy of it is asked to come back
+		expect(await take(webhookCall())).toBeInstanceOf(Answer);
+		await retried.settle(async () => ({}));
+	});
+
+	it('the bank hung up while the output was produced: the place once, at the hang-up; the key never', async () => {
+		const call = webhookCall();
+		const admission = (await take(call)) as Admission;
+		hangUp(call);
+		expect(givenBack()).toEqual({ place: 1, key: 0 });
+		await admission.settle(async () => ({}));
+		expect(givenBack()).toEqual({ place: 1, key: 0 });
+	});
+
+	it('a throw after the output was produced (while handing it over): the place once, when n8n has answered', async () => {
+		const call = webhookCall();
+		const admission = (await take(call)) as Admission;
+		const failure = new Error('static data not writable');
+		jest.spyOn(DeliveryLedger.prototype, 'recent').mockImplementationOnce(() => {
+			throw failure;
+		});
+		await expect(admission.settle(async () => ({}))).rejects.toBe(failure);
+		expect(givenBack().place).toBe(0);
+		answer(call);
+		expect(givenBack().place).toBe(1);
 	});
 });

@@ -15,10 +15,8 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 import { CustomerBankingTrigger } from '../../../nodes/CustomerBankingTrigger/CustomerBankingTrigger.node';
+import { acknowledge, Answer } from '../../../nodes/CustomerBankingTrigger/answers';
 import {
-	acknowledge,
-	Answer,
-	deferDelivery,
 	deliveryFacts,
 	deliveryItem,
 	deliveryOutput,
@@ -254,26 +252,6 @@ describe('watchedDelivery', () => {
 	it('a watched one goes on', () => {
 		const { context } = call();
 		expect(watchedDelivery.call(context, facts)).toBe(facts);
-	});
-});
-
-describe('answers', () => {
-	it('acknowledge: 200 received, not emitted, with the reason', () => {
-		expect(acknowledge('duplicate delivery').response).toEqual({
-			webhookResponse: { received: true, emitted: false, reason: 'duplicate delivery' },
-		});
-	});
-
-	it('deferDelivery: 503 with Retry-After, never "received"', () => {
-		const { context, response } = call();
-		expect(deferDelivery.call(context, 30, 'busy')).toEqual(
-			new Answer({ noWebhookResponse: true }),
-		);
-		expect(response).toMatchObject({
-			statusCode: 503,
-			headers: { 'retry-after': '30' },
-			body: { received: false, reason: 'busy' },
-		});
 	});
 });
 
