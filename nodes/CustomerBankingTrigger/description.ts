@@ -186,7 +186,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add Field Name',
 		default: {},
 		description:
-			"Where the delivery body keeps each fact. The API documentation does not show the payload; the defaults are the Customer Banking sandbox's.",
+			"Where the delivery body keeps each fact. The bank does not document the body of its deliveries: the defaults name the account, the transaction and the event as its API does elsewhere. Set a name here when your bank's deliveries use another.",
 		options: [
 			{
 				displayName: 'Account Field',
