@@ -179,13 +179,13 @@ export function compactFieldsInWords(resource: SimplifiedResource): string {
  * returns the bank's records: what a node shows by default names every field plainly; off, the record is
  * as the bank sent it, under the bank's names.
  */
-export function simplifyProperty(resource: SimplifiedResource): INodeProperties {
+export function simplifyProperty(resource: SimplifiedResource, besides = ''): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		description: `Whether to return a simplified version of the response instead of the raw data: only ${compactFieldsInWords(resource)}, those the bank sends. Off, the record is as the bank sent it, under the bank's own field names. Used as an AI agent's tool, the node always returns the simplified version.`,
+		description: `Whether to return a simplified version of the response instead of the raw data: only ${compactFieldsInWords(resource)}, those the bank sends${besides}. Off, the record is as the bank sent it, under the bank's own field names. Used as an AI agent's tool, the node always returns the simplified version.`,
 	};
 }
 

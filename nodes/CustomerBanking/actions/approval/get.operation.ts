@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { ENDPOINTS, request } from '../../../shared/transport';
 import { requireUuid } from '../parameters';
+import { PAYMENT_STATE_IN_WORDS, withPaymentState } from './paymentState';
 import { readSimplify, simplifyProperty } from '../simplify';
 
 const properties: INodeProperties[] = [
@@ -15,7 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0c9d8e7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f',
 		description: 'The ref of the approval (a UUID)',
 	},
-	simplifyProperty('approval'),
+	simplifyProperty('approval', PAYMENT_STATE_IN_WORDS),
 ];
 
 export const description = updateDisplayOptions(
@@ -33,5 +34,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const simplify = readSimplify.call(this, itemIndex, 'approval');
 	const approval = await request.call(this, ENDPOINTS.approval.at({ ref }), { itemIndex });
-	return simplify ? simplify(approval) : approval;
+	return simplify ? withPaymentState(simplify(approval), approval) : approval;
 }

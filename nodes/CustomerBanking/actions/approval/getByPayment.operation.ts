@@ -6,11 +6,12 @@ import { listScope } from '../common.descriptions';
 import { getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
+import { PAYMENT_STATE_IN_WORDS, withPaymentState } from './paymentState';
 
 const properties: INodeProperties[] = [
 	transactionIdProperty('The transaction ID the payment was given when it was submitted'),
 	...listScope('approvals'),
-	simplifyProperty('approval'),
+	simplifyProperty('approval', PAYMENT_STATE_IN_WORDS),
 ];
 
 export const description = updateDisplayOptions(
@@ -31,7 +32,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const match = approvals.find(isThePayment);
-	if (match) return simplify ? simplify(match) : match;
+	if (match) return simplify ? withPaymentState(simplify(match), match) : match;
 	throw new NodeOperationError(this.getNode(), `No approval found for the payment ${xtid}`, {
 		itemIndex,
 		description:

@@ -5,6 +5,7 @@ import { isPending, listApprovals } from '../../../shared/approvals/approvalReco
 import { listScope, returnAllOrLimit } from '../common.descriptions';
 import { getListOptions, getScope } from '../parameters';
 import { readSimplify, simplifyProperty } from '../simplify';
+import { PAYMENT_STATE_IN_WORDS, withPaymentState } from './paymentState';
 
 // spec §Approval: "the value pending occurs; names of the other values are not shown", so the filter
 // offers what every bank can answer: pending, or anything else (decided, whatever the bank calls it).
@@ -30,7 +31,7 @@ const properties: INodeProperties[] = [
 		description: 'Which approvals to return. Some banks list pending approvals only.',
 	},
 	...returnAllOrLimit(),
-	simplifyProperty('approval'),
+	simplifyProperty('approval', PAYMENT_STATE_IN_WORDS),
 ];
 
 export const description = updateDisplayOptions(
@@ -50,7 +51,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const scope = getScope.call(this, itemIndex);
 	const list = getListOptions.call(this, itemIndex);
-	const shape = readSimplify.call(this, itemIndex, 'approval');
+	const simplify = readSimplify.call(this, itemIndex, 'approval');
+	const shape =
+		simplify && ((approval: IDataObject) => withPaymentState(simplify(approval), approval));
 	// filtered while paging (the lists take no status parameter, spec §Pagination), so Limit counts matches
 	const keep =
 		status === 'any'
