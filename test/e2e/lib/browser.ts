@@ -16,7 +16,7 @@ import { sleep } from './stack';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-function ensureChromium(): void {
+export function ensureChromium(): void {
 	if (existsSync(CHROMIUM)) return;
 	execFileSync('apt-get', ['update'], { stdio: 'inherit' });
 	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
