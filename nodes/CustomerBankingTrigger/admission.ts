@@ -14,6 +14,7 @@ import {
 import type { HandedOver } from './deliveryLedger';
 import { acknowledge, Answer, deferDelivery } from './answers';
 import type { DeliveryFacts, VerifiedDelivery } from './deliverySteps';
+import { bankWordOf } from './events';
 import {
 	BUSY_RETRY_AFTER_SECONDS,
 	DEFAULT_MAX_RUNNING,
@@ -58,7 +59,7 @@ export async function admit(
 	delivery: VerifiedDelivery,
 	output: () => Promise<IDataObject>,
 ): Promise<Answer | IDataObject> {
-	const key = deliveryKey(facts, delivery.rawBody);
+	const key = deliveryKey({ ...facts, event: bankWordOf(facts.event) }, delivery.rawBody);
 	const staticData = call.getWorkflowStaticData('node');
 	const books = booksOfNodes.of(call);
 	const refusal = claim(call, key, books, staticData, delivery);

@@ -140,6 +140,7 @@ export class DeliveryLedger {
 /** What a delivery is about, read from its verified body. */
 export interface DeliveryIdentity {
 	deliveryId?: string;
+	/** The bank's word, as signed. */
 	event: string;
 	xaid: string;
 	xtid: string;

@@ -5,7 +5,7 @@ import { checkId } from '../shared/validation/ids';
 import { ENDPOINTS, request } from '../shared/transport';
 import { withPlainNames } from '../shared/outputNames';
 import { acknowledge, Answer, refuse } from './answers';
-import { isBankingEvent } from './events';
+import { eventOfBankWord } from './events';
 import type { BankingEvent } from './events';
 import { noteRefusal } from './refusalLog';
 import { refusalReport } from './refusalReasons';
@@ -144,10 +144,11 @@ export function deliveryFacts(
 	const fields = readPayloadFields.call(this);
 	const field = (name: string): unknown =>
 		Object.hasOwn(payload, name) ? payload[name] : undefined;
-	const event = field(fields.event);
+	// the bank's word, read through the events table only: a word not in it is unknown (spec §Events)
+	const event = eventOfBankWord(field(fields.event));
 	const account = checkId(field(fields.account), 'text');
 	const transaction = checkId(field(fields.transaction), 'text');
-	if (!isBankingEvent(event) || !account.valid || !transaction.valid) {
+	if (event === undefined || !account.valid || !transaction.valid) {
 		this.logger.warn(
 			`Customer Banking Trigger: refused a signed delivery without ${fields.event}, ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
 		);

@@ -26,7 +26,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		default: ['TransactionReceived', 'TransactionConfirmed'],
+		default: ['transactionReceived', 'transactionConfirmed'],
 		options: [...BANKING_EVENT_OPTIONS],
 	},
 	{

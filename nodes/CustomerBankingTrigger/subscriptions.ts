@@ -3,6 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiFailureOf, ENDPOINTS, request } from '../shared/transport';
+import { bankWordOf, eventName } from './events';
 import type { BankingEvent } from './events';
 
 export interface SubscriptionTarget {
@@ -21,7 +22,7 @@ export interface SubscriptionOwner {
 
 /**
  * The zapId is derived, never random, from everything that identifies one subscription: the same
- * workflow, node, URL, account and event always give the same id. Re-subscribing an existing zapId is an
+ * workflow, node, URL, account and event (the bank's word, what is subscribed) always give the same id. Re-subscribing an existing zapId is an
  * idempotent replace (docs/bank-assumptions.md#resubscribe), so a lost static data or a repeated activation can never
  * leave duplicates, and test and production subscriptions (different URLs) never share an id.
  */
@@ -29,7 +30,14 @@ export function deriveZapId(owner: SubscriptionOwner, xaid: string, event: Banki
 	const environment = owner.isTest ? 'test' : 'prod';
 	const digest = createHash('sha256')
 		.update(
-			JSON.stringify([owner.workflowId, owner.nodeId, environment, owner.webhookUrl, xaid, event]),
+			JSON.stringify([
+				owner.workflowId,
+				owner.nodeId,
+				environment,
+				owner.webhookUrl,
+				xaid,
+				bankWordOf(event),
+			]),
 		)
 		.digest('hex');
 	return `n8n-${environment}-${digest.slice(0, 40)}`;
@@ -77,7 +85,7 @@ async function postSubscription(
 ): Promise<unknown> {
 	try {
 		await request.call(this, ENDPOINTS.subscribeWebhook.at({}), {
-			body: { zapId: target.zapId, xaid: target.xaid, url, event: target.event },
+			body: { zapId: target.zapId, xaid: target.xaid, url, event: bankWordOf(target.event) },
 		});
 		return undefined;
 	} catch (error) {
@@ -165,7 +173,7 @@ export async function subscribeAllOrNothing(
 					: `Removing the subscriptions made before it failed for ${describeFailures(rollback.failed)}; they are removed when the workflow is deactivated.`;
 			throw new NodeOperationError(
 				this.getNode(),
-				`Could not subscribe account ${target.xaid} to ${target.event} (subscription ${index + 1} of ${targets.length}): ${messageOf(failure)}`,
+				`Could not subscribe account ${target.xaid} to ${eventName(target.event)} (subscription ${index + 1} of ${targets.length}): ${messageOf(failure)}`,
 				{ description: rolledBack },
 			);
 		}

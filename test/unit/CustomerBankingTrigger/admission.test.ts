@@ -40,7 +40,7 @@ beforeEach(() => {
 });
 
 const facts = (xtid = 'tx-1'): DeliveryFacts => ({
-	event: 'TransactionReceived',
+	event: 'transactionReceived',
 	xaid: 'acc-1',
 	xtid,
 	deliveryId: `delivery-${xtid}`,
@@ -62,7 +62,7 @@ function webhookCall(
 		workflowId: options.workflowId ?? `admission-${workflowCount}`,
 		parameters: {
 			accounts: ['acc-1'],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			...(options.maxRunning !== undefined && {
 				options: { maxRunningExecutions: options.maxRunning },
 			}),
@@ -183,6 +183,20 @@ describe('Admission: one bank event, one execution', () => {
 		});
 		expect(await take(elsewhere)).toEqual(acknowledge('duplicate delivery'));
 	});
+
+	it("a delivery is keyed on the bank's word for its event, what the bank signed", async () => {
+		// the key of { deliveryId: 'delivery-tx-1', event: 'TransactionReceived', xaid: 'acc-1', xtid: 'tx-1' }
+		const key = 'ozW8BT-AB49O0V5VsT8Cl8';
+		expect(
+			deliveryKey(
+				{ deliveryId: 'delivery-tx-1', event: 'TransactionReceived', xaid: 'acc-1', xtid: 'tx-1' },
+				Buffer.from('{}'),
+			),
+		).toBe(key);
+		const saved = { recentDeliveries: `${key} ${Math.floor(Date.now() / 1000)} ended` };
+		const call = webhookCall({ staticData: { node: saved, global: {} } });
+		expect(await take(call)).toEqual(acknowledge('duplicate delivery'));
+	});
 });
 
 describe('Admission: Max Running Executions', () => {
@@ -268,7 +282,8 @@ describe('Admission: what a delivery holds is given back exactly once, on every 
 
 	afterEach(() => jest.restoreAllMocks());
 
-	const keyOf = (xtid = 'tx-1') => deliveryKey(facts(xtid), delivery().rawBody);
+	const keyOf = (xtid = 'tx-1') =>
+		deliveryKey({ ...facts(xtid), event: 'TransactionReceived' }, delivery().rawBody);
 	/** How often the delivery's place was given back, and its key. */
 	const givenBack = (xtid = 'tx-1') => ({
 		place: freed.mock.calls.filter(([place]) => (place as Place).key === keyOf(xtid)).length,

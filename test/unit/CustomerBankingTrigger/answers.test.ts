@@ -21,7 +21,7 @@ function call() {
 		nodeType: trigger,
 		node: { name: 'Customer Banking Trigger', id: 'trigger-1' },
 		workflowId: 'answers',
-		parameters: { accounts: ['acc-1'], events: ['TransactionReceived'] },
+		parameters: { accounts: ['acc-1'], events: ['transactionReceived'] },
 		credentials: scriptedBankCredentials(),
 	});
 }

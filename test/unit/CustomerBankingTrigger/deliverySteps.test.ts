@@ -34,7 +34,7 @@ let workflowCount = 0;
 
 const PARAMETERS = {
 	accounts: ['acc-1'],
-	events: ['TransactionReceived'],
+	events: ['transactionReceived'],
 	fetchTransaction: false,
 };
 
@@ -186,7 +186,7 @@ describe('deliveryFacts', () => {
 	it('reads the facts by the default field names; the delivery ID falls back to the signed message ID', () => {
 		const { context } = call();
 		expect(deliveryFacts.call(context, { ...payload, occurredAt: '2026-01-01' }, 'msg-1')).toEqual({
-			event: 'TransactionReceived',
+			event: 'transactionReceived',
 			xaid: 'acc-1',
 			xtid: 'tx-1',
 			deliveryId: 'msg-1',
@@ -213,12 +213,24 @@ describe('deliveryFacts', () => {
 				accountId: 'acc-1',
 				transactionId: 'tx-9',
 			}),
-		).toMatchObject({ event: 'TransactionConfirmed', xaid: 'acc-1', xtid: 'tx-9' });
+		).toMatchObject({ event: 'transactionConfirmed', xaid: 'acc-1', xtid: 'tx-9' });
+	});
+
+	it.each([
+		['TransactionConfirmed', 'transactionConfirmed'],
+		['TransactionReceived', 'transactionReceived'],
+	])("the bank's word %s is the event %s", (word, event) => {
+		const { context } = call();
+		expect(deliveryFacts.call(context, { ...payload, event: word })).toMatchObject({ event });
 	});
 
 	it.each<[string, IDataObject]>([
 		['no event', { xaid: 'acc-1', xtid: 'tx-1' }],
 		['an event the node does not know', { ...payload, event: 'PaymentSent' }],
+		["the package's word instead of the bank's", { ...payload, event: 'transactionReceived' }],
+		["the bank's word in capitals", { ...payload, event: 'TRANSACTIONRECEIVED' }],
+		["the bank's word with a space after it", { ...payload, event: 'TransactionReceived ' }],
+		['a word of the object prototype', { ...payload, event: 'constructor' }],
 		['no account', { event: 'TransactionReceived', xtid: 'tx-1' }],
 		['a transaction ID that is not text', { ...payload, xtid: 42 }],
 		['a transaction ID ".."', { ...payload, xtid: '..' }],
@@ -237,11 +249,11 @@ describe('deliveryFacts', () => {
 });
 
 describe('watchedDelivery', () => {
-	const facts: DeliveryFacts = { event: 'TransactionReceived', xaid: 'acc-1', xtid: 'tx-1' };
+	const facts: DeliveryFacts = { event: 'transactionReceived', xaid: 'acc-1', xtid: 'tx-1' };
 
 	it.each<[string, DeliveryFacts]>([
 		['an account not watched', { ...facts, xaid: 'acc-2' }],
-		['an event not watched', { ...facts, event: 'TransactionConfirmed' }],
+		['an event not watched', { ...facts, event: 'transactionConfirmed' }],
 	])('%s: acknowledged (200), not emitted', (_case, given) => {
 		const { context } = call();
 		expect(watchedDelivery.call(context, given)).toEqual(
@@ -256,11 +268,11 @@ describe('watchedDelivery', () => {
 });
 
 describe('deliveryItem and deliveryOutput', () => {
-	const facts: DeliveryFacts = { event: 'TransactionReceived', xaid: 'acc-1', xtid: 'tx-1' };
+	const facts: DeliveryFacts = { event: 'transactionReceived', xaid: 'acc-1', xtid: 'tx-1' };
 
 	it('the item names the IDs as the action node does, missing facts as null', () => {
 		expect(deliveryItem(facts)).toEqual({
-			event: 'TransactionReceived',
+			event: 'transactionReceived',
 			accountId: 'acc-1',
 			transactionId: 'tx-1',
 			deliveryId: null,
@@ -295,5 +307,39 @@ describe('deliveryItem and deliveryOutput', () => {
 		const { context } = call({ parameters: { ...PARAMETERS, fetchTransaction: true } });
 		scriptRequests(context, () => fails(404));
 		await expect(deliveryOutput.call(context, facts)).rejects.toBeInstanceOf(NodeApiError);
+	});
+});
+
+describe("a delivery through the node's webhook: the bank's word in, the package's word out", () => {
+	it.each([
+		['TransactionConfirmed', 'transactionConfirmed'],
+		['TransactionReceived', 'transactionReceived'],
+	])('a delivery of %s starts an execution whose item says %s', async (word, event) => {
+		const raw = JSON.stringify({ event: word, xaid: 'acc-1', xtid: 'tx-1', deliveryId: 'd-1' });
+		const { context } = call({
+			raw,
+			parameters: { ...PARAMETERS, events: ['transactionConfirmed', 'transactionReceived'] },
+		});
+		const result = await trigger.webhook.call(context);
+		expect(result.workflowData?.[0]?.map((item) => item.json)).toEqual([
+			{
+				event,
+				accountId: 'acc-1',
+				transactionId: 'tx-1',
+				deliveryId: 'd-1',
+				occurredAt: null,
+			},
+		]);
+	});
+
+	it("a delivery of the package's word is refused with 400 and starts nothing (the bank does not send it)", async () => {
+		const raw = JSON.stringify({ event: 'transactionConfirmed', xaid: 'acc-1', xtid: 'tx-1' });
+		const { context, response } = call({
+			raw,
+			parameters: { ...PARAMETERS, events: ['transactionConfirmed'] },
+		});
+		const result = await trigger.webhook.call(context);
+		expect(result.workflowData).toBeUndefined();
+		expect(response.statusCode).toBe(400);
 	});
 });

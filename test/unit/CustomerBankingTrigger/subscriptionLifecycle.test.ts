@@ -22,7 +22,7 @@ import { fails, ok, scriptedBankCredentials, scriptRequests } from '../../helper
 
 const trigger = new CustomerBankingTrigger();
 const HTTPS_URL = 'https://n8n.example.test/webhook/hook-1/webhook';
-const PARAMETERS = { accounts: ['acc-1', 'acc-2'], events: ['TransactionReceived'] };
+const PARAMETERS = { accounts: ['acc-1', 'acc-2'], events: ['transactionReceived'] };
 
 function hook(
 	options: {
@@ -65,8 +65,40 @@ describe('subscribe (activation)', () => {
 		]);
 	});
 
+	it("subscribes each event under the bank's word, the zapId derived from it", async () => {
+		const { context, calls } = hook({
+			parameters: { accounts: ['acc-1'], events: ['transactionConfirmed', 'transactionReceived'] },
+		});
+		await expect(subscribe.call(context)).resolves.toBe(true);
+		expect(calls.map((call) => (call.body as IDataObject).event)).toEqual([
+			'TransactionConfirmed',
+			'TransactionReceived',
+		]);
+		expect(new Set(calls.map((call) => (call.body as IDataObject).zapId)).size).toBe(2);
+	});
+
+	it("an event given in the bank's word is refused before any request, naming the field and the values", async () => {
+		const { context, calls } = hook({
+			parameters: { accounts: ['acc-1'], events: ['TransactionReceived'] },
+		});
+		await expect(subscribe.call(context)).rejects.toThrow(
+			'Events must be transactionConfirmed or transactionReceived; not supported: TransactionReceived',
+		);
+		expect(calls).toEqual([]);
+	});
+
+	it('a failed subscribe names the event as the Events field shows it', async () => {
+		const { context, setScript } = hook({
+			parameters: { accounts: ['acc-1'], events: ['transactionConfirmed'] },
+		});
+		setScript((call) => (call.method === 'POST' ? fails(400) : ok({})));
+		await expect(subscribe.call(context)).rejects.toThrow(
+			/^Could not subscribe account acc-1 to Transaction Confirmed \(subscription 1 of 1\)/,
+		);
+	});
+
 	it.each<[string, Parameters<typeof hook>[0], RegExp]>([
-		['no account', { parameters: { accounts: [], events: ['TransactionReceived'] } }, /account/i],
+		['no account', { parameters: { accounts: [], events: ['transactionReceived'] } }, /account/i],
 		['no event', { parameters: { accounts: ['acc-1'], events: [] } }, /event/i],
 		[
 			'an unusable Max Running Executions',

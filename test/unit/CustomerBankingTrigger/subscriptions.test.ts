@@ -34,49 +34,58 @@ const test: SubscriptionOwner = {
 
 describe('zapId derivation', () => {
 	it('is deterministic and readable as test or production', () => {
-		const id = deriveZapId(production, 'acc-1', 'TransactionReceived');
-		expect(deriveZapId({ ...production }, 'acc-1', 'TransactionReceived')).toBe(id);
+		const id = deriveZapId(production, 'acc-1', 'transactionReceived');
+		expect(deriveZapId({ ...production }, 'acc-1', 'transactionReceived')).toBe(id);
 		expect(id).toMatch(/^n8n-prod-[0-9a-f]{40}$/);
-		expect(deriveZapId(test, 'acc-1', 'TransactionReceived')).toMatch(/^n8n-test-[0-9a-f]{40}$/);
+		expect(deriveZapId(test, 'acc-1', 'transactionReceived')).toMatch(/^n8n-test-[0-9a-f]{40}$/);
 	});
 
 	it('differs when any identifying part differs', () => {
-		const base = deriveZapId(production, 'acc-1', 'TransactionReceived');
+		const base = deriveZapId(production, 'acc-1', 'transactionReceived');
 		const variants = [
-			deriveZapId({ ...production, workflowId: 'wf-2' }, 'acc-1', 'TransactionReceived'),
-			deriveZapId({ ...production, nodeId: 'node-2' }, 'acc-1', 'TransactionReceived'),
-			deriveZapId({ ...production, webhookUrl: test.webhookUrl }, 'acc-1', 'TransactionReceived'),
-			deriveZapId({ ...production, isTest: true }, 'acc-1', 'TransactionReceived'),
-			deriveZapId(production, 'acc-2', 'TransactionReceived'),
-			deriveZapId(production, 'acc-1', 'TransactionConfirmed'),
+			deriveZapId({ ...production, workflowId: 'wf-2' }, 'acc-1', 'transactionReceived'),
+			deriveZapId({ ...production, nodeId: 'node-2' }, 'acc-1', 'transactionReceived'),
+			deriveZapId({ ...production, webhookUrl: test.webhookUrl }, 'acc-1', 'transactionReceived'),
+			deriveZapId({ ...production, isTest: true }, 'acc-1', 'transactionReceived'),
+			deriveZapId(production, 'acc-2', 'transactionReceived'),
+			deriveZapId(production, 'acc-1', 'transactionConfirmed'),
 		];
 		expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
 	});
 
 	it('cannot be confused by parts that run into each other', () => {
 		expect(
-			deriveZapId({ ...production, workflowId: 'a', nodeId: 'bc' }, 'x', 'TransactionReceived'),
+			deriveZapId({ ...production, workflowId: 'a', nodeId: 'bc' }, 'x', 'transactionReceived'),
 		).not.toBe(
-			deriveZapId({ ...production, workflowId: 'ab', nodeId: 'c' }, 'x', 'TransactionReceived'),
+			deriveZapId({ ...production, workflowId: 'ab', nodeId: 'c' }, 'x', 'transactionReceived'),
+		);
+	});
+
+	it("is derived from the bank's word for the event, what is subscribed", () => {
+		expect(deriveZapId(production, 'acc-1', 'transactionReceived')).toBe(
+			'n8n-prod-6b2211a22395dba257eb1eeef067a8d850069c37',
+		);
+		expect(deriveZapId(production, 'acc-1', 'transactionConfirmed')).toBe(
+			'n8n-prod-34e972966d16d7f32d0db0c7eb20edd1cb79d2c2',
 		);
 	});
 
 	it('fits the sandbox limit of 200 characters', () => {
-		expect(deriveZapId(production, 'acc-1', 'TransactionReceived').length).toBeLessThanOrEqual(200);
+		expect(deriveZapId(production, 'acc-1', 'transactionReceived').length).toBeLessThanOrEqual(200);
 	});
 });
 
 describe('planSubscriptions', () => {
 	it('plans one subscription per account and event, test and production apart', () => {
 		const accounts = ['acc-1', 'acc-2'];
-		const events = ['TransactionReceived', 'TransactionConfirmed'] as const;
+		const events = ['transactionReceived', 'transactionConfirmed'] as const;
 		const prod = planSubscriptions(production, accounts, [...events]);
 		const testPlan = planSubscriptions(test, accounts, [...events]);
 		expect(prod.map(({ xaid, event }) => `${xaid}/${event}`)).toEqual([
-			'acc-1/TransactionReceived',
-			'acc-1/TransactionConfirmed',
-			'acc-2/TransactionReceived',
-			'acc-2/TransactionConfirmed',
+			'acc-1/transactionReceived',
+			'acc-1/transactionConfirmed',
+			'acc-2/transactionReceived',
+			'acc-2/transactionConfirmed',
 		]);
 		expect(new Set(prod.map((t) => t.zapId)).size).toBe(4);
 		const prodIds = new Set(prod.map((t) => t.zapId));
@@ -102,9 +111,13 @@ describe('parameter validation', () => {
 			'Events must contain at least one event',
 		]);
 		expect(subscriptionProblems(['acc-1'], ['PaymentApproved'])).toEqual([
-			'Events must be TransactionConfirmed or TransactionReceived; not supported: PaymentApproved',
+			'Events must be transactionConfirmed or transactionReceived; not supported: PaymentApproved',
 		]);
-		expect(subscriptionProblems(['acc-1'], ['TransactionReceived'])).toEqual([]);
+		// the bank's word is not a value of the field
+		expect(subscriptionProblems(['acc-1'], ['TransactionReceived'])).toEqual([
+			'Events must be transactionConfirmed or transactionReceived; not supported: TransactionReceived',
+		]);
+		expect(subscriptionProblems(['acc-1'], ['transactionReceived'])).toEqual([]);
 	});
 
 	it('accepts the default scheme and names what is wrong with a bad custom one', () => {
@@ -190,10 +203,10 @@ describe('node description', () => {
 
 	it('offers exactly the two events, both selected by default, and fetches the full transaction by default', () => {
 		const events = description.properties.find((p) => p.name === 'events');
-		expect(events?.default).toEqual(['TransactionReceived', 'TransactionConfirmed']);
+		expect(events?.default).toEqual(['transactionReceived', 'transactionConfirmed']);
 		expect((events?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual([
-			'TransactionConfirmed',
-			'TransactionReceived',
+			'transactionConfirmed',
+			'transactionReceived',
 		]);
 		expect(description.properties.find((p) => p.name === 'fetchTransaction')?.default).toBe(true);
 		expect(description.properties.find((p) => p.name === 'accounts')?.typeOptions).toEqual({

@@ -37,22 +37,31 @@ describe('accounts and events', () => {
 	it('lists of text; only known events are read, every value is kept for validation', () => {
 		const context = contextWith({
 			accounts: ['acc-1', ' acc-2 '],
-			events: ['TransactionReceived', 'PaymentSent'],
+			events: ['transactionReceived', 'PaymentSent'],
 		});
 		expect(readAccounts.call(context)).toEqual(expect.arrayContaining(['acc-1']));
-		expect(readEventValues.call(context)).toEqual(['TransactionReceived', 'PaymentSent']);
-		expect(readEvents.call(context)).toEqual(['TransactionReceived']);
+		expect(readEventValues.call(context)).toEqual(['transactionReceived', 'PaymentSent']);
+		expect(readEvents.call(context)).toEqual(['transactionReceived']);
+		// the bank's word is not a value of the Events field
+		expect(readEvents.call(contextWith({ events: ['TransactionReceived'] }))).toEqual([]);
 		expect(readAccounts.call(contextWith({}))).toEqual([]);
 	});
 
 	it.each<[string[], string[], string[]]>([
-		[['acc-1'], ['TransactionReceived'], []],
-		[[], ['TransactionReceived'], ['Accounts must contain at least one account']],
+		[['acc-1'], ['transactionReceived'], []],
+		[[], ['transactionReceived'], ['Accounts must contain at least one account']],
 		[['acc-1'], [], ['Events must contain at least one event']],
 		[
 			['acc-1'],
-			['TransactionReceived', 'PaymentSent'],
-			['Events must be TransactionConfirmed or TransactionReceived; not supported: PaymentSent'],
+			['transactionReceived', 'PaymentSent'],
+			['Events must be transactionConfirmed or transactionReceived; not supported: PaymentSent'],
+		],
+		[
+			['acc-1'],
+			['TransactionConfirmed', 'transactionReceived'],
+			[
+				'Events must be transactionConfirmed or transactionReceived; not supported: TransactionConfirmed',
+			],
 		],
 	])('subscriptionProblems(%j, %j)', (accounts, events, problems) => {
 		expect(subscriptionProblems(accounts, events)).toEqual(problems);
