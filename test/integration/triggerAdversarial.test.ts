@@ -73,7 +73,7 @@ function triggerNode(fetchTransaction: boolean, accounts = [gbp]) {
 	const credentials = credentialsFor(sandbox);
 	const parameters = withPayloadFields(sandbox.variants, {
 		accounts,
-		events: ['TransactionReceived', 'TransactionConfirmed'],
+		events: ['transactionReceived', 'transactionConfirmed'],
 		fetchTransaction,
 	});
 	return async (
@@ -179,7 +179,7 @@ describe('adversarial deliveries', () => {
 		const node = { name: 'Customer Banking Trigger', id: `lost-node-${++nodeCounter}` };
 		const parameters = withPayloadFields(sandbox.variants, {
 			accounts: [gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			fetchTransaction: true,
 		});
 		let database: IDataObject = {};
@@ -238,7 +238,7 @@ describe('adversarial deliveries', () => {
 		const node = { name: 'Customer Banking Trigger', id: `restart-node-${++nodeCounter}` };
 		const parameters = withPayloadFields(sandbox.variants, {
 			accounts: [gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			fetchTransaction: false,
 		});
 		let database: IDataObject = {};
@@ -518,7 +518,7 @@ describe('across a crash of n8n', () => {
 	const parameters = () =>
 		withPayloadFields(sandbox.variants, {
 			accounts: [gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			fetchTransaction: false,
 		});
 

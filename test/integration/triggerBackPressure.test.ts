@@ -103,7 +103,7 @@ function triggerNode(parameters: IDataObject = {}) {
 	const credentials = credentialsFor(sandbox);
 	const all = withPayloadFields(sandbox.variants, {
 		accounts: [gbp],
-		events: ['TransactionReceived'],
+		events: ['transactionReceived'],
 		fetchTransaction: false,
 		...parameters,
 	});
@@ -377,7 +377,7 @@ describe('back-pressure', () => {
 		const node = { name: 'Customer Banking Trigger', id: `back-pressure-node-${++nodeCounter}` };
 		const parameters = withPayloadFields(sandbox.variants, {
 			accounts: [gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			fetchTransaction: false,
 		});
 		const { context } = webhookContext(
@@ -402,7 +402,7 @@ describe('back-pressure', () => {
 		for (const maxRunningExecutions of [0, 1.5, 1001]) {
 			const { context } = hookContext(
 				credentialsFor(sandbox),
-				{ accounts: [gbp], events: ['TransactionReceived'], options: { maxRunningExecutions } },
+				{ accounts: [gbp], events: ['transactionReceived'], options: { maxRunningExecutions } },
 				{ staticData: newStaticData() },
 			);
 			await expect(hooks.create.call(context)).rejects.toThrow(

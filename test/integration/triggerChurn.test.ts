@@ -7,6 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { BankingEvent } from '../../nodes/CustomerBankingTrigger/events';
 import { planSubscriptions } from '../../nodes/CustomerBankingTrigger/subscriptions';
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { startSandbox } from '../sandbox';
@@ -17,7 +18,7 @@ import { hookContext, hooks } from './triggerFixtures';
 import type { TriggerParameters } from './triggerFixtures';
 
 const WEBHOOK_URL = 'http://127.0.0.1:5678/webhook/churn-1/webhook';
-const BOTH = ['TransactionReceived', 'TransactionConfirmed'];
+const BOTH = ['transactionReceived', 'transactionConfirmed'];
 const CYCLES = 100;
 
 /** n8n's activation and deactivation of one webhook trigger, with its static-data persistence. */
@@ -103,7 +104,7 @@ describe.each<[string, VariantsOption]>([
 				isTest: false,
 			},
 			parameters.accounts,
-			BOTH as Array<'TransactionReceived' | 'TransactionConfirmed'>,
+			BOTH as BankingEvent[],
 		);
 		const n8n = new N8nActivation(sandbox, parameters);
 		sandbox.control.setFaults(CHURN_FAULTS);

@@ -30,7 +30,7 @@ import {
 } from './triggerFixtures';
 import type { CapturedDelivery, Receiver, TriggerParameters } from './triggerFixtures';
 
-const BOTH = ['TransactionReceived', 'TransactionConfirmed'];
+const BOTH = ['transactionReceived', 'transactionConfirmed'];
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -108,7 +108,7 @@ function apiRequestsOf(requests: Array<{ method: string; url: string }>) {
 }
 
 describe('verified deliveries', () => {
-	it('receive money → TransactionReceived with the full current transaction', async () => {
+	it("receive money → the bank's TransactionReceived, the item's transactionReceived, with the full current transaction", async () => {
 		const { delivery, transaction } = await receiveMoney(12.34, 'Invoice 1001');
 		const payload = payloadOf(delivery);
 		expect(payload).toMatchObject({
@@ -131,7 +131,7 @@ describe('verified deliveries', () => {
 		expect(result.workflowData?.[0]).toEqual([
 			{
 				json: {
-					event: 'TransactionReceived',
+					event: 'transactionReceived',
 					accountId: gbp,
 					transactionId: transaction.xtid,
 					deliveryId: delivery.headers['x-cb-delivery-id'],
@@ -153,7 +153,7 @@ describe('verified deliveries', () => {
 		]);
 	});
 
-	it('settle → TransactionConfirmed with the transaction as it is now (settled)', async () => {
+	it("settle → the bank's TransactionConfirmed, the item's transactionConfirmed, with the transaction as it is now (settled)", async () => {
 		const { delivery, xtid } = await settlePayment();
 		expect(payloadOf(delivery)).toMatchObject({
 			event: 'TransactionConfirmed',
@@ -166,7 +166,7 @@ describe('verified deliveries', () => {
 
 		const json = result.workflowData?.[0][0].json;
 		expect(json).toMatchObject({
-			event: 'TransactionConfirmed',
+			event: 'transactionConfirmed',
 			accountId: gbp,
 			transactionId: xtid,
 		});
@@ -188,7 +188,7 @@ describe('verified deliveries', () => {
 		const result = await trigger.webhook.call(context);
 
 		expect(result.workflowData?.[0][0].json).toEqual({
-			event: 'TransactionReceived',
+			event: 'transactionReceived',
 			accountId: gbp,
 			transactionId: transaction.xtid,
 			deliveryId: delivery.headers['x-cb-delivery-id'],
@@ -243,7 +243,7 @@ describe('verified deliveries', () => {
 		const { delivery } = await settlePayment();
 		const { context, requests } = webhookContext(
 			credentialsFor(sandbox),
-			{ ...parameters, events: ['TransactionReceived'] },
+			{ ...parameters, events: ['transactionReceived'] },
 			delivery,
 		);
 		const result = await trigger.webhook.call(context);

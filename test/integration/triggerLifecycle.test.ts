@@ -14,7 +14,7 @@ import type { TriggerParameters } from './triggerFixtures';
 
 const PRODUCTION_URL = 'http://127.0.0.1:5678/webhook/webhook-1/webhook';
 const TEST_URL = 'http://127.0.0.1:5678/webhook-test/webhook-1/webhook';
-const BOTH = ['TransactionReceived', 'TransactionConfirmed'];
+const BOTH = ['transactionReceived', 'transactionConfirmed'];
 
 let sandbox: Sandbox;
 
@@ -95,7 +95,7 @@ describe('activation', () => {
 		const planned = planSubscriptions(
 			owner(PRODUCTION_URL, false),
 			[gbp, eur],
-			['TransactionReceived', 'TransactionConfirmed'],
+			['transactionReceived', 'transactionConfirmed'],
 		);
 		expect(subscriptions.map((s) => s.zapId).sort()).toEqual(planned.map((t) => t.zapId).sort());
 		expect(new Set(subscriptions.map((s) => s.url))).toEqual(new Set([PRODUCTION_URL]));
@@ -266,7 +266,7 @@ describe('all-or-nothing create', () => {
 		const failure = hooks.create.call(context);
 		await expect(failure).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(failure).rejects.toThrow(
-			`Could not subscribe account ${sandbox.seeded.accounts.eur} to TransactionReceived (subscription 3 of 4)`,
+			`Could not subscribe account ${sandbox.seeded.accounts.eur} to Transaction Received (subscription 3 of 4)`,
 		);
 
 		expect(sandbox.control.subscriptions()).toEqual([]);
@@ -303,7 +303,7 @@ describe('all-or-nothing create', () => {
 		});
 
 		await expect(hooks.create.call(context)).rejects.toThrow(
-			`Could not subscribe account ${otherWorkspace} to TransactionReceived (subscription 3 of 4)`,
+			`Could not subscribe account ${otherWorkspace} to Transaction Received (subscription 3 of 4)`,
 		);
 		expect(sandbox.control.subscriptions()).toEqual([]);
 	});
@@ -377,7 +377,7 @@ describe('deactivation', () => {
 	it('reports an unsubscribe that failed and keeps it recorded for the next attempt', async () => {
 		const { context, staticData } = hookContext(credentialsFor(sandbox), {
 			accounts: [sandbox.seeded.accounts.gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 		});
 		await hooks.create.call(context);
 		const [subscription] = sandbox.control.subscriptions();
@@ -408,7 +408,7 @@ describe('changing accounts or events of an active workflow', () => {
 
 		const after = hookContext(
 			credentialsFor(sandbox),
-			{ accounts: [eur], events: ['TransactionReceived'] },
+			{ accounts: [eur], events: ['transactionReceived'] },
 			{ staticData },
 		);
 		expect(await hooks.checkExists.call(after.context)).toBe(false);

@@ -44,7 +44,7 @@ function triggerNode(
 	const credentials = { webhookSigningSecret: secret };
 	const parameters: IDataObject = {
 		accounts: [ACCOUNT],
-		events: ['TransactionReceived'],
+		events: ['transactionReceived'],
 		fetchTransaction: false,
 		signatureScheme: scheme,
 	};

@@ -62,7 +62,7 @@ function triggerNode(scheme: string, secret: string, previous = '', extra: IData
 	const credentials = { webhookSigningSecret: secret, webhookSigningSecretPrevious: previous };
 	const parameters: IDataObject = {
 		accounts: [ACCOUNT],
-		events: ['TransactionReceived', 'TransactionConfirmed'],
+		events: ['transactionReceived', 'transactionConfirmed'],
 		fetchTransaction: false,
 		signatureScheme: scheme,
 		...extra,
@@ -127,7 +127,7 @@ describe.each(CASES)('$scheme, signed by $library', ({ scheme, library, secret, 
 		const first = await receive(delivery);
 		expect(first.status).toBe(200);
 		expect(emitted(first)).toBe(true);
-		expect(output(first)).toMatchObject({ event: 'TransactionReceived', accountId: ACCOUNT });
+		expect(output(first)).toMatchObject({ event: 'transactionReceived', accountId: ACCOUNT });
 		const copy = await receive(delivery);
 		expect(emitted(copy)).toBe(false);
 		expect(copy.status).toBe(200);
