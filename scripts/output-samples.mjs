@@ -343,7 +343,7 @@ async function delivery() {
 		getNodeParameter: (name, fallback) => (name === 'fetchTransaction' ? false : fallback),
 	};
 	const facts = {
-		event: 'TransactionReceived',
+		event: 'transactionReceived',
 		xaid: ACCOUNT,
 		xtid: TRANSACTION,
 		deliveryId: 'd-1',

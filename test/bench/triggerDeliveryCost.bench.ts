@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 		const credentials = credentialsFor(sandbox);
 		const parameters = {
 			accounts: [gbp],
-			events: ['TransactionReceived'],
+			events: ['transactionReceived'],
 			fetchTransaction: false,
 		};
 		let database: IDataObject = {};

@@ -147,7 +147,7 @@ describe.each(selectedVersions())(
 			expect(executionError(execution)).toBeUndefined();
 			const [emitted] = nodeOutput(execution, 'Customer Banking Trigger');
 			expect(emitted).toMatchObject({
-				event: 'TransactionReceived',
+				event: 'transactionReceived',
 				accountId: sandbox.seeded.accounts.gbp,
 				transactionId: transaction.xtid,
 			});

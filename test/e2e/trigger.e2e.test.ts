@@ -2,7 +2,7 @@
  * Scenario 6 (both n8n lines): the Customer Banking Trigger in a real n8n. Activation subscribes
  * accounts × events at the sandbox; a settlement makes the sandbox deliver a signed
  * TransactionConfirmed to n8n's production webhook URL and an execution starts with the full
- * transaction; forged deliveries get 401 and start nothing; deactivation leaves no subscription.
+ * transaction, its event in the package's casing (transactionConfirmed); forged deliveries get 401 and start nothing; deactivation leaves no subscription.
  */
 import { withPlainNames } from '../../nodes/shared/outputNames';
 import { createHmac } from 'node:crypto';
@@ -95,7 +95,7 @@ describe.each(selectedVersions())('n8n %s: Customer Banking Trigger', (version) 
 		expect(settled?.status).toBe('settled');
 		expect(nodeOutput(execution, TRIGGER)).toEqual([
 			expect.objectContaining({
-				event: 'TransactionConfirmed',
+				event: 'transactionConfirmed',
 				accountId: gbp,
 				transactionId: xtid,
 				deliveryId: expect.any(String),

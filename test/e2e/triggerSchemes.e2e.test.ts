@@ -97,7 +97,7 @@ describe.each(selectedVersions())('n8n %s: Standard Webhooks deliveries', (versi
 		const execution = await waitForNewExecution(n8n, workflowId, before);
 		expect(executionError(execution)).toBeUndefined();
 		expect(nodeOutput(execution, TRIGGER)).toEqual([
-			expect.objectContaining({ event: 'TransactionReceived', deliveryId: id }),
+			expect.objectContaining({ event: 'transactionReceived', deliveryId: id }),
 		]);
 		expect(nodeOutput(execution, 'After Trigger')).toHaveLength(1);
 

@@ -297,7 +297,7 @@ describe('n8n 2.41.1 in queue mode: main, 2 workers, 2 webhook processes behind 
 			expect(executionError(execution)).toBeUndefined();
 			expect(nodeOutput(execution, TRIGGER)).toEqual([
 				expect.objectContaining({
-					event: 'TransactionConfirmed',
+					event: 'transactionConfirmed',
 					transactionId: xtid,
 					deliveryId: deliveries[0].deliveryId,
 					transaction: expect.objectContaining({ transactionId: xtid, status: 'settled' }),

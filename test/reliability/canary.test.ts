@@ -149,7 +149,7 @@ it('no secret, token or signing secret reaches outputs, errors, logs or the requ
 		.digest('hex');
 	const delivered = webhookContext(
 		credentials,
-		{ accounts: [gbp], events: ['TransactionReceived'] },
+		{ accounts: [gbp], events: ['transactionReceived'] },
 		{
 			path: '/webhook',
 			rawBody: body,

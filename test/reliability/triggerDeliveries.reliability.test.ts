@@ -50,7 +50,7 @@ it(`${EVENTS} events, look-ups failing at random, copies sent concurrently: each
 	const credentials = credentialsFor(sandbox);
 	const parameters = withPayloadFields(sandbox.variants, {
 		accounts: [gbp],
-		events: ['TransactionReceived'],
+		events: ['transactionReceived'],
 		fetchTransaction: true,
 	});
 	const { context: hook } = hookContext(credentials, parameters, {

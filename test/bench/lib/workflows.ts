@@ -182,7 +182,7 @@ export function triggerWorkflow(
 			typeVersion: 1.1,
 			webhookId: randomUUID(),
 			credentials: credential(credentialId),
-			parameters: { accounts: [xaid], events: ['TransactionReceived'], fetchTransaction },
+			parameters: { accounts: [xaid], events: ['transactionReceived'], fetchTransaction },
 		},
 	]);
 }

@@ -238,7 +238,7 @@ describe('a secret echoed in any encoding leaves the nodes nowhere', () => {
 					const { context, logs } = createHookContext({
 						credentials,
 						nodeType: new CustomerBankingTrigger(),
-						parameters: { accounts: ['acc-1'], events: ['TransactionReceived'] },
+						parameters: { accounts: ['acc-1'], events: ['transactionReceived'] },
 						staticData: { node: { subscribedZapIds: ['n8n-prod-outdated'] }, global: {} },
 					});
 					await new CustomerBankingTrigger().webhookMethods.default.create.call(context);
