@@ -150,7 +150,7 @@ export function deliveryFacts(
 	const transaction = checkId(field(fields.transaction), 'text');
 	if (event === undefined || !account.valid || !transaction.valid) {
 		this.logger.warn(
-			`Customer Banking Trigger: refused a signed delivery without ${fields.event}, ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
+			`Customer Banking Trigger: refused a signed delivery without a known ${fields.event}, or without ${fields.account} or ${fields.transaction} (see Payload Field Names)`,
 		);
 		return refuse.call(this, 400);
 	}

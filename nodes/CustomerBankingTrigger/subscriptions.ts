@@ -22,9 +22,10 @@ export interface SubscriptionOwner {
 
 /**
  * The zapId is derived, never random, from everything that identifies one subscription: the same
- * workflow, node, URL, account and event (the bank's word, what is subscribed) always give the same id. Re-subscribing an existing zapId is an
- * idempotent replace (docs/bank-assumptions.md#resubscribe), so a lost static data or a repeated activation can never
- * leave duplicates, and test and production subscriptions (different URLs) never share an id.
+ * workflow, node, URL, account and event (the bank's word, what is subscribed) always give the same
+ * id. Re-subscribing an existing zapId is an idempotent replace (docs/bank-assumptions.md#resubscribe),
+ * so a lost static data or a repeated activation can never leave duplicates, and test and production
+ * subscriptions (different URLs) never share an id.
  */
 export function deriveZapId(owner: SubscriptionOwner, xaid: string, event: BankingEvent): string {
 	const environment = owner.isTest ? 'test' : 'prod';

@@ -241,6 +241,18 @@ describe('deliveryFacts', () => {
 		expect(response.statusCode).toBe(400);
 	});
 
+	it('an unknown event word is logged as such, naming the field the node reads', () => {
+		const { context, logs } = call();
+		deliveryFacts.call(context, { ...payload, event: 'transactionReceived' });
+		expect(logs).toContainEqual(
+			expect.objectContaining({
+				level: 'warn',
+				message:
+					'Customer Banking Trigger: refused a signed delivery without a known event, or without xaid or xtid (see Payload Field Names)',
+			}),
+		);
+	});
+
 	it('an inherited field is not read (only own fields of the payload)', () => {
 		const { context } = call();
 		const inherited = Object.create(payload) as IDataObject;
