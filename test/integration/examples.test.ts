@@ -14,6 +14,7 @@ import { CustomerBankingTrigger } from '../../nodes/CustomerBankingTrigger/Custo
 import { credentialsFor } from '../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { byId, mainJson, runNode } from './actionNode';
+import { withPlainNames } from '../../nodes/shared/outputNames';
 import { requestApprovals, sandboxTrigger } from './approvalTriggerHarness';
 
 interface ExampleNode {
@@ -201,7 +202,7 @@ describe('pinned data has the shape of real output', () => {
 		expect(keys(pinned('sync-payees.json', 'Create or update payee'))).toEqual(keys(payee));
 	});
 
-	it("a delivery: the trigger's fields and the transaction as the bank gives it", async () => {
+	it("a delivery: the trigger's fields and the transaction under the plain names the trigger gives it", async () => {
 		const [delivery] = pinned('settled-payments.json', 'Customer Banking Trigger');
 		expect(Object.keys(delivery).sort()).toEqual([
 			'accountId',
@@ -216,11 +217,15 @@ describe('pinned data has the shape of real output', () => {
 			resource: 'transaction',
 			operation: 'get',
 			transactionId: String((incoming as { xtid: string }).xtid),
-			// the trigger's `transaction` is the record as the bank sent it
 			simplify: false,
 		});
-		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(keys(transaction));
-		expect((delivery.transaction as { xtid: string }).xtid).toBe(delivery.transactionId);
+		// the trigger's `transaction` is the whole record with its IDs under the plain names (deliverySteps.ts)
+		expect(keys([delivery.transaction as Record<string, unknown>])).toEqual(
+			keys(transaction.map((record) => withPlainNames(record))),
+		);
+		expect((delivery.transaction as { transactionId: string }).transactionId).toBe(
+			delivery.transactionId,
+		);
 	});
 
 	it('approval events: requested, and approved, declined and expired as the Approval Trigger emits them', async () => {
