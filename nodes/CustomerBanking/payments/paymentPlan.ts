@@ -100,18 +100,8 @@ export function keyOf(keying: Keying, payment: Payment, refused?: string[]): Ide
 /** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
 function batchKeyOf(keying: Keying, batchIndex: number, members: Payment[]): IdempotencyKey {
 	if (keying.skipAlreadyMade) return detailsKey(bodyDigest(requestBodyOf(members, true)), true);
-	return batchKey(
-		keying.scope,
-		batchIndex,
-		members.map((member) => member.itemIndex),
-	);
-}
-
-function chunk<T>(list: T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size)
-		chunks.push(list.slice(start, start + size));
-	return chunks;
+	const itemIndexes = members.map((member) => member.itemIndex);
+	return batchKey(keying.scope, batchIndex, itemIndexes);
 }
 
 /**
@@ -129,10 +119,10 @@ export function plannedRequests(
 ): PlannedRequest[] {
 	const alone = (payment: Payment) =>
 		batchSize === undefined || payment.customKey !== undefined || refusedBefore.has(payment);
-	const batches = chunk(
-		payments.filter((payment) => !alone(payment)),
-		batchSize ?? 1,
-	);
+	const batches: Payment[][] = [];
+	const batched = payments.filter((payment) => !alone(payment));
+	for (let start = 0; start < batched.length; start += batchSize ?? 1)
+		batches.push(batched.slice(start, start + (batchSize ?? 1)));
 	const requests = [
 		...batches.map((members) => ({ members, asBatch: true })),
 		...payments.filter(alone).map((payment) => ({ members: [payment], asBatch: false })),

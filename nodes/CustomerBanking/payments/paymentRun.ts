@@ -39,10 +39,7 @@ import type { SpendingLimits } from './spendingLimits';
 
 /** How one run of Submit or Submit Batch goes, as its form says. */
 export interface RunOptions {
-	/**
-	 * Skip Payments Already Made: payments the bank already holds are not sent, and keys come from the
-	 * payments' details instead of this execution.
-	 */
+	/** Skip Payments Already Made: what the bank holds is not sent; keys come from the details. */
 	skipAlreadyMade: boolean;
 	/** Look Back: how many days back Skip Payments Already Made reads; 0 reads every record. */
 	lookBackDays: number;
@@ -103,20 +100,11 @@ export class PaymentRun {
 		const memory = PaymentMemory.of(this.context);
 		const toCheck = paymentsToCheckAtBank(payments, keying, memory);
 		const checked = await this.checkAtBank(toCheck, keying, options.lookBackDays);
-		const { limits, grouping } = options;
-		const plan = planPayments({
-			payments,
-			keying,
-			memory,
-			atBank: checked,
-			limits,
-			spent: memory.spent,
-			grouping,
-		});
+		const planned = { ...options, payments, keying, memory, spent: memory.spent };
+		const plan = planPayments({ ...planned, atBank: checked });
 		memory.spent = plan.spentAfter;
-		const sending = new Sending(this.context, memory, plan.identities, checked.listed, {
-			keysLost: this.scope.keysLost,
-		});
+		const { keysLost } = this.scope;
+		const sending = new Sending(this.context, memory, plan.identities, checked.listed, keysLost);
 		const steps: StepResult[] = [];
 		for (const step of plan.steps) {
 			const result = await sending.perform(step, options.resubmitWhen);
@@ -146,11 +134,9 @@ export class PaymentRun {
 		try {
 			read = await paymentsAlreadyAtBank.call(this.context, payments, lookBackDays);
 		} catch (error) {
-			const unkeyed = (payment: Payment) => keyOf(keying, payment);
-			return {
-				...nothing,
-				unchecked: uncheckedOutcomes.call(this.context, payments, unkeyed, error),
-			};
+			const keyed = (payment: Payment) => keyOf(keying, payment);
+			const unchecked = uncheckedOutcomes.call(this.context, payments, keyed, error);
+			return { ...nothing, unchecked };
 		}
 		for (const payment of payments) {
 			const earlier = read.matches.get(payment.itemIndex) ?? [];
@@ -168,7 +154,7 @@ class Sending {
 		private readonly identities: ReadonlyMap<Payment, string>,
 		/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
 		private readonly heldBeforeSending: ReadonlySet<string>,
-		private readonly scope: Pick<KeyScope, 'keysLost'>,
+		private readonly keysLost: boolean,
 	) {}
 
 	/** One step: its outcomes, and for a request with Resubmit Rejected Items on, its resubmission. */
@@ -183,14 +169,8 @@ class Sending {
 			case 'known':
 				return { step, outcomes: step.outcomes };
 			case 'keyConflict': {
-				const { payment, key, conflict, earlierMayHaveBeenMade } = step;
-				const outcomes = keyConflictOutcomes.call(
-					this.context,
-					[payment],
-					key,
-					conflict,
-					earlierMayHaveBeenMade,
-				);
+				const { payment, key, conflict, earlierMayHaveBeenMade: earlier } = step;
+				const outcomes = keyConflictOutcomes.call(this.context, [payment], key, conflict, earlier);
 				return { step, outcomes };
 			}
 			case 'holdBack':
@@ -213,7 +193,7 @@ class Sending {
 		key: IdempotencyKey,
 		asBatch: boolean,
 	): Promise<PaymentOutcome[]> {
-		if (!this.scope.keysLost) return await this.sendRequest(payments, key, asBatch);
+		if (!this.keysLost) return await this.sendRequest(payments, key, asBatch);
 		const { held, send, sendKey } = await this.holdBackPossiblyMade(payments, key);
 		return send.length === 0
 			? held

@@ -257,22 +257,16 @@ export function validatedResults(
 	requests: PlannedRequest[],
 	{ batchSize }: Grouping,
 ): BatchItemResult[] {
-	if (batchSize === undefined) {
-		const keys = new Map(requests.map((request) => [request.members[0], request.key]));
-		return read.map((entry) =>
-			entry.valid
-				? validatedResult(entry.payment, keys.get(entry.payment) as IdempotencyKey)
-				: invalidResult(entry.itemIndex, entry.issues),
-		);
-	}
-	return [
+	const batched = batchSize !== undefined;
+	const results = [
 		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
 		...requests.flatMap((request, index) =>
 			request.members.map((member) =>
-				validatedResult(member, request.key, placementOf(request, index)),
+				validatedResult(member, request.key, batched ? placementOf(request, index) : undefined),
 			),
 		),
 	];
+	return batched ? results : results.sort((a, b) => a.itemIndex - b.itemIndex);
 }
 
 /**
@@ -284,10 +278,8 @@ export function runResults(run: RunResult, { batchSize }: Grouping): BatchItemRe
 	let sent = 0;
 	const results = run.steps.flatMap(({ step, outcomes, resubmission }) => {
 		if (outcomes === undefined) return [unsentResult(step)];
-		const batch =
-			batchSize !== undefined && step.kind === 'send'
-				? placementOf(step.request, sent++)
-				: undefined;
+		const request = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
+		const batch = batchSize !== undefined ? request : undefined;
 		return outcomes.map((outcome) =>
 			outcomeResult(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
 		);
