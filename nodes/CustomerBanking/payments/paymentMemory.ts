@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isPlainObject } from '../../shared/records';
+import type { Spent } from './spendingLimits';
 
 /** The part of a Set the look-up needs: which xtids are already reported for a payment. */
 export interface XtidClaims {
@@ -27,6 +28,7 @@ export interface SentRequest {
 const KEYS = 'paymentKeys';
 const IDENTITIES = 'paymentIdentities';
 const CLAIMED = 'claimedXtids';
+const SPENT = 'spentPerAccount';
 
 function objectAt(memory: IDataObject, name: string): IDataObject {
 	const value = memory[name];
@@ -43,14 +45,14 @@ function objectAt(memory: IDataObject, name: string): IDataObject {
  * payments (a payment is sent again only under the key it was first sent with, and a key only with its
  * body), whether it may have been processed, which xtids the bank answered it with (an answer repeating
  * one is a replay, and a look-up claims only those), and which xtids are already reported for another
- * payment (never claimed twice).
+ * payment (never claimed twice), and what the spending limits count as paid.
  */
 export class PaymentMemory {
 	private readonly keys: IDataObject;
 	private readonly identities: IDataObject;
 	private readonly claimed: IDataObject;
 
-	constructor(memory: IDataObject) {
+	constructor(private readonly memory: IDataObject) {
 		this.keys = objectAt(memory, KEYS);
 		this.identities = objectAt(memory, IDENTITIES);
 		this.claimed = objectAt(memory, CLAIMED);
@@ -64,6 +66,15 @@ export class PaymentMemory {
 		has: (xtid) => this.claimed[xtid] === true,
 		add: (xtid) => (this.claimed[xtid] = true),
 	};
+
+	/** What this execution may already have paid, per account (spendingLimits.ts). */
+	get spent(): Spent {
+		return objectAt(this.memory, SPENT) as Spent;
+	}
+
+	set spent(spent: Spent) {
+		this.memory[SPENT] = spent;
+	}
 
 	/** The request sent with this key, as remembered (store wrote it whole). */
 	request(key: string): SentRequest | undefined {

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import {
 	batchKey,
 	detailsKey,
@@ -14,7 +12,7 @@ import type { Payment } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import type { FoundPayment } from './paymentLookUp';
 import type { PaymentMemory, SentRequest } from './paymentMemory';
-import { type SpendingLimits, withinLimits } from './spendingLimits';
+import { type Spent, type SpendingLimits, withinLimits } from './spendingLimits';
 
 /** One request to send: its payments in the order they go, and its key. */
 export interface PlannedRequest {
@@ -41,7 +39,7 @@ export type PaymentStep =
 			earlierMayHaveBeenMade: boolean;
 	  }
 	| { kind: 'overLimit'; payment: Payment; reason: string }
-	| { kind: 'holdBack'; payments: Payment[]; why: string }
+	| { kind: 'holdBack'; payment: Payment; key: IdempotencyKey; why: string }
 	/** Skip Payments Already Made: the bank shows a payment with these details already; not sent. */
 	| { kind: 'alreadyMade'; payment: Payment; earlier: FoundPayment[] };
 
@@ -56,9 +54,7 @@ export const firstItemOf = (step: PaymentStep): number => {
 			? step.request.members
 			: step.kind === 'known'
 				? step.outcomes.map((o) => o.payment)
-				: step.kind === 'holdBack'
-					? step.payments
-					: [step.payment];
+				: [step.payment];
 	return Math.min(...payments.map((payment) => payment.itemIndex));
 };
 
@@ -73,15 +69,125 @@ export interface BeforeSending {
 	unchecked: PaymentOutcome[];
 }
 
+/** Where a run's keys come from: this execution (`scope`), or the payments' details (Skip Payments Already Made). */
+export interface Keying {
+	scope: KeyScope;
+	skipAlreadyMade: boolean;
+}
+
+/** How new payments go into requests: one per request (Submit), or in batches of `batchSize` (Submit Batch). */
+export interface Grouping {
+	batchSize?: number;
+}
+
+/**
+ * The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key or sent
+ * again). One sent again after refusals (`refused`: the IDs of those refused payments, sorted) has a key
+ * of those refusals: a re-run that finds the same refusals (the new payment not shown yet) sends it
+ * under the same key, which the bank pays once.
+ */
+export function keyOf(keying: Keying, payment: Payment, refused?: string[]): IdempotencyKey {
+	if (refused !== undefined)
+		return {
+			key: uuidV4FromParts(['send-again', bodyDigest(payment.body), ...refused]),
+			source: 'details',
+		};
+	if (payment.customKey === undefined && keying.skipAlreadyMade)
+		return detailsKey(bodyDigest(payment.body), false);
+	return itemKey(keying.scope, payment.itemIndex, payment.customKey);
+}
+
+/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
+function batchKeyOf(keying: Keying, batchIndex: number, members: Payment[]): IdempotencyKey {
+	if (keying.skipAlreadyMade) return detailsKey(bodyDigest(requestBodyOf(members, true)), true);
+	const itemIndexes = members.map((member) => member.itemIndex);
+	return batchKey(keying.scope, batchIndex, itemIndexes);
+}
+
+/**
+ * The requests of new payments, in input order (what Validate Only shows, too): Submit's one per
+ * payment; Submit Batch's items without a custom key in batches of `batchSize` with a derived key (spec
+ * §Payments rule 2: one key per batch), and each item with a custom key, or sent again after a refusal
+ * (`refusedBefore`), alone with its own key. A batch key covers the whole batch, so it could not protect
+ * one invoice that moves to another batch.
+ */
+export function plannedRequests(
+	payments: Payment[],
+	keying: Keying,
+	{ batchSize }: Grouping,
+	refusedBefore: ReadonlyMap<Payment, string[]> = new Map(),
+): PlannedRequest[] {
+	const alone = (payment: Payment) =>
+		batchSize === undefined || payment.customKey !== undefined || refusedBefore.has(payment);
+	const batches: Payment[][] = [];
+	const batched = payments.filter((payment) => !alone(payment));
+	for (let start = 0; start < batched.length; start += batchSize ?? 1)
+		batches.push(batched.slice(start, start + (batchSize ?? 1)));
+	const requests = [
+		...batches.map((members) => ({ members, asBatch: true })),
+		...payments.filter(alone).map((payment) => ({ members: [payment], asBatch: false })),
+	].sort((a, b) => a.members[0].itemIndex - b.members[0].itemIndex);
+	return requests.map(({ members, asBatch }, index) => ({
+		members,
+		asBatch,
+		key: asBatch
+			? batchKeyOf(keying, index, members)
+			: keyOf(keying, members[0], refusedBefore.get(members[0])),
+	}));
+}
+
+/** Everything one plan is made from; nothing of n8n, no requests. */
+export interface PlanInput {
+	/** The valid payments of the run, in input order. */
+	payments: Payment[];
+	keying: Keying;
+	/** What the node remembers of this execution: read, never written here. */
+	memory: PaymentMemory;
+	atBank: BeforeSending;
+	limits: SpendingLimits;
+	/** What this execution may already have paid (spendingLimits.ts). */
+	spent: Spent;
+	grouping: Grouping;
+}
+
+export interface Plan {
+	steps: PaymentStep[];
+	/** `spent` with the payments this plan sends: the executor keeps it before sending. */
+	spentAfter: Spent;
+	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
+	identities: ReadonlyMap<Payment, string>;
+}
+
 /**
  * The plan of one run of Submit or Submit Batch, with no requests and no n8n: from the payments, what the
  * node remembers of this execution (PaymentMemory) and what the bank showed before sending, which
- * requests go under which keys, which payments are looked up instead, and which are not sent. PaymentRun
- * performs the plan. `skipAlreadyMade` (Skip Payments Already Made): keys come from the payments' details
- * instead of this execution.
+ * requests go under which keys, which payments are looked up instead, and which are not sent
+ * (Planning.steps). PaymentRun performs the plan.
  */
-export class PaymentPlanner {
-	private identities = new Map<Payment, string>();
+export function planPayments(input: PlanInput): Plan {
+	const planning = new Planning(input.keying, input.memory, input.payments);
+	const { usable, conflicts } = planning.screen(input.payments);
+	return { ...planning.steps(usable, conflicts, input), identities: planning.identities };
+}
+
+/**
+ * Skip Payments Already Made: the payments to look up among the bank's records before sending, those
+ * the plan may send that were not sent before in this execution (a payment sent before goes again only
+ * under its key).
+ */
+export function paymentsToCheckAtBank(
+	payments: Payment[],
+	keying: Keying,
+	memory: PaymentMemory,
+): Payment[] {
+	if (!keying.skipAlreadyMade) return [];
+	const planning = new Planning(keying, memory, payments);
+	return planning.screen(payments).usable.filter((payment) => !planning.mayHaveBeenMade(payment));
+}
+
+/** One plan being made: the payments' identities, and the memory of this execution it reads. */
+class Planning {
+	readonly identities: Map<Payment, string>;
 
 	/**
 	 * Send Again If Refused: the payments sent again because every payment the bank shows with their
@@ -89,32 +195,23 @@ export class PaymentPlanner {
 	 */
 	private readonly refusedBefore = new Map<Payment, string[]>();
 
-	/** `memory`: read when first needed, so a run that plans nothing leaves the node's memory as it was. */
 	constructor(
-		readonly scope: KeyScope,
-		readonly skipAlreadyMade: boolean,
-		private readonly memoryOf: () => PaymentMemory,
-	) {}
-
-	private get memory(): PaymentMemory {
-		return this.memoryOf();
+		private readonly keying: Keying,
+		private readonly memory: PaymentMemory,
+		payments: readonly Payment[],
+	) {
+		this.identities = paymentIdentities(payments, keying.scope.runIndex);
 	}
 
-	/** Which payment each one is, across the runs of this node in this execution (paymentIdentity.ts). */
-	identify(payments: readonly Payment[]): void {
-		this.identities = paymentIdentities(payments, this.scope.runIndex);
-	}
-
-	/** Whether payments were identified: requests then record their payments' identities. */
-	get identified(): boolean {
-		return this.identities.size > 0;
-	}
-
-	identityOf(payment: Payment): string {
+	private identityOf(payment: Payment): string {
 		const identity = this.identities.get(payment);
 		if (identity === undefined)
 			throw new Error(`payment of item ${payment.itemIndex} was not identified`);
 		return identity;
+	}
+
+	private keyOf(payment: Payment): IdempotencyKey {
+		return keyOf(this.keying, payment, this.refusedBefore.get(payment));
 	}
 
 	/** What the spending limits count a payment as: its custom key (the bank pays one key once), else its identity. */
@@ -132,7 +229,7 @@ export class PaymentPlanner {
 	}
 
 	/** The key a payment was first sent with in this execution. */
-	firstKeyOf(payment: Payment): string | undefined {
+	private firstKeyOf(payment: Payment): string | undefined {
 		return this.memory.keyOfPayment(this.identityOf(payment));
 	}
 
@@ -148,52 +245,23 @@ export class PaymentPlanner {
 		return this.memory.request(key)?.possiblyMade === true;
 	}
 
-	/** Whether this payment is sent again after refusals (Send Again If Refused): in a request of its own. */
-	sendsAgain(payment: Payment): boolean {
-		return this.refusedBefore.has(payment);
-	}
-
-	/**
-	 * The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key or sent
-	 * again). One sent again after refusals has a key of those refusals: a re-run that finds the same
-	 * refusals (the new payment not shown yet) sends it under the same key, which the bank pays once.
-	 */
-	keyOf(payment: Payment): IdempotencyKey {
-		const refused = this.refusedBefore.get(payment);
-		if (refused !== undefined)
-			return {
-				key: uuidV4FromParts(['send-again', bodyDigest(payment.body), ...refused]),
-				source: 'details',
-			};
-		if (payment.customKey === undefined && this.skipAlreadyMade)
-			return detailsKey(bodyDigest(payment.body), false);
-		return itemKey(this.scope, payment.itemIndex, payment.customKey);
-	}
-
-	/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
-	batchKeyOf(batchIndex: number, members: readonly Payment[]): IdempotencyKey {
-		if (this.skipAlreadyMade)
-			return detailsKey(bodyDigest(requestBodyOf([...members], true)), true);
-		return batchKey(
-			this.scope,
-			batchIndex,
-			members.map((member) => member.itemIndex),
-		);
-	}
-
 	/** The source of the keys this run derives itself. */
-	get ownKeySource(): IdempotencyKey['source'] {
-		return this.skipAlreadyMade ? 'details' : 'derived';
+	private get ownKeySource(): IdempotencyKey['source'] {
+		return this.keying.skipAlreadyMade ? 'details' : 'derived';
+	}
+
+	/** A payment sent before that is not sent again now: looked up under the key it was first sent with. */
+	private holdBack(payment: Payment, why: string): PaymentStep {
+		const key = { key: this.firstKeyOf(payment) as string, source: this.ownKeySource };
+		return { kind: 'holdBack', payment, key, why };
 	}
 
 	/**
 	 * spec §Payments rule 1, §Errors rule 7: one key, one body. A payment whose custom key was already used
 	 * for another body, in this run or an earlier one of this execution, is refused before anything is
-	 * sent; so is a payment sent before under another key than the one it has now. Identifies the payments
-	 * first.
+	 * sent; so is a payment sent before under another key than the one it has now.
 	 */
 	screen(payments: Payment[]): { usable: Payment[]; conflicts: PaymentStep[] } {
-		this.identify(payments);
 		const bodies = new Map<string, string>();
 		const usable: Payment[] = [];
 		const conflicts: PaymentStep[] = [];
@@ -233,30 +301,18 @@ export class PaymentPlanner {
 	}
 
 	/**
-	 * Skip Payments Already Made: the payments to look up among the bank's records before sending, those
-	 * not sent before in this execution (a payment sent before goes again only under its key).
-	 */
-	toCheckAtBank(usable: Payment[]): Payment[] {
-		return this.skipAlreadyMade ? usable.filter((payment) => !this.mayHaveBeenMade(payment)) : [];
-	}
-
-	/**
 	 * The steps of this run for the payments `screen` left usable, in input order, with the key conflicts
 	 * it found: payments the bank already holds left out, the spending limits applied (a payment sent
-	 * before that is over a limit now is looked up, not reported "not sent"; `spent` is the node's memory
-	 * of amounts paid), then the requests planned (`planNew` groups the new payments).
+	 * before that is over a limit now is looked up, not reported "not sent"), then the requests planned.
 	 */
 	steps(
 		usable: Payment[],
 		conflicts: PaymentStep[],
-		{ atBank: shown, unchecked }: BeforeSending,
-		limits: SpendingLimits,
-		spent: IDataObject,
-		planNew: (fresh: Payment[]) => PlannedRequest[],
-	): PaymentStep[] {
+		{ atBank: { atBank: shown, unchecked }, limits, spent, grouping }: PlanInput,
+	): { steps: PaymentStep[]; spentAfter: Spent } {
 		const atBank = this.withoutSentAgain(shown);
 		const notSent = new Set(unchecked.map((outcome) => outcome.payment));
-		const { allowed, refused } = withinLimits(
+		const { allowed, refused, spentAfter } = withinLimits(
 			usable.filter((payment) => !atBank.has(payment) && !notSent.has(payment)),
 			limits,
 			{
@@ -265,7 +321,7 @@ export class PaymentPlanner {
 			},
 			spent,
 		);
-		const plan = this.plan(allowed, planNew);
+		const plan = this.plan(allowed, grouping);
 		const heldOverLimit = refused.filter(({ payment }) => this.mayHaveBeenMade(payment));
 		const steps: PaymentStep[] = [
 			...conflicts,
@@ -277,23 +333,11 @@ export class PaymentPlanner {
 			...refused
 				.filter((entry) => !heldOverLimit.includes(entry))
 				.map(({ payment, reason }): PaymentStep => ({ kind: 'overLimit', payment, reason })),
-			...heldOverLimit.map(
-				({ payment }): PaymentStep => ({
-					kind: 'holdBack',
-					payments: [payment],
-					why: HELD_OVER_LIMIT,
-				}),
-			),
-			...plan.held.map(
-				(payment): PaymentStep => ({
-					kind: 'holdBack',
-					payments: [payment],
-					why: HELD_WITH_OTHERS,
-				}),
-			),
+			...heldOverLimit.map(({ payment }) => this.holdBack(payment, HELD_OVER_LIMIT)),
+			...plan.held.map((payment) => this.holdBack(payment, HELD_WITH_OTHERS)),
 			...plan.requests.map((request): PaymentStep => ({ kind: 'send', request })),
 		];
-		return steps.sort((a, b) => firstItemOf(a) - firstItemOf(b));
+		return { steps: steps.sort((a, b) => firstItemOf(a) - firstItemOf(b)), spentAfter };
 	}
 
 	/**
@@ -317,17 +361,22 @@ export class PaymentPlanner {
 	 * The requests of this run, in input order. A payment sent before in this execution goes again only
 	 * in the request it was first sent in, with that key and that body, and only when every payment of
 	 * that request is here again; otherwise it is held back (`held`) and looked up, never sent under a new
-	 * key. Whatever else `planNew` groups; a new request whose key was already sent with another body is
-	 * refused before anything is sent.
+	 * key. The others are grouped as new (plannedRequests); a new request whose key was already sent with
+	 * another body is refused before anything is sent.
 	 */
 	private plan(
 		payments: Payment[],
-		planNew: (fresh: Payment[]) => PlannedRequest[],
+		grouping: Grouping,
 	): { requests: PlannedRequest[]; held: Payment[]; conflicts: PaymentStep[] } {
 		const byIdentity = new Map(payments.map((payment) => [this.identityOf(payment), payment]));
 		const planned = new Set<Payment>();
 		const { requests, held } = this.planSentBefore(payments, byIdentity, planned);
-		const fresh = planNew(payments.filter((payment) => !planned.has(payment)));
+		const fresh = plannedRequests(
+			payments.filter((payment) => !planned.has(payment)),
+			this.keying,
+			grouping,
+			this.refusedBefore,
+		);
 		const conflicts = this.planNewRequests(fresh, byIdentity, requests);
 		requests.sort(
 			(a, b) =>

@@ -15,7 +15,6 @@ import { bodyDigest } from './paymentIdentity';
 import {
 	findCandidates,
 	type FoundPayment,
-	type LookupResult,
 	lookUpPayments,
 	paymentsAlreadyAtBank,
 } from './paymentLookUp';
@@ -23,47 +22,97 @@ import { PaymentMemory } from './paymentMemory';
 import {
 	afterKeysLost,
 	type BeforeSending,
+	type Grouping,
+	keyOf,
+	type Keying,
 	type PaymentStep,
-	PaymentPlanner,
+	paymentsToCheckAtBank,
+	planPayments,
 	type PlannedRequest,
+	plannedRequests,
 	requestBodyOf,
 } from './paymentPlan';
 import { failedRequestStatus } from '../../shared/evidence';
-import { readAnswer } from './readAnswer';
+import { type AnswerDependencies, readAnswer } from './readAnswer';
 import { MAX_RESUBMISSIONS, type ResubmissionNote, selectResubmissions } from './resubmission';
 import type { SpendingLimits } from './spendingLimits';
 
+/** How one run of Submit or Submit Batch goes, as its form says. */
+export interface RunOptions {
+	/** Skip Payments Already Made: what the bank holds is not sent; keys come from the details. */
+	skipAlreadyMade: boolean;
+	/** Look Back: how many days back Skip Payments Already Made reads; 0 reads every record. */
+	lookBackDays: number;
+	limits: SpendingLimits;
+	grouping: Grouping;
+	/** Resubmit Rejected Items: the rejection reasons sent once more. */
+	resubmitWhen?: RegExp;
+}
+
+/** One step of a run and its outcomes; none for a payment not sent (over a limit, or already made). */
+export interface StepResult {
+	step: PaymentStep;
+	outcomes?: PaymentOutcome[];
+	/** Resubmit Rejected Items: what happened to each rejected item of the step. */
+	resubmission?: ReadonlyMap<number, ResubmissionNote>;
+}
+
+export interface RunResult {
+	/** The steps performed, in input order. */
+	steps: StepResult[];
+	/** Per item checked at the bank: what the check read (paymentLookUp.ts coverageNote). */
+	checkedAtBank: ReadonlyMap<number, string>;
+}
+
 /**
- * The executor of the payments one run of the node sends: PaymentPlanner (paymentPlan.ts) decides
- * what to send under which key and what to look up, from what the node remembers of this execution
- * (PaymentMemory, kept in the node's execution context) and what the bank showed; this class performs
- * each step: sending, looking up and resubmitting. Every outcome carries its payment and the key it was
- * sent with, with that key's source. Submit and Submit Batch share it.
+ * The executor of the payments one run of the node sends, for Submit and Submit Batch alike: it reads
+ * what the node remembers of this execution (PaymentMemory, kept in the node's execution context) and,
+ * with Skip Payments Already Made, what the bank shows; planPayments (paymentPlan.ts) decides from that
+ * what to send under which key and what to look up; the executor performs each step: sending, looking
+ * up and resubmitting. Every outcome carries its payment and the key it was sent with, with that key's
+ * source.
  */
 export class PaymentRun {
-	readonly scope: KeyScope;
+	private readonly scope: KeyScope;
 
-	readonly planner: PaymentPlanner;
+	constructor(private readonly context: IExecuteFunctions) {
+		this.scope = keyScopeOf.call(context);
+	}
 
-	private remembered?: PaymentMemory;
-
-	/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
-	private readonly heldBeforeSending = new Set<string>();
-	/** Per item checked at the bank: what the check read (paymentLookUp.ts coverageNote). */
-	readonly checkedAtBank = new Map<number, string>();
+	/** Validate Only: the requests these payments would go in, under their keys; nothing read or sent. */
+	requestsOf(
+		payments: Payment[],
+		{ skipAlreadyMade, grouping }: Pick<RunOptions, 'skipAlreadyMade' | 'grouping'>,
+	): PlannedRequest[] {
+		return plannedRequests(payments, { scope: this.scope, skipAlreadyMade }, grouping);
+	}
 
 	/**
-	 * `skipAlreadyMade` (Skip Payments Already Made): payments the bank already holds are not sent, and
-	 * keys come from the payments' details instead of this execution.
+	 * Sends these valid payments: the node's memory read (only when there are payments, so a run that
+	 * sends nothing leaves it as it was), the bank checked (Skip Payments Already Made), the plan made and
+	 * its spending kept before anything is sent, then each step in input order. Without Continue On
+	 * Fail the run stops after the first step that failed: later payments stay unsent, as n8n does item
+	 * by item.
 	 */
-	constructor(
-		readonly context: IExecuteFunctions,
-		readonly skipAlreadyMade: boolean,
-		/** Look Back: how many days back Skip Payments Already Made reads; 0 reads every record. */
-		private readonly lookBackDays = 0,
-	) {
-		this.scope = keyScopeOf.call(context);
-		this.planner = new PaymentPlanner(this.scope, skipAlreadyMade, () => this.memory);
+	async execute(payments: Payment[], options: RunOptions): Promise<RunResult> {
+		if (payments.length === 0) return { steps: [], checkedAtBank: new Map() };
+		const keying: Keying = { scope: this.scope, skipAlreadyMade: options.skipAlreadyMade };
+		const memory = PaymentMemory.of(this.context);
+		const toCheck = paymentsToCheckAtBank(payments, keying, memory);
+		const checked = await this.checkAtBank(toCheck, keying, options.lookBackDays);
+		const planned = { ...options, payments, keying, memory, spent: memory.spent };
+		const plan = planPayments({ ...planned, atBank: checked });
+		memory.spent = plan.spentAfter;
+		const { keysLost } = this.scope;
+		const sending = new Sending(this.context, memory, plan.identities, checked.listed, keysLost);
+		const steps: StepResult[] = [];
+		for (const step of plan.steps) {
+			const result = await sending.perform(step, options.resubmitWhen);
+			steps.push(result);
+			const failed = result.outcomes?.some((outcome) => outcome.kind === 'failed') === true;
+			if (failed && !this.context.continueOnFail()) break;
+		}
+		return { steps, checkedAtBank: checked.lookedAt };
 	}
 
 	/**
@@ -71,108 +120,65 @@ export class PaymentRun {
 	 * payee, amount, currency, reference) match a payment the bank shows (spec §Errors rule 3: approvals
 	 * and transactions, matching on reference): made, on its way or waiting for approval, or refused
 	 * earlier, which is not sent again automatically either (spec §Errors rule 5). Every xtid the lists
-	 * show is kept: the bank answering one of them later is a payment made before.
+	 * show is kept (`listed`): the bank answering one of them later is a payment made before.
 	 */
-	private async checkAtBank(payments: Payment[]): Promise<BeforeSending> {
+	private async checkAtBank(
+		payments: Payment[],
+		keying: Keying,
+		lookBackDays: number,
+	): Promise<BeforeSending & { listed: Set<string>; lookedAt: Map<number, string> }> {
 		const atBank = new Map<Payment, FoundPayment[]>();
-		if (payments.length === 0) return { atBank, unchecked: [] };
+		const nothing = { atBank, unchecked: [], listed: new Set<string>(), lookedAt: new Map() };
+		if (payments.length === 0) return nothing;
 		let read: Awaited<ReturnType<typeof paymentsAlreadyAtBank>>;
 		try {
-			read = await paymentsAlreadyAtBank.call(this.context, payments, this.lookBackDays);
+			read = await paymentsAlreadyAtBank.call(this.context, payments, lookBackDays);
 		} catch (error) {
-			const keyOf = (payment: Payment) => this.keyOf(payment);
-			return {
-				atBank,
-				unchecked: uncheckedOutcomes.call(this.context, payments, keyOf, error),
-			};
+			const keyed = (payment: Payment) => keyOf(keying, payment);
+			const unchecked = uncheckedOutcomes.call(this.context, payments, keyed, error);
+			return { ...nothing, unchecked };
 		}
-		read.listed.forEach((xtid) => this.heldBeforeSending.add(xtid));
-		read.lookedAt.forEach((note, itemIndex) => this.checkedAtBank.set(itemIndex, note));
 		for (const payment of payments) {
 			const earlier = read.matches.get(payment.itemIndex) ?? [];
 			if (earlier.length > 0) atBank.set(payment, earlier);
 		}
-		return { atBank, unchecked: [] };
+		return { atBank, unchecked: [], listed: read.listed, lookedAt: read.lookedAt };
 	}
+}
 
-	/**
-	 * The steps of this run for these valid payments, in input order (PaymentPlanner): keys checked
-	 * against their bodies, the bank's records read when Skip Payments Already Made is on, then the plan.
-	 */
-	async steps(
-		payments: Payment[],
-		limits: SpendingLimits,
-		planNew: (fresh: Payment[]) => PlannedRequest[],
-	): Promise<PaymentStep[]> {
-		const { usable, conflicts } = this.planner.screen(payments);
-		const beforeSending = await this.checkAtBank(this.planner.toCheckAtBank(usable));
-		return this.planner.steps(
-			usable,
-			conflicts,
-			beforeSending,
-			limits,
-			this.context.getContext('node'),
-			planNew,
-		);
-	}
+/** The steps of one run being performed: its memory, its payments' identities, what the bank listed. */
+class Sending {
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly memory: PaymentMemory,
+		private readonly identities: ReadonlyMap<Payment, string>,
+		/** xtids the account lists showed before this run sent anything: an answer naming one is a repeat. */
+		private readonly heldBeforeSending: ReadonlySet<string>,
+		private readonly keysLost: boolean,
+	) {}
 
-	/** The outcomes of one step; undefined for a payment not sent (over a limit, or already made). */
-	async perform(step: PaymentStep): Promise<PaymentOutcome[] | undefined> {
+	/** One step: its outcomes, and for a request with Resubmit Rejected Items on, its resubmission. */
+	async perform(step: PaymentStep, resubmitWhen: RegExp | undefined): Promise<StepResult> {
 		switch (step.kind) {
-			case 'send':
-				return await this.send(step.request.members, step.request.key, step.request.asBatch);
+			case 'send': {
+				const { members, key, asBatch } = step.request;
+				const outcomes = await this.send(members, key, asBatch);
+				if (resubmitWhen === undefined) return { step, outcomes };
+				return { step, ...(await this.resubmitRejected(outcomes, resubmitWhen)) };
+			}
 			case 'known':
-				return step.outcomes;
-			case 'keyConflict':
-				return keyConflictOutcomes.call(
-					this.context,
-					[step.payment],
-					step.key,
-					step.conflict,
-					step.earlierMayHaveBeenMade,
-				);
+				return { step, outcomes: step.outcomes };
+			case 'keyConflict': {
+				const { payment, key, conflict, earlierMayHaveBeenMade: earlier } = step;
+				const outcomes = keyConflictOutcomes.call(this.context, [payment], key, conflict, earlier);
+				return { step, outcomes };
+			}
 			case 'holdBack':
-				return await this.holdBack(step.payments, step.why);
+				return { step, outcomes: await this.resolveUnknown([step.payment], step.key, step.why) };
 			case 'overLimit':
 			case 'alreadyMade':
-				return undefined;
+				return { step };
 		}
-	}
-
-	/**
-	 * Payments sent before in this execution that are not sent again now (plan's `held`, or over a limit
-	 * now): they may have been made, so they are looked up (spec §Errors rule 3) and reported as found or
-	 * unknown.
-	 */
-	async holdBack(payments: Payment[], why: string): Promise<PaymentOutcome[]> {
-		const outcomes: PaymentOutcome[] = [];
-		const byKey = new Map<string, Payment[]>();
-		for (const payment of payments) {
-			const key = this.planner.firstKeyOf(payment) as string;
-			byKey.set(key, [...(byKey.get(key) ?? []), payment]);
-		}
-		for (const [key, members] of byKey) {
-			outcomes.push(
-				...(await this.resolveUnknown(members, { key, source: this.planner.ownKeySource }, why)),
-			);
-		}
-		return outcomes;
-	}
-
-	// read when the first payment is sent, so a run that sends nothing leaves the node's memory as it was
-	private get memory(): PaymentMemory {
-		this.remembered ??= PaymentMemory.of(this.context);
-		return this.remembered;
-	}
-
-	/** The key of a payment sent in a request of its own (Submit, or Submit Batch with a custom key). */
-	keyOf(payment: Payment): IdempotencyKey {
-		return this.planner.keyOf(payment);
-	}
-
-	/** The key of the `batchIndex`th batch request of Submit Batch, holding these payments. */
-	batchKeyOf(batchIndex: number, members: readonly Payment[]): IdempotencyKey {
-		return this.planner.batchKeyOf(batchIndex, members);
 	}
 
 	/**
@@ -182,12 +188,12 @@ export class PaymentRun {
 	 * Returns one outcome per payment. When n8n retried an execution whose keys were lost, payments that
 	 * may already have been made are held back first (holdBackPossiblyMade).
 	 */
-	async send(
+	private async send(
 		payments: Payment[],
 		key: IdempotencyKey,
 		asBatch: boolean,
 	): Promise<PaymentOutcome[]> {
-		if (!this.scope.keysLost) return await this.sendRequest(payments, key, asBatch);
+		if (!this.keysLost) return await this.sendRequest(payments, key, asBatch);
 		const { held, send, sendKey } = await this.holdBackPossiblyMade(payments, key);
 		return send.length === 0
 			? held
@@ -200,12 +206,12 @@ export class PaymentRun {
 	 * §Errors rule 4). The key is derived from the first request's key and the items resent, so a re-run
 	 * of the node, which gets the first answer replayed, resends the same items with the same key.
 	 */
-	async resubmitRejected(
+	private async resubmitRejected(
 		outcomes: PaymentOutcome[],
 		resubmitWhen: RegExp,
-	): Promise<{ outcomes: PaymentOutcome[]; notes: Map<number, ResubmissionNote> }> {
+	): Promise<{ outcomes: PaymentOutcome[]; resubmission: Map<number, ResubmissionNote> }> {
 		const { resend, notes } = selectResubmissions(outcomes, resubmitWhen);
-		if (resend.length === 0) return { outcomes, notes };
+		if (resend.length === 0) return { outcomes, resubmission: notes };
 		const first = resend[0].key;
 		const positions = resend.map(({ payment }) =>
 			outcomes.findIndex((outcome) => outcome.payment === payment),
@@ -231,50 +237,46 @@ export class PaymentRun {
 			outcomes: outcomes.map(
 				(outcome) => second.find((retried) => retried.payment === outcome.payment) ?? outcome,
 			),
-			notes,
+			resubmission: notes,
 		};
 	}
 
 	/**
-	 * Notes that the bank answered `key` with `xtid`, which is then reported; true when the payment was
-	 * made before: the bank had answered this key with it, or the account's lists showed it before this
-	 * run sent anything.
+	 * What reading an answer needs of this run: noting that the bank answered `key` with `xtid`, which
+	 * is then reported (a repeat when the bank had answered this key with it, or the account's lists
+	 * showed it before this run sent anything), and looking payments up among their accounts' records
+	 * not reported for another payment (paymentLookUp.ts), claiming only `namedForThisKey`.
 	 */
-	noteAnswer(key: string, xtid: string): boolean {
-		this.memory.claimedXtids.add(xtid);
-		const answeredBefore = this.memory.answered(key, xtid);
-		return answeredBefore || this.heldBeforeSending.has(xtid);
-	}
-
-	/**
-	 * The payments of the request sent with `key`, looked up among their accounts' records not reported
-	 * for another payment (paymentLookUp.ts); `namedForThisKey`: xtids the bank answered this key with,
-	 * the only records that may be claimed.
-	 */
-	async lookUp(
-		payments: Payment[],
-		namedForThisKey?: ReadonlySet<string>,
-	): Promise<Map<number, LookupResult>> {
-		return await lookUpPayments.call(
-			this.context,
-			payments,
-			this.memory.claimedXtids,
-			namedForThisKey,
-		);
+	private get answers(): AnswerDependencies {
+		return {
+			context: this.context,
+			noteAnswer: (key, xtid) => {
+				this.memory.claimedXtids.add(xtid);
+				const answeredBefore = this.memory.answered(key, xtid);
+				return answeredBefore || this.heldBeforeSending.has(xtid);
+			},
+			lookUp: async (payments, namedForThisKey) =>
+				await lookUpPayments.call(
+					this.context,
+					payments,
+					this.memory.claimedXtids,
+					namedForThisKey,
+				),
+		};
 	}
 
 	/**
 	 * spec §Errors rule 3: when the outcome of a request is unknown, look the payments up and report
 	 * what was found (only what the bank answered this key with may be claimed); never send them again.
 	 */
-	async resolveUnknown(
+	private async resolveUnknown(
 		payments: Payment[],
 		key: IdempotencyKey,
 		failure: string,
 	): Promise<PaymentOutcome[]> {
 		try {
 			const named = new Set(this.memory.request(key.key)?.xtids ?? []);
-			const results = await this.lookUp(payments, named);
+			const results = await this.answers.lookUp(payments, named);
 			return payments.map((payment): PaymentOutcome => {
 				const result = results.get(payment.itemIndex);
 				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
@@ -294,12 +296,9 @@ export class PaymentRun {
 		asBatch: boolean,
 	): Promise<PaymentOutcome[]> {
 		const body = requestBodyOf(payments, asBatch);
-		const identities = this.planner.identified
-			? payments.map((payment) => this.planner.identityOf(payment))
-			: [];
 		const { request: sent, first } = this.memory.recordAttempt(key.key, {
 			body: bodyDigest(body),
-			members: identities,
+			members: payments.map((payment) => this.identities.get(payment) as string),
 			asBatch,
 		});
 		// an earlier run's attempt with this key may have been processed: a refusal now does not undo it
@@ -332,7 +331,14 @@ export class PaymentRun {
 			if (status === 'rejected') this.memory.markMadeNothing(key.key);
 			return notProcessedOutcomes.call(this.context, payments, key, error);
 		}
-		return await readAnswer(this, response, { key, payments });
+		const read = await readAnswer(this.answers, response, { key, payments });
+		const resolved = read.open.length
+			? await this.resolveUnknown(read.open, key, read.unexplained)
+			: [];
+		return payments.map(
+			(payment, position) =>
+				read.outcomes[position] ?? (resolved[read.open.indexOf(payment)] as PaymentOutcome),
+		);
 	}
 
 	/**

@@ -8,22 +8,28 @@ import type { Payment } from './payment';
 import type { LookupResult } from './paymentLookUp';
 import { isPlainObject } from '../../shared/records';
 
-/** What reading an answer needs of the payment run it belongs to. */
-export interface AnswerReader {
+/**
+ * What reading an answer needs besides the bank's records: noting an xtid the bank answered a key with
+ * (true when it had done so before: a replay), and looking payments up among their accounts' records
+ * (only records with these xtids may be claimed).
+ */
+export interface AnswerDependencies {
 	readonly context: IExecuteFunctions;
-	/** Notes that the bank answered `key` with `xtid`; true when it had done so before (a replay). */
 	noteAnswer(key: string, xtid: string): boolean;
-	/** Looks the payments up; only records with these xtids may be claimed (see PaymentRun.lookUp). */
 	lookUp(
 		payments: Payment[],
 		namedForThisKey: ReadonlySet<string>,
 	): Promise<Map<number, LookupResult>>;
-	/** Looks up payments whose outcome is unknown and reports what was found (see PaymentRun.resolveUnknown). */
-	resolveUnknown(
-		payments: Payment[],
-		key: IdempotencyKey,
-		failure: string,
-	): Promise<PaymentOutcome[]>;
+}
+
+/**
+ * What an answer says of each payment of its request, by position; `open`: the payments it does not
+ * account for, to be looked up like a lost answer (`unexplained` says why).
+ */
+export interface AnswerRead {
+	outcomes: Array<PaymentOutcome | undefined>;
+	open: Payment[];
+	unexplained: string;
 }
 
 function objectsIn(value: unknown): IDataObject[] {
@@ -38,7 +44,7 @@ class Reading {
 	readonly outcomes = new Map<number, PaymentOutcome>();
 
 	constructor(
-		readonly run: AnswerReader,
+		readonly run: AnswerDependencies,
 		readonly key: IdempotencyKey,
 		readonly payments: Payment[],
 		readonly requestId: string | undefined,
@@ -177,7 +183,7 @@ async function contradictoryAnswer(
 	contradiction: string,
 	accepted: IDataObject[],
 	rejected: IDataObject[],
-): Promise<PaymentOutcome[]> {
+): Promise<AnswerRead> {
 	const { run, key, payments, requestId } = reading;
 	const xtids = [...new Set(accepted.flatMap((entry) => xtidOf(entry) ?? []))];
 	for (const xtid of xtids) run.noteAnswer(key.key, xtid);
@@ -194,7 +200,10 @@ async function contradictoryAnswer(
 			notPaid: false,
 			sharedWith: payments.map((payment) => payment.itemIndex),
 		}));
-	return payments.map((payment) => ({ kind: 'undetermined', payment, key, requestId, ...group }));
+	const outcomes = payments.map(
+		(payment): PaymentOutcome => ({ kind: 'undetermined', payment, key, requestId, ...group }),
+	);
+	return { outcomes, open: [], unexplained: lead };
 }
 
 /**
@@ -233,13 +242,13 @@ const acceptedIn = (reading: Reading) =>
  * says of it (pairAll), and the state of every accepted payment is read from the bank. When a record read
  * shows another payment's details, or a pairing by the order alone is not confirmed by a record showing
  * the payment's own details, the answer is read again without positions, order or echoes, by the records
- * alone. Whatever is still open is looked up like a lost answer.
+ * alone. Whatever is still open is left to be looked up like a lost answer.
  */
 export async function readAnswer(
-	run: AnswerReader,
+	run: AnswerDependencies,
 	response: IDataObject,
 	request: { key: IdempotencyKey; payments: Payment[] },
-): Promise<PaymentOutcome[]> {
+): Promise<AnswerRead> {
 	const { key, payments } = request;
 	const requestId = typeof response?.requestId === 'string' ? response.requestId : undefined;
 	const replays = new Map<string, boolean>();
@@ -275,11 +284,9 @@ export async function readAnswer(
 		await confirmAcceptedStates.call(run.context, acceptedIn(reading));
 	}
 	const unexplained = `The bank accepted the request${requestId ? ` ${requestId}` : ''} but its answer does not say what happened to this payment.`;
-	const stillOpen = reading.open().map((position) => payments[position]);
-	const resolved = stillOpen.length ? await run.resolveUnknown(stillOpen, key, unexplained) : [];
-	return payments.map(
-		(payment, position) =>
-			reading.outcomes.get(position) ??
-			(resolved.find((outcome) => outcome.payment === payment) as PaymentOutcome),
-	);
+	return {
+		outcomes: payments.map((_payment, position) => reading.outcomes.get(position)),
+		open: reading.open().map((position) => payments[position]),
+		unexplained,
+	};
 }

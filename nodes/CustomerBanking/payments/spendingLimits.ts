@@ -8,7 +8,8 @@ export interface SpendingLimits {
 	maxTotal?: number;
 }
 
-const SPENT = 'spentPerAccount';
+/** What this execution may already have paid, per account: amounts by payment (LimitLedger.idOf). */
+export type Spent = Record<string, Record<string, number>>;
 
 /** How the limits tell payments apart, and which of them this execution may already have paid. */
 export interface LimitLedger<P> {
@@ -19,15 +20,16 @@ export interface LimitLedger<P> {
 }
 
 /**
- * What this execution may already have paid, per account: amounts by payment, remembered in the node's
- * execution context, and the total in cents of those that may have been paid (read once per account).
+ * What this execution may already have paid, per account: `before` with the payments of this run that
+ * may have been paid, and the total in cents of those that may have been paid (read once per account).
  */
 function paidSoFar<P extends { itemIndex: number; body: IDataObject }>(
 	payments: P[],
 	ledgerOf: LimitLedger<P>,
-	memory: IDataObject,
-): { spent: Record<string, Record<string, number>>; committedOf: (account: string) => number } {
-	const spent = (memory[SPENT] ??= {}) as IDataObject as Record<string, Record<string, number>>;
+	before: Spent,
+): { spent: Spent; committedOf: (account: string) => number } {
+	const spent: Spent = {};
+	for (const [account, amounts] of Object.entries(before)) spent[account] = { ...amounts };
 	for (const payment of payments) {
 		const id = ledgerOf.idOf(payment);
 		if (ledgerOf.alreadyPaid(id))
@@ -64,18 +66,18 @@ function overTotal(limits: SpendingLimits, account: string, total: number, amoun
  * also when it is not in this run's input: a payment that may have been paid is sent again (under its
  * key) only while that total is within Maximum Total, since a resend pays it if the first attempt did
  * not; a new payment only while the total with it stays within. A payment the limits allowed in an
- * earlier run that made nothing is decided again under today's limits. `memory`: the node's execution
- * context.
+ * earlier run that made nothing is decided again under today's limits. `spent`: what the node remembers
+ * of this execution's payments; `spentAfter`: the same with the payments allowed now, for it to keep.
  */
 export function withinLimits<P extends { itemIndex: number; body: IDataObject }>(
 	payments: P[],
 	limits: SpendingLimits,
 	ledgerOf: LimitLedger<P>,
-	memory: IDataObject,
-): { allowed: P[]; refused: Array<{ payment: P; reason: string }> } {
+	spent: Spent,
+): { allowed: P[]; refused: Array<{ payment: P; reason: string }>; spentAfter: Spent } {
 	const allowed: P[] = [];
 	const refused: Array<{ payment: P; reason: string }> = [];
-	const { spent, committedOf } = paidSoFar(payments, ledgerOf, memory);
+	const { spent: spentAfter, committedOf } = paidSoFar(payments, ledgerOf, spent);
 	const newTotals = new Map<string, number>();
 	const counted = new Set<string>();
 	for (const payment of payments) {
@@ -103,8 +105,8 @@ export function withinLimits<P extends { itemIndex: number; body: IDataObject }>
 		}
 		newTotals.set(account, added + extra);
 		counted.add(id);
-		(spent[account] ??= {})[id] = amount;
+		(spentAfter[account] ??= {})[id] = amount;
 		allowed.push(payment);
 	}
-	return { allowed, refused };
+	return { allowed, refused, spentAfter };
 }

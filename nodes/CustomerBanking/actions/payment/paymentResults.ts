@@ -6,7 +6,8 @@ import type { PaymentOutcome } from '../../payments/outcomes';
 import type { Payment } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
 import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
-import type { PaymentStep } from '../../payments/paymentPlan';
+import type { Grouping, PaymentStep, PlannedRequest } from '../../payments/paymentPlan';
+import type { RunResult } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
@@ -22,6 +23,11 @@ export interface BatchPlacement {
 	index: number;
 	itemIndexes: number[];
 }
+
+const placementOf = (request: PlannedRequest, index: number): BatchPlacement => ({
+	index,
+	itemIndexes: request.members.map((member) => member.itemIndex),
+});
 
 function keyFields(key: IdempotencyKey): IDataObject {
 	return {
@@ -240,6 +246,45 @@ export function validatedResult(
 			},
 		],
 	};
+}
+
+/**
+ * Validate Only: Submit's items in input order, each valid one with its key; Submit Batch's invalid items,
+ * then each valid one with the request it would go in. Nothing is sent.
+ */
+export function validatedResults(
+	read: ReadResult[],
+	requests: PlannedRequest[],
+	{ batchSize }: Grouping,
+): BatchItemResult[] {
+	const batched = batchSize !== undefined;
+	const results = [
+		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+		...requests.flatMap((request, index) =>
+			request.members.map((member) =>
+				validatedResult(member, request.key, batched ? placementOf(request, index) : undefined),
+			),
+		),
+	];
+	return batched ? results : results.sort((a, b) => a.itemIndex - b.itemIndex);
+}
+
+/**
+ * A run's items (PaymentRun.execute), step after step, with what each check at the bank read; Submit
+ * Batch's sent items say which request they went in and, with Resubmit Rejected Items, whether they were
+ * resubmitted.
+ */
+export function runResults(run: RunResult, { batchSize }: Grouping): BatchItemResult[] {
+	let sent = 0;
+	const results = run.steps.flatMap(({ step, outcomes, resubmission }) => {
+		if (outcomes === undefined) return [unsentResult(step)];
+		const request = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
+		const batch = batchSize !== undefined ? request : undefined;
+		return outcomes.map((outcome) =>
+			outcomeResult(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
+		);
+	});
+	return withCheckNotes(results, run.checkedAtBank);
 }
 
 /** Validate Only: an item that would not be sent, and why. */

@@ -103,3 +103,14 @@ describe('PaymentMemory', () => {
 		expect(memory.claimedXtids.has('constructor')).toBe(false);
 	});
 });
+
+describe('PaymentMemory: what the spending limits count as paid', () => {
+	it('is empty at first, and kept whole in the node context when set', () => {
+		const context: IDataObject = {};
+		const memory = new PaymentMemory(context);
+		expect(memory.spent).toEqual({});
+		memory.spent = { 'acc-1': { p0: 70 } };
+		expect(new PaymentMemory(context).spent).toEqual({ 'acc-1': { p0: 70 } });
+		expect(context.spentPerAccount).toEqual({ 'acc-1': { p0: 70 } });
+	});
+});

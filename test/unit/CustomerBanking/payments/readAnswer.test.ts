@@ -1,9 +1,9 @@
 /**
- * The answer reader with a scripted bank (the records it reads to confirm accepted payments) and a
- * scripted run (its look-ups, its memory of answers). Every payment of a request gets one outcome; a
- * definite one only when the answer, read with the bank's records, says it; an answer that is empty,
- * ambiguous or contradicts itself leaves payments undetermined or looked up (resolveUnknown), and
- * nothing is ever sent from here.
+ * The answer reader with a scripted bank (the records it reads to confirm accepted payments) and scripted
+ * dependencies (look-ups, the memory of answers). Every payment of a request gets one outcome or is
+ * left open; a definite one only when the answer, read with the bank's records, says it; an answer that
+ * is empty, ambiguous or contradicts itself leaves payments undetermined or open (the executor looks
+ * them up), and nothing is ever sent from here.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -18,7 +18,7 @@ import type { PaymentOutcome } from '../../../../nodes/CustomerBanking/payments/
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
 import type { LookupResult } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
 import {
-	type AnswerReader,
+	type AnswerDependencies,
 	readAnswer,
 } from '../../../../nodes/CustomerBanking/payments/readAnswer';
 import { type BankReply, readsFrom, scriptedBank } from '../../../helpers/scriptedBank';
@@ -55,11 +55,10 @@ interface Script {
 	found?: Record<number, string> | 'throws';
 }
 
-function fakeRun(context: IExecuteFunctions, script: Script) {
+function dependencies(context: IExecuteFunctions, script: Script) {
 	const noted: Array<[string, string]> = [];
 	const lookUps: Array<{ items: number[]; named: string[] }> = [];
-	const unknowns: Array<{ items: number[]; failure: string }> = [];
-	const run: AnswerReader = {
+	const deps: AnswerDependencies = {
 		context,
 		noteAnswer: (key, xtid) => {
 			noted.push([key, xtid]);
@@ -80,29 +79,35 @@ function fakeRun(context: IExecuteFunctions, script: Script) {
 			}
 			return results;
 		},
-		resolveUnknown: async (payments, key, failure) => {
-			unknowns.push({ items: payments.map((payment) => payment.itemIndex), failure });
-			return payments.map(
-				(payment): PaymentOutcome => ({
-					kind: 'failed',
-					status: 'unknown',
-					payment,
-					key,
-					error: new NodeOperationError(context.getNode(), failure),
-				}),
-			);
-		},
 	};
-	return { run, noted, lookUps, unknowns };
+	return { deps, noted, lookUps };
 }
 
 async function read(answer: unknown, payments: Payment[], script: Script = {}) {
 	const bank = scriptedBank(readsFrom(script.records ?? {}));
-	const { run, noted, lookUps, unknowns } = fakeRun(bank.context, script);
-	const outcomes = await readAnswer(run, answer as IDataObject, { key: KEY, payments });
+	const { deps, noted, lookUps } = dependencies(bank.context, script);
+	const reading = await readAnswer(deps, answer as IDataObject, { key: KEY, payments });
 	// the reader reads; it never sends a payment
 	expect(bank.calls.filter((call) => call.method !== 'GET')).toEqual([]);
-	expect(outcomes).toHaveLength(payments.length);
+	// every payment has an outcome or is open, never both
+	expect(reading.outcomes).toHaveLength(payments.length);
+	payments.forEach((payment, position) =>
+		expect(reading.outcomes[position] === undefined).toBe(reading.open.includes(payment)),
+	);
+	// the open ones as the executor reports them when its look-up finds nothing
+	const unknowns = reading.open.length
+		? [{ items: reading.open.map((payment) => payment.itemIndex), failure: reading.unexplained }]
+		: [];
+	const outcomes = payments.map(
+		(payment, position): PaymentOutcome =>
+			reading.outcomes[position] ?? {
+				kind: 'failed',
+				status: 'unknown',
+				payment,
+				key: KEY,
+				error: new NodeOperationError(bank.context.getNode(), reading.unexplained),
+			},
+	);
 	outcomes.forEach((outcome, position) => expect(outcome.payment).toBe(payments[position]));
 	return { outcomes, noted, lookUps, unknowns, logs: bank.logs };
 }
@@ -196,7 +201,7 @@ describe('readAnswer: what each payment of a request comes out as', () => {
 		expect(unknowns).toEqual([]);
 	});
 
-	it('an accepted outcome carries the request ID and the key, and is a replay only when the run says so', async () => {
+	it('an accepted outcome carries the request ID and the key, and is a replay only when noteAnswer says so', async () => {
 		const records = { '/transaction/tx-1': settled('tx-1', one) };
 		const answer = { requestId: 'req-9', submitted: [{ xtid: 'tx-1' }] };
 		const fresh = await read(answer, [one], { records });
@@ -219,7 +224,7 @@ describe('readAnswer: an answer that does not say what happened is looked up, ne
 		['a text answer', 'OK'],
 		['entries that are not objects', { submitted: ['tx-1', 7, null, ['tx-2']] }],
 		['submitted entries with no usable xtid and no position', { submitted: 'tx-1' }],
-	])('%s: every payment goes to resolveUnknown', async (_case, answer) => {
+	])('%s: every payment is left open, to be looked up', async (_case, answer) => {
 		const { outcomes, unknowns } = await read(answer, [one, two]);
 		expect(unknowns).toEqual([
 			{
@@ -230,7 +235,7 @@ describe('readAnswer: an answer that does not say what happened is looked up, ne
 		expect(outcomes.map(said)).toEqual(['failed unknown', 'failed unknown']);
 	});
 
-	it('names the request ID in what resolveUnknown is told', async () => {
+	it('names the request ID in why they are open', async () => {
 		const { unknowns } = await read({ requestId: 'req-5' }, [one]);
 		expect(unknowns[0].failure).toMatch(/request req-5 but/);
 	});
@@ -356,7 +361,7 @@ describe('readAnswer: a pairing by order alone holds only when records confirm i
 		);
 	});
 
-	it('the run is told of each xtid once, even when the answer is read twice', async () => {
+	it('noteAnswer is told of each xtid once, even when the answer is read twice', async () => {
 		const { noted } = await read(answer, [one, two], {
 			records: swapped,
 			found: { 0: 'tx-2', 1: 'tx-1' },

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	type LimitLedger,
+	type Spent,
 	type SpendingLimits,
 	withinLimits,
 } from '../../../../nodes/CustomerBanking/payments/spendingLimits';
@@ -28,13 +29,27 @@ function ledger(paid: string[] = []): LimitLedger<P> {
 	return { idOf: (payment) => payment.id, alreadyPaid: (id) => paid.includes(id) };
 }
 
+/** What the node keeps between runs of one execution: what its runs spent. */
+interface Kept {
+	spent: Spent;
+}
+
 function decide(
 	payments: P[],
 	limits: SpendingLimits,
 	paid: string[] = [],
-	memory: IDataObject = {},
+	memory: Kept = { spent: {} },
 ) {
-	const { allowed, refused } = withinLimits(payments, limits, ledger(paid), memory);
+	const before = JSON.stringify(memory.spent);
+	const { allowed, refused, spentAfter } = withinLimits(
+		payments,
+		limits,
+		ledger(paid),
+		memory.spent,
+	);
+	// what was spent is read, never changed: the caller keeps what is spent after
+	expect(JSON.stringify(memory.spent)).toBe(before);
+	memory.spent = spentAfter;
 	return {
 		allowed: allowed.map((payment) => payment.itemIndex),
 		refused: refused.map(({ payment, reason }) => [payment.itemIndex, reason] as const),
@@ -106,7 +121,7 @@ describe('withinLimits', () => {
 	});
 
 	it('what an earlier run may have paid counts first, also when it is not in this run', () => {
-		const memory: IDataObject = {};
+		const memory: Kept = { spent: {} };
 		expect(decide([pay(0, 70)], { maxTotal: 100 }, [], memory).allowed).toEqual([0]);
 		// the next run: p0 may have been paid; a new payment of 40 would pass 100
 		const next = decide([pay(1, 40)], { maxTotal: 100 }, ['p0'], memory);
@@ -115,7 +130,7 @@ describe('withinLimits', () => {
 	});
 
 	it('a payment an earlier run may have paid is resent (same key) without counting twice, while the total allows', () => {
-		const memory: IDataObject = {};
+		const memory: Kept = { spent: {} };
 		decide([pay(0, 70)], { maxTotal: 100 }, [], memory);
 		expect(decide([pay(0, 70), pay(1, 30)], { maxTotal: 100 }, ['p0'], memory).allowed).toEqual([
 			0, 1,
@@ -123,22 +138,26 @@ describe('withinLimits', () => {
 	});
 
 	it('a payment that may have been paid is not resent once the limit was lowered below what was paid', () => {
-		const memory: IDataObject = {};
+		const memory: Kept = { spent: {} };
 		decide([pay(0, 70)], { maxTotal: 100 }, [], memory);
 		expect(decide([pay(0, 70)], { maxTotal: 50 }, ['p0'], memory).allowed).toEqual([]);
 	});
 
 	it('a payment allowed earlier that made nothing is decided again under the limits of now', () => {
-		const memory: IDataObject = {};
+		const memory: Kept = { spent: {} };
 		decide([pay(0, 70)], { maxTotal: 100 }, [], memory);
 		// p0 made nothing (not alreadyPaid): it does not count, and is decided afresh
 		expect(decide([pay(0, 70), pay(1, 30)], { maxTotal: 100 }, [], memory).allowed).toEqual([0, 1]);
 		expect(decide([pay(0, 70)], { maxAmount: 50 }, [], memory).allowed).toEqual([]);
 	});
 
-	it('remembers the amounts allowed, per account and payment, in the memory given', () => {
-		const memory: IDataObject = {};
+	it('returns what is spent after: the amounts allowed, per account and payment', () => {
+		const memory: Kept = { spent: {} };
 		decide([pay(0, 70, 'acc-1'), pay(1, 5, 'acc-2')], { maxTotal: 100 }, [], memory);
-		expect(memory).toEqual({ spentPerAccount: { 'acc-1': { p0: 70 }, 'acc-2': { p1: 5 } } });
+		expect(memory.spent).toEqual({ 'acc-1': { p0: 70 }, 'acc-2': { p1: 5 } });
+		// a payment an earlier run may have paid is kept with its amount, whatever the limits now
+		decide([pay(2, 500, 'acc-1', 'p2')], { maxAmount: 10 }, [], memory);
+		decide([pay(2, 500, 'acc-1', 'p2')], { maxAmount: 10 }, ['p2'], memory);
+		expect(memory.spent['acc-1']).toEqual({ p0: 70, p2: 500 });
 	});
 });

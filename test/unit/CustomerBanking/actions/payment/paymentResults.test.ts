@@ -10,6 +10,7 @@ import {
 	invalidItemResults,
 	invalidResult,
 	outcomeResult,
+	runResults,
 	unsentResult,
 	validatedResult,
 	withCheckNotes,
@@ -355,5 +356,66 @@ describe('invalidItemResults and withCheckNotes', () => {
 			errorFields: { status: 'unknown', earlierPaymentsChecked: 'Looked at some.' },
 		});
 		expect(results[2]).toEqual({ itemIndex: 2, results: [{ json: {} }] });
+	});
+});
+
+describe('runResults', () => {
+	const pay = (itemIndex: number): Payment => ({ ...PAYMENT, itemIndex });
+	const rejected = (itemIndex: number): PaymentOutcome => ({
+		kind: 'rejected',
+		payment: pay(itemIndex),
+		key: KEY,
+		reason: 'limit',
+	});
+	const send = (...items: number[]): PaymentStep => ({
+		kind: 'send',
+		request: { members: items.map(pay), key: KEY, asBatch: items.length > 1 },
+	});
+	const run = {
+		steps: [
+			{ step: send(0, 1), outcomes: [rejected(0), rejected(1)] },
+			{ step: { kind: 'overLimit', payment: pay(2), reason: 'over' } as PaymentStep },
+			{
+				step: send(3),
+				outcomes: [rejected(3)],
+				resubmission: new Map([[3, { resubmitted: false, notResubmittedBecause: 'no' }]]),
+			},
+		],
+		checkedAtBank: new Map([[3, 'every record']]),
+	};
+	const shown = (results: BatchItemResult[]) =>
+		results.map((result) => {
+			const { json } = only(result);
+			return [
+				result.itemIndex,
+				json.status,
+				json.batch,
+				json.resubmission,
+				json.earlierPaymentsChecked,
+			];
+		});
+
+	it('Submit Batch: each step in turn; sent items say which request, counting only requests sent', () => {
+		expect(shown(runResults(run, { batchSize: 2 }))).toEqual([
+			[0, 'rejected', { index: 0, itemIndexes: [0, 1] }, undefined, undefined],
+			[1, 'rejected', { index: 0, itemIndexes: [0, 1] }, undefined, undefined],
+			[2, 'rejected', undefined, undefined, undefined],
+			[
+				3,
+				'rejected',
+				{ index: 1, itemIndexes: [3] },
+				{ resubmitted: false, notResubmittedBecause: 'no' },
+				'every record',
+			],
+		]);
+	});
+
+	it('Submit: no request placement on the items', () => {
+		expect(shown(runResults(run, {})).map(([, , batch]) => batch)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 	});
 });
