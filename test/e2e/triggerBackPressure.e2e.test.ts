@@ -127,11 +127,20 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const first = await Promise.all(bodies.map((body) => post(body, signed(body))));
 		const accepted = first.filter((a) => a.status === 200);
 		const refused = first.filter((a) => a.status === 503);
+		console.log(
+			`n8n ${version}: first answers ${first.map((a) => `${a.status} in ${a.ms} ms`).join(', ')}`,
+		);
 		expect(accepted.length + refused.length).toBe(12);
-		// the first three run; a delivery waiting gets the place of each that ends within the wait (all
-		// three when n8n's overhead is under 1 s, fewer on a loaded machine); none waits for a second one
+		// the first three run; a delivery waiting gets the place of each that ends within its wait. n8n
+		// reads the 12 requests one after the other, so a late one's wait ends later and may catch a place
+		// of the second round: how many are taken depends on the machine, not how long any waited
 		expect(accepted.length).toBeGreaterThan(MAX_RUNNING);
-		expect(accepted.length).toBeLessThanOrEqual(2 * MAX_RUNNING);
+		expect(refused.length).toBeGreaterThan(0);
+		// none waited longer for a place than those refused did: each was answered by the last refusal
+		// plus one run (+ 2 s of n8n's overhead)
+		const lastRefusal = Math.max(...refused.map((a) => a.ms));
+		for (const answer of accepted)
+			expect(answer.ms).toBeLessThanOrEqual(lastRefusal + (WAIT_SECONDS + 2) * 1000);
 		for (const answer of refused) {
 			// refused only once the wait for a place ran out
 			expect(answer.ms).toBeGreaterThanOrEqual(PLACE_WAIT_SECONDS * 1000 - 100);
@@ -173,7 +182,7 @@ describe.each(selectedVersions())('n8n %s: trigger back-pressure', (version) => 
 		const counts = await executionsPerDelivery();
 		expect(ids.map((id) => counts.get(id) ?? 0)).toEqual(Array(12).fill(1));
 		console.log(
-			`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first; first answers in ${first.map((a) => a.ms).join(', ')} ms`,
+			`n8n ${version}: 12 deliveries, ${attempts} attempts, ${attempts - 12} answered 503 first`,
 		);
 	});
 
