@@ -279,18 +279,44 @@ function collectStrings(node: object, shortest: number, into: string[]): void {
 }
 
 /**
- * Whether any string of the answer holds a form of a secret. The strings that can are looked at
- * together first, joined into one text: a form inside one string is inside the joined text, so when
- * the quick look finds nothing there, no string holds a secret (one look per answer, not per string).
- * Otherwise each string is looked at on its own, and the full patterns decide.
+ * Whether a string of the answer (a value or a key, inherited keys too) may hold a secret: the quick
+ * look at each string on its own, stopping at the first that may. On its own, a string shorter than a
+ * form of a secret is not searched for that form (a record's IDs and dates are shorter than most
+ * forms), so most strings cost a length comparison; a string among an object's values or an array's
+ * entries is taken where it stands.
+ */
+function mayHoldAnySecret(node: object, look: QuickLook): boolean {
+	const { shortest } = look;
+	if (Array.isArray(node)) {
+		for (let index = 0; index < node.length; index++) {
+			const entry: unknown = node[index];
+			if (typeof entry === 'string') {
+				if (entry.length >= shortest && mayHoldSecret(entry, look)) return true;
+			} else if (typeof entry === 'object' && entry !== null && mayHoldAnySecret(entry, look))
+				return true;
+		}
+		return false;
+	}
+	for (const key in node) {
+		if (key.length >= shortest && mayHoldSecret(key, look)) return true;
+		const entry: unknown = (node as IDataObject)[key];
+		if (typeof entry === 'string') {
+			if (entry.length >= shortest && mayHoldSecret(entry, look)) return true;
+		} else if (typeof entry === 'object' && entry !== null && mayHoldAnySecret(entry, look))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * Whether any string of the answer holds a form of a secret: the quick look first (mayHoldAnySecret),
+ * and only when a string may, the full patterns on each string.
  */
 function answerHoldsSecret(value: unknown, look: QuickLook, secrets: readonly string[]): boolean {
+	if (typeof value === 'string') return holdsSecret(value, look, secrets);
+	if (typeof value !== 'object' || value === null || !mayHoldAnySecret(value, look)) return false;
 	const strings: string[] = [];
-	if (typeof value === 'string') {
-		if (value.length >= look.shortest) strings.push(value);
-	} else if (typeof value === 'object' && value !== null)
-		collectStrings(value, look.shortest, strings);
-	if (!mayHoldSecret(strings.join('\n'), look)) return false;
+	collectStrings(value, look.shortest, strings);
 	return strings.some((text) => holdsSecret(text, look, secrets));
 }
 
