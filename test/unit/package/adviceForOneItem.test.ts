@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative } from 'path';
 
 import { unsentResult } from '../../../nodes/CustomerBanking/actions/payment/paymentResults';
-import { PAYMENT_STATUSES } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { PAYMENT_STATUSES } from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import type { FoundPayment } from '../../../nodes/CustomerBanking/payments/paymentLookUp';
 
 const ROOT = join(__dirname, '../../..');

@@ -5,7 +5,7 @@ import { paymentEvidence } from '../../payments/acceptedStates';
 import { paymentsWithReference } from '../../payments/paymentLookUp';
 import { readAmount } from '../../validation/amount';
 import { acceptedStatement, type AcceptedEvidence } from '../../../shared/evidence';
-import { nextStepOf } from '../../payments/paymentOutcomes';
+import { nextStepOf } from '../../payments/paymentStatuses';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getOption } from '../parameters';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';

@@ -5,7 +5,7 @@ import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
 import type { Payment } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
-import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
+import { nextStepOf, type PaymentStatus } from '../../payments/paymentStatuses';
 import type { Grouping, PaymentStep, PlannedRequest } from '../../payments/paymentPlan';
 import type { RunResult } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';

@@ -21,7 +21,7 @@ import type { IdempotencyKey } from '../../../../../nodes/CustomerBanking/paymen
 import type { PaymentOutcome } from '../../../../../nodes/CustomerBanking/payments/outcomes';
 import type { Payment } from '../../../../../nodes/CustomerBanking/payments/payment';
 import type { FoundPayment } from '../../../../../nodes/CustomerBanking/payments/paymentLookUp';
-import { nextStepOf } from '../../../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { nextStepOf } from '../../../../../nodes/CustomerBanking/payments/paymentStatuses';
 import type { PaymentStep } from '../../../../../nodes/CustomerBanking/payments/paymentPlan';
 
 const NODE = { name: 'Customer Banking' } as INode;
