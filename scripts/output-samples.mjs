@@ -233,7 +233,7 @@ async function paymentResults() {
 			accepted: { index: 0, xtid: TRANSACTION, xaid: ACCOUNT, xpid: PAYEE, approvalRef: APPROVAL },
 			requestId: 'req-1',
 			replayed: false,
-			state: {
+			fromEvidence: {
 				status: 'accepted',
 				fields: { approvalRef: APPROVAL, approvalStatus: 'pending' },
 				check: 'not known',

@@ -2,7 +2,7 @@ import { toMinorUnits } from '../validation/amount';
 import {
 	type AcceptedEvidence,
 	type AcceptedStatus,
-	acceptedStatement,
+	statusOfAccepted,
 	evidenceInWords,
 } from '../../shared/evidence';
 import type { Payment } from './payment';
@@ -71,10 +71,10 @@ function evidenceOf(found: FoundPayment): AcceptedEvidence {
 /**
  * Whether a matching record may hold money: unless the evidence table says it was not sent (its
  * approval declined or expired, its transaction refused or failed, with nothing saying otherwise), it
- * may. Submit's statement for the same records says the same (evidence.ts).
+ * may. Submit's status for the same records says the same (evidence.ts).
  */
 export function holdsMoney(found: FoundPayment): boolean {
-	return acceptedStatement(evidenceOf(found)).status !== 'not_sent';
+	return statusOfAccepted(evidenceOf(found)).status !== 'not_sent';
 }
 
 const STATE_WORDS: Record<AcceptedStatus, string> = {
@@ -90,7 +90,7 @@ const STATE_WORDS: Record<AcceptedStatus, string> = {
  */
 export function stateOf(found: FoundPayment): string {
 	const evidence = evidenceOf(found);
-	const { status } = acceptedStatement(evidence);
+	const { status } = statusOfAccepted(evidence);
 	if (status === 'sent' || status === 'pending_approval') return STATE_WORDS[status];
 	return `${STATE_WORDS[status]} (${evidenceInWords(evidence)})`;
 }

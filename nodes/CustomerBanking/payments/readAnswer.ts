@@ -274,10 +274,10 @@ export async function readAnswer(
 	await pairAll(reading, pairs, acceptedEntries, rejectedEntries);
 	await confirmAcceptedStates.call(run.context, acceptedIn(reading));
 	const unconfirmed = (outcome: AcceptedOutcome) =>
-		byOrderAlone.has(payments.indexOf(outcome.payment)) && outcome.state?.shown !== true;
+		byOrderAlone.has(payments.indexOf(outcome.payment)) && outcome.fromEvidence?.shown !== true;
 	if (
 		pairs.size > 0 &&
-		acceptedIn(reading).some((outcome) => outcome.state?.ofAnother || unconfirmed(outcome))
+		acceptedIn(reading).some((outcome) => outcome.fromEvidence?.ofAnother || unconfirmed(outcome))
 	) {
 		reading = new Reading(run, key, payments, requestId, replays);
 		await pairAll(reading, new Map(), acceptedEntries, rejectedEntries);

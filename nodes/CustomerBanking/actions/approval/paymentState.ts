@@ -10,7 +10,7 @@ export const PAYMENT_STATE_IN_WORDS =
 
 /**
  * A simplified approval and, beside it, what it says of its payment in the package's words (waiting for
- * approval, sent, not sent, or not known with what the record says): the evidence table's statement for
+ * approval, sent, not sent, or not known with what the record says): the evidence table's status for
  * this record, as Submit, Get Status and Skip Payments Already Made read the same one. The approval
  * alone is read; Payment → Get Status also reads the payment's transaction.
  */

@@ -47,11 +47,11 @@ function acceptedFields(outcome: Extract<PaymentOutcome, { kind: 'accepted' }>):
 	delete fields.index;
 	delete fields.status;
 	delete fields.approvalRef;
-	const state = outcome.state;
+	const { fromEvidence } = outcome;
 	return withPlainNames({
 		...fields,
-		...state?.fields,
-		...(state?.check !== undefined && { approvalCheck: state.check }),
+		...fromEvidence?.fields,
+		...(fromEvidence?.check !== undefined && { approvalCheck: fromEvidence.check }),
 	});
 }
 
@@ -76,7 +76,7 @@ const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
 const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } =
 	{
 		accepted: (outcome) => {
-			const state = outcome.state?.status ?? 'accepted';
+			const state = outcome.fromEvidence?.status ?? 'accepted';
 			// a replay: the bank answered this key with this payment before, nothing new was made now
 			const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
 			return {

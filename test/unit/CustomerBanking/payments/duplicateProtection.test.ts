@@ -7,7 +7,7 @@ import {
 } from '../../../../nodes/CustomerBanking/payments/duplicateProtection';
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
 import type { FoundPayment } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
-import { type AcceptedEvidence, acceptedStatement } from '../../../../nodes/shared/evidence';
+import { type AcceptedEvidence, statusOfAccepted } from '../../../../nodes/shared/evidence';
 
 const payment = (itemIndex: number, body: Record<string, unknown> = {}): Payment => ({
 	itemIndex,
@@ -197,7 +197,7 @@ describe('one truth: a re-run reads an earlier payment as Submit reads the same 
 							? { read: 'notRead' }
 							: { read: 'record', status: transaction.status },
 				};
-				const submit = acceptedStatement(evidence).status;
+				const submit = statusOfAccepted(evidence).status;
 				expect(holdsMoney(record)).toBe(submit !== 'not_sent');
 				const words: Record<string, string> = {
 					sent: 'sent',

@@ -116,7 +116,7 @@ async function read(answer: unknown, payments: Payment[], script: Script = {}) {
 function said(outcome: PaymentOutcome): string {
 	switch (outcome.kind) {
 		case 'accepted':
-			return `${outcome.state?.status ?? 'unread'} ${String(outcome.accepted.xtid)}`;
+			return `${outcome.fromEvidence?.status ?? 'unread'} ${String(outcome.accepted.xtid)}`;
 		case 'rejected':
 			return `rejected: ${outcome.reason}`;
 		case 'undetermined':
@@ -261,7 +261,7 @@ describe('readAnswer: an answer that does not say what happened is looked up, ne
 		});
 		expect(outcomes[0]).toMatchObject({
 			kind: 'accepted',
-			state: { status: 'accepted', ofAnother: true },
+			fromEvidence: { status: 'accepted', ofAnother: true },
 		});
 	});
 });

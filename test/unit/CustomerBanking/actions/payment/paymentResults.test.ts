@@ -54,7 +54,7 @@ describe('outcomeResult', () => {
 	it("an accepted payment: the evidence's status, the payment and the entry in plain names, never the answer's own state words", () => {
 		const { json, output } = only(
 			outcomeResult(
-				accepted({ state: { status: 'sent', fields: { transactionStatus: 'SETTLED' } } }),
+				accepted({ fromEvidence: { status: 'sent', fields: { transactionStatus: 'SETTLED' } } }),
 			),
 		);
 		expect(output).toBeUndefined();
@@ -74,22 +74,22 @@ describe('outcomeResult', () => {
 		['no evidence read', {}, 'accepted'],
 		[
 			'evidence that says nothing known',
-			{ state: { status: 'accepted', fields: {}, check: 'Check it.' } },
+			{ fromEvidence: { status: 'accepted', fields: {}, check: 'Check it.' } },
 			'accepted',
 		],
 		[
 			'a replay of a payment on its way',
-			{ replayed: true, state: { status: 'sent', fields: {} } },
+			{ replayed: true, fromEvidence: { status: 'sent', fields: {} } },
 			'replayed',
 		],
 		[
 			'a replay of a refused payment stays not_sent',
-			{ replayed: true, state: { status: 'not_sent', fields: {} } },
+			{ replayed: true, fromEvidence: { status: 'not_sent', fields: {} } },
 			'not_sent',
 		],
 		[
 			'waiting for approval',
-			{ state: { status: 'pending_approval', fields: {} } },
+			{ fromEvidence: { status: 'pending_approval', fields: {} } },
 			'pending_approval',
 		],
 	])('%s → %s', (_case, extra, status) => {
@@ -100,7 +100,9 @@ describe('outcomeResult', () => {
 
 	it('a check of the evidence is shown as approvalCheck', () => {
 		const { json } = only(
-			outcomeResult(accepted({ state: { status: 'accepted', fields: {}, check: 'Check it.' } })),
+			outcomeResult(
+				accepted({ fromEvidence: { status: 'accepted', fields: {}, check: 'Check it.' } }),
+			),
 		);
 		expect(json.approvalCheck).toBe('Check it.');
 	});
