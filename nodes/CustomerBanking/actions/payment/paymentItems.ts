@@ -12,7 +12,7 @@ import type { ResubmissionNote } from '../../payments/resubmission';
 import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import { withPlainNames } from '../../../shared/outputNames';
-import type { BatchItemResult, OutputName } from '../types';
+import type { ItemOutput, OutputName } from '../types';
 import type { ReadResult } from './readPayment';
 
 /** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
@@ -120,10 +120,10 @@ function shown(outcome: Reported): Shown {
  * One output item per payment, as its row of SHOWN says; failures become errors that the router
  * turns into error items (continueOnFail) or a node error.
  */
-export function outcomeResult(
+export function itemOfOutcome(
 	outcome: PaymentOutcome,
 	placement?: { batch?: BatchPlacement; resubmission?: ResubmissionNote },
-): BatchItemResult {
+): ItemOutput {
 	const { payment } = outcome;
 	const { itemIndex } = payment;
 	if (outcome.kind === 'failed') {
@@ -144,14 +144,14 @@ export function outcomeResult(
 	const { before, after, output } = shown(outcome);
 	const nextStep = nextStepOf(before.status as PaymentStatus);
 	const json = { ...before, nextStep, ...withPlainNames(payment.body), ...after, ...context };
-	return { itemIndex, results: [output ? { json, output } : { json }] };
+	return { itemIndex, items: [output ? { json, output } : { json }] };
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
-function overLimitResult(payment: Payment, reason: string): BatchItemResult {
+function overLimitItem(payment: Payment, reason: string): ItemOutput {
 	return {
 		itemIndex: payment.itemIndex,
-		results: [
+		items: [
 			{
 				json: {
 					status: 'rejected',
@@ -184,7 +184,7 @@ function earlierPaymentFields(found: FoundPayment): IDataObject {
  * status we cannot read); `not_sent` when every one shows a refusal (declined, expired, failed), which is
  * not sent again automatically (spec §Errors rule 5). The earlier payments are all listed, with their state.
  */
-function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItemResult {
+function alreadyMadeItem(payment: Payment, earlier: FoundPayment[]): ItemOutput {
 	const holding = earlier.filter(holdsMoney);
 	const [first] = holding.length > 0 ? holding : earlier;
 	const listed =
@@ -199,7 +199,7 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send this one again, set Send Again If Refused (Options) for this item only.`;
 	return {
 		itemIndex: payment.itemIndex,
-		results: [
+		items: [
 			{
 				json: {
 					status,
@@ -217,21 +217,21 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 }
 
 /** A payment the run did not send: over a spending limit, or already made. */
-export function unsentResult(step: PaymentStep): BatchItemResult {
-	if (step.kind === 'overLimit') return overLimitResult(step.payment, step.reason);
-	if (step.kind === 'alreadyMade') return alreadyMadeResult(step.payment, step.earlier);
+export function unsentItem(step: PaymentStep): ItemOutput {
+	if (step.kind === 'overLimit') return overLimitItem(step.payment, step.reason);
+	if (step.kind === 'alreadyMade') return alreadyMadeItem(step.payment, step.earlier);
 	throw new Error(`a ${step.kind} step is sent, not left out`);
 }
 
 /** Validate Only: what would be sent for a valid item. */
-export function validatedResult(
+export function validatedItem(
 	payment: Payment,
 	key: IdempotencyKey,
 	batch?: BatchPlacement,
-): BatchItemResult {
+): ItemOutput {
 	return {
 		itemIndex: payment.itemIndex,
-		results: [
+		items: [
 			{
 				json: {
 					status: 'valid',
@@ -252,21 +252,21 @@ export function validatedResult(
  * Validate Only: Submit's items in input order, each valid one with its key; Submit Batch's invalid items,
  * then each valid one with the request it would go in. Nothing is sent.
  */
-export function validatedResults(
+export function validatedItems(
 	read: ReadResult[],
 	requests: PlannedRequest[],
 	{ batchSize }: Grouping,
-): BatchItemResult[] {
+): ItemOutput[] {
 	const batched = batchSize !== undefined;
-	const results = [
-		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+	const items = [
+		...read.flatMap((entry) => (entry.valid ? [] : [invalidItem(entry.itemIndex, entry.issues)])),
 		...requests.flatMap((request, index) =>
 			request.members.map((member) =>
-				validatedResult(member, request.key, batched ? placementOf(request, index) : undefined),
+				validatedItem(member, request.key, batched ? placementOf(request, index) : undefined),
 			),
 		),
 	];
-	return batched ? results : results.sort((a, b) => a.itemIndex - b.itemIndex);
+	return batched ? items : items.sort((a, b) => a.itemIndex - b.itemIndex);
 }
 
 /**
@@ -274,24 +274,24 @@ export function validatedResults(
  * Batch's sent items say which request they went in and, with Resubmit Rejected Items, whether they were
  * resubmitted.
  */
-export function runResults(run: RunResult, { batchSize }: Grouping): BatchItemResult[] {
+export function runItems(run: RunResult, { batchSize }: Grouping): ItemOutput[] {
 	let sent = 0;
-	const results = run.steps.flatMap(({ step, outcomes, resubmission }) => {
-		if (outcomes === undefined) return [unsentResult(step)];
+	const items = run.steps.flatMap(({ step, outcomes, resubmission }) => {
+		if (outcomes === undefined) return [unsentItem(step)];
 		const request = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
 		const batch = batchSize !== undefined ? request : undefined;
 		return outcomes.map((outcome) =>
-			outcomeResult(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
+			itemOfOutcome(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
 		);
 	});
-	return withCheckNotes(results, run.checkedAtBank);
+	return withCheckNotes(items, run.checkedAtBank);
 }
 
 /** Validate Only: an item that would not be sent, and why. */
-export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchItemResult {
+export function invalidItem(itemIndex: number, issues: PaymentIssue[]): ItemOutput {
 	return {
 		itemIndex,
-		results: [
+		items: [
 			{
 				json: {
 					status: 'invalid',
@@ -306,23 +306,23 @@ export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchI
 
 /**
  * The items that failed their checks. Without Continue On Fail the node stops on the first one
- * (`stop`), before any payment is sent; with it, each becomes its own error result.
+ * (`stop`), before any payment is sent; with it, each becomes its own error item.
  */
-export function invalidItemResults(
+export function invalidItems(
 	continueOnFail: boolean,
 	read: ReadResult[],
-): { results: BatchItemResult[]; stop: boolean } {
-	const results: BatchItemResult[] = [];
+): { items: ItemOutput[]; stop: boolean } {
+	const items: ItemOutput[] = [];
 	for (const entry of read) {
 		if (entry.valid) continue;
-		results.push({
+		items.push({
 			itemIndex: entry.itemIndex,
 			error: entry.error,
 			errorFields: { status: 'invalid', nextStep: nextStepOf('invalid') },
 		});
-		if (!continueOnFail) return { results, stop: true };
+		if (!continueOnFail) return { items, stop: true };
 	}
-	return { results, stop: false };
+	return { items, stop: false };
 }
 
 /**
@@ -331,17 +331,17 @@ export function invalidItemResults(
  * `already_made` or its sending rests on.
  */
 export function withCheckNotes(
-	results: BatchItemResult[],
+	items: ItemOutput[],
 	notes: ReadonlyMap<number, string>,
-): BatchItemResult[] {
-	for (const result of results) {
-		const note = notes.get(result.itemIndex);
+): ItemOutput[] {
+	for (const output of items) {
+		const note = notes.get(output.itemIndex);
 		if (note === undefined) continue;
-		if ('results' in result) {
-			for (const item of result.results) item.json.earlierPaymentsChecked = note;
+		if ('items' in output) {
+			for (const item of output.items) item.json.earlierPaymentsChecked = note;
 		} else {
-			result.errorFields = { ...result.errorFields, earlierPaymentsChecked: note };
+			output.errorFields = { ...output.errorFields, earlierPaymentsChecked: note };
 		}
 	}
-	return results;
+	return items;
 }
