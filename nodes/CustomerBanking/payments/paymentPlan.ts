@@ -7,7 +7,7 @@ import {
 	uuidV4FromParts,
 } from './idempotencyKey';
 import type { PaymentOutcome } from './outcomes';
-import { holdsMoney } from './duplicateProtection';
+import { holdsMoney } from './earlierPayments';
 import type { Payment } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import type { FoundPayment } from './paymentLookUp';
@@ -342,7 +342,7 @@ class Planning {
 
 	/**
 	 * What the bank shows, less the payments sent again (Send Again If Refused): those whose every
-	 * matching record says it was refused (duplicateProtection.ts holdsMoney; a state it cannot read
+	 * matching record says it was refused (earlierPayments.ts holdsMoney; a state it cannot read
 	 * holds money). They are noted in `refusedBefore` and planned as new.
 	 */
 	private withoutSentAgain(

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { judgeDecision } from '../../../nodes/CustomerBankingApprovalTrigger/approvalEvents';
-import { holdsMoney } from '../../../nodes/CustomerBanking/payments/duplicateProtection';
+import { holdsMoney } from '../../../nodes/CustomerBanking/payments/earlierPayments';
 import {
 	type AcceptedEvidence,
 	type AcceptedStatus,

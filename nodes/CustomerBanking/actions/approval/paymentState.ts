@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { approvalXtid } from '../../../shared/approvals/approvalRecords';
 import { nonEmptyText } from '../../../shared/records';
-import { stateOf } from '../../payments/duplicateProtection';
+import { stateOf } from '../../payments/earlierPayments';
 
 /** What Simplify's description says of the field withPaymentState adds. */
 export const PAYMENT_STATE_IN_WORDS =

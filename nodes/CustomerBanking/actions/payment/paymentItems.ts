@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { holdsMoney, stateOf } from '../../payments/duplicateProtection';
+import { holdsMoney, stateOf } from '../../payments/earlierPayments';
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
 import type { Payment } from '../../payments/payment';

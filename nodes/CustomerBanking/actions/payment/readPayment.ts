@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { repeatsInInput } from '../../payments/duplicateProtection';
+import { repeatsInInput } from '../../payments/paymentIdentity';
 import type { Payment } from '../../payments/payment';
 import { ownValue } from '../../../shared/records';
 import { readGroup } from '../../validation/inputObjects';

@@ -1,49 +1,15 @@
-import { toMinorUnits } from '../validation/amount';
 import {
 	type AcceptedEvidence,
 	type AcceptedStatus,
 	statusOfAccepted,
 	evidenceInWords,
 } from '../../shared/evidence';
-import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';
 
 /**
- * Skip Payments Already Made: what makes two payments the same one. The details the bank's records can
- * be matched on (spec §Errors rule 3: matching on reference; amount, payee and account with it).
+ * Skip Payments Already Made: what an earlier payment the bank shows with the same details (which
+ * payments are the same one: paymentIdentity.ts) says of its money, read with the evidence table.
  */
-function detailsOf({ body }: Payment): string {
-	return JSON.stringify([
-		String(body.xaid),
-		String(body.xpid),
-		toMinorUnits(Number(body.amount)),
-		String(body.reference),
-	]);
-}
-
-/** Two payments are the same when their details match and their currencies do not differ (an absent one is the account's). */
-function sameCurrency(a: Payment, b: Payment): boolean {
-	const { currency: first } = a.body;
-	const { currency: second } = b.body;
-	return first === undefined || second === undefined || first === second;
-}
-
-/**
- * The payments of one input that repeat an earlier item of it: each later one mapped to the first item
- * with the same details. With Skip Payments Already Made each is paid once, so the repeats are refused
- * before anything is sent.
- */
-export function repeatsInInput(payments: readonly Payment[]): Map<Payment, Payment> {
-	const firstOf = new Map<string, Payment[]>();
-	const repeats = new Map<Payment, Payment>();
-	for (const payment of [...payments].sort((a, b) => a.itemIndex - b.itemIndex)) {
-		const details = detailsOf(payment);
-		const earlier = (firstOf.get(details) ?? []).find((other) => sameCurrency(other, payment));
-		if (earlier !== undefined) repeats.set(payment, earlier);
-		else firstOf.set(details, [...(firstOf.get(details) ?? []), payment]);
-	}
-	return repeats;
-}
 
 /**
  * What the lists showed of an earlier matching payment, as the evidence table reads it: its approval
