@@ -6,10 +6,7 @@ import {
 } from '../../shared/evidence';
 import type { FoundPayment } from './paymentLookUp';
 
-/**
- * Skip Payments Already Made: what an earlier payment the bank shows with the same details (which
- * payments are the same one: paymentIdentity.ts) says of its money, read with the evidence table.
- */
+/** Skip Payments Already Made: what an earlier payment with the same details (paymentIdentity.ts) says. */
 
 /**
  * What the lists showed of an earlier matching payment, as the evidence table reads it: its approval

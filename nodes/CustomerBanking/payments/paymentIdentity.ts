@@ -6,10 +6,9 @@ import type { Payment } from './payment';
 import { nonEmptyText } from '../../shared/records';
 
 /**
- * What makes two payments the same one, both ways. The same request: its body, which binds an
- * idempotency key to one body (bodyDigest) and names a payment across runs of the node in one execution
- * (paymentIdentities). The same payment at the bank: its details, which Skip Payments Already Made and
- * the look-up of a lost answer match (repeatsInInput between items, matchesRecord against a record).
+ * What makes two payments the same one, both ways: the same request by its body, which binds a key to it
+ * (bodyDigest, paymentIdentities); the same payment at the bank by its details, for Skip Payments Already
+ * Made and the look-up of a lost answer (repeatsInInput between items, matchesRecord against a record).
  */
 
 type Json = IDataObject | IDataObject[] | IDataObject[keyof IDataObject];
@@ -58,21 +57,13 @@ export function paymentIdentities(
  * The same payment at the bank (Skip Payments Already Made): the details the bank's records can be
  * matched on (spec §Errors rule 3: matching on reference; amount, payee and account with it).
  */
-function detailsOf({ body }: Payment): string {
-	return JSON.stringify([
-		String(body.xaid),
-		String(body.xpid),
-		toMinorUnits(Number(body.amount)),
-		String(body.reference),
-	]);
+function detailsOf(payment: Payment): string {
+	const { xaid, xpid, amount, reference } = soughtFor(payment);
+	return JSON.stringify([xaid, xpid, toMinorUnits(Number(amount)), reference]);
 }
 
-/** Two payments are the same when their details match and their currencies do not differ (an absent one is the account's). */
-function sameCurrency(a: Payment, b: Payment): boolean {
-	const { currency: first } = a.body;
-	const { currency: second } = b.body;
-	return first === undefined || second === undefined || first === second;
-}
+/** A detail one side leaves out is not compared (a payment without a currency pays the account's). */
+const agree = (a: unknown, b: unknown): boolean => a === undefined || b === undefined || a === b;
 
 /**
  * The payments of one input that repeat an earlier item of it: each later one mapped to the first item
@@ -84,7 +75,9 @@ export function repeatsInInput(payments: readonly Payment[]): Map<Payment, Payme
 	const repeats = new Map<Payment, Payment>();
 	for (const payment of [...payments].sort((a, b) => a.itemIndex - b.itemIndex)) {
 		const details = detailsOf(payment);
-		const earlier = (firstOf.get(details) ?? []).find((other) => sameCurrency(other, payment));
+		const earlier = (firstOf.get(details) ?? []).find((other) =>
+			agree(other.body.currency, payment.body.currency),
+		);
 		if (earlier !== undefined) repeats.set(payment, earlier);
 		else firstOf.set(details, [...(firstOf.get(details) ?? []), payment]);
 	}
@@ -123,8 +116,6 @@ function sameAmount(value: unknown, amount: number): boolean {
 export function matchesRecord(payment: Sought, record: IDataObject): boolean {
 	if (record.reference !== payment.reference) return false;
 	if (payment.amount !== undefined && !sameAmount(record.amount, payment.amount)) return false;
-	const xpid = nonEmptyText(record.xpid);
-	if (xpid !== undefined && payment.xpid !== undefined && xpid !== payment.xpid) return false;
-	const currency = nonEmptyText(record.currency);
-	return currency === undefined || payment.currency === undefined || currency === payment.currency;
+	const { xpid, currency } = record;
+	return agree(nonEmptyText(xpid), payment.xpid) && agree(nonEmptyText(currency), payment.currency);
 }

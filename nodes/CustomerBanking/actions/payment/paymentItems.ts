@@ -64,6 +64,12 @@ interface Shown {
 	output?: OutputName;
 }
 
+/** One input item's one output item, on `output` (the main output when none). */
+const oneItem = (itemIndex: number, json: IDataObject, output?: OutputName): ItemOutput => ({
+	itemIndex,
+	items: [output ? { json, output } : { json }],
+});
+
 /** The bank's ID of the request, for its support. */
 const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
 	requestId !== undefined ? { bankRequestId: requestId } : {};
@@ -144,26 +150,22 @@ export function itemOfOutcome(
 	const { before, after, output } = shown(outcome);
 	const nextStep = nextStepOf(before.status as PaymentStatus);
 	const json = { ...before, nextStep, ...withPlainNames(payment.body), ...after, ...context };
-	return { itemIndex, items: [output ? { json, output } : { json }] };
+	return oneItem(itemIndex, json, output);
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
 function overLimitItem(payment: Payment, reason: string): ItemOutput {
-	return {
-		itemIndex: payment.itemIndex,
-		items: [
-			{
-				json: {
-					status: 'rejected',
-					nextStep: nextStepOf('rejected'),
-					rejectionReason: reason,
-					notSent: true,
-					...withPlainNames(payment.body),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+	return oneItem(
+		payment.itemIndex,
+		{
+			status: 'rejected',
+			nextStep: nextStepOf('rejected'),
+			rejectionReason: reason,
+			notSent: true,
+			...withPlainNames(payment.body),
+		},
+		REJECTED,
+	);
 }
 
 /** What an output item shows of an earlier payment the bank holds. */
@@ -197,23 +199,19 @@ function alreadyMadeItem(payment: Payment, earlier: FoundPayment[]): ItemOutput 
 		holding.length > 0
 			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). If this is another payment, give it a reference of its own.`
 			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send this one again, set Send Again If Refused (Options) for this item only.`;
-	return {
-		itemIndex: payment.itemIndex,
-		items: [
-			{
-				json: {
-					status,
-					nextStep: nextStepOf(status),
-					transactionId: first.xtid,
-					message,
-					notSent: true,
-					...withPlainNames(payment.body),
-					earlierPayments: earlier.map(earlierPaymentFields),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+	return oneItem(
+		payment.itemIndex,
+		{
+			status,
+			nextStep: nextStepOf(status),
+			transactionId: first.xtid,
+			message,
+			notSent: true,
+			...withPlainNames(payment.body),
+			earlierPayments: earlier.map(earlierPaymentFields),
+		},
+		REJECTED,
+	);
 }
 
 /** A payment the run did not send: over a spending limit, or already made. */
@@ -229,23 +227,16 @@ export function validatedItem(
 	key: IdempotencyKey,
 	batch?: BatchPlacement,
 ): ItemOutput {
-	return {
-		itemIndex: payment.itemIndex,
-		items: [
-			{
-				json: {
-					status: 'valid',
-					nextStep: nextStepOf('valid'),
-					...withPlainNames(payment.body),
-					...keyFields(key),
-					request: {
-						...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),
-						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
-					},
-				},
-			},
-		],
-	};
+	return oneItem(payment.itemIndex, {
+		status: 'valid',
+		nextStep: nextStepOf('valid'),
+		...withPlainNames(payment.body),
+		...keyFields(key),
+		request: {
+			...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),
+			...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
+		},
+	});
 }
 
 /**
@@ -289,19 +280,15 @@ export function runItems(run: RunResult, { batchSize }: Grouping): ItemOutput[] 
 
 /** Validate Only: an item that would not be sent, and why. */
 export function invalidItem(itemIndex: number, issues: PaymentIssue[]): ItemOutput {
-	return {
+	return oneItem(
 		itemIndex,
-		items: [
-			{
-				json: {
-					status: 'invalid',
-					nextStep: nextStepOf('invalid'),
-					issues: issues.map(({ field, rule }) => `${field} ${rule}`),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+		{
+			status: 'invalid',
+			nextStep: nextStepOf('invalid'),
+			issues: issues.map(({ field, rule }) => `${field} ${rule}`),
+		},
+		REJECTED,
+	);
 }
 
 /**
