@@ -17,7 +17,7 @@ export interface FoundPayment {
 	transactionStatus?: string;
 }
 
-export type LookupResult =
+export type LookUpFinding =
 	| { found: true; payment: FoundPayment }
 	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
 	| { found: false; candidates: string[] };
@@ -194,9 +194,9 @@ export async function lookUpPayments(
 	payments: Payment[],
 	claimed: XtidClaims,
 	namedForThisKey: ReadonlySet<string> = new Set(),
-): Promise<Map<number, LookupResult>> {
+): Promise<Map<number, LookUpFinding>> {
 	const byAccount = await readAccounts.call(this, payments, 'whole');
-	const results = new Map<number, LookupResult>();
+	const results = new Map<number, LookUpFinding>();
 	const takenNow = new Set<string>();
 	// an xtid the bank answered this key with is reported for this key's payments only
 	const taken: XtidClaims = {

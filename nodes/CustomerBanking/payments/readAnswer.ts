@@ -5,7 +5,7 @@ import { type AnswerEntry, contradictionOf, echoesAgree, pairEntries } from './a
 import type { IdempotencyKey } from './idempotencyKey';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
-import type { LookupResult } from './paymentLookUp';
+import type { LookUpFinding } from './paymentLookUp';
 import { isPlainObject } from '../../shared/records';
 
 /**
@@ -19,7 +19,7 @@ export interface AnswerDependencies {
 	lookUp(
 		payments: Payment[],
 		namedForThisKey: ReadonlySet<string>,
-	): Promise<Map<number, LookupResult>>;
+	): Promise<Map<number, LookUpFinding>>;
 }
 
 /**

@@ -7,13 +7,13 @@ import type { Payment } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
 import { nextStepOf, type PaymentStatus } from '../../payments/paymentStatuses';
 import type { Grouping, PaymentStep, PlannedRequest } from '../../payments/paymentPlan';
-import type { RunResult } from '../../payments/paymentRun';
+import type { PerformedRun } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import { withPlainNames } from '../../../shared/outputNames';
 import type { ItemOutput, OutputName } from '../types';
-import type { ReadResult } from './readPayment';
+import type { ReadItem } from './readPayment';
 
 /** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
 const REJECTED: OutputName = 'second';
@@ -244,7 +244,7 @@ export function validatedItem(
  * then each valid one with the request it would go in. Nothing is sent.
  */
 export function validatedItems(
-	read: ReadResult[],
+	read: ReadItem[],
 	requests: PlannedRequest[],
 	{ batchSize }: Grouping,
 ): ItemOutput[] {
@@ -265,7 +265,7 @@ export function validatedItems(
  * Batch's sent items say which request they went in and, with Resubmit Rejected Items, whether they were
  * resubmitted.
  */
-export function runItems(run: RunResult, { batchSize }: Grouping): ItemOutput[] {
+export function runItems(run: PerformedRun, { batchSize }: Grouping): ItemOutput[] {
 	let sent = 0;
 	const items = run.steps.flatMap(({ step, outcomes, resubmission }) => {
 		if (outcomes === undefined) return [unsentItem(step)];
@@ -297,7 +297,7 @@ export function invalidItem(itemIndex: number, issues: PaymentIssue[]): ItemOutp
  */
 export function invalidItems(
 	continueOnFail: boolean,
-	read: ReadResult[],
+	read: ReadItem[],
 ): { items: ItemOutput[]; stop: boolean } {
 	const items: ItemOutput[] = [];
 	for (const entry of read) {

@@ -16,7 +16,7 @@ jest.mock('n8n-workflow', () => ({
 import type { IdempotencyKey } from '../../../../nodes/CustomerBanking/payments/idempotencyKey';
 import type { PaymentOutcome } from '../../../../nodes/CustomerBanking/payments/outcomes';
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
-import type { LookupResult } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
+import type { LookUpFinding } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
 import {
 	type AnswerDependencies,
 	readAnswer,
@@ -67,7 +67,7 @@ function dependencies(context: IExecuteFunctions, script: Script) {
 		lookUp: async (payments, named) => {
 			lookUps.push({ items: payments.map((payment) => payment.itemIndex), named: [...named] });
 			if (script.found === 'throws') throw new Error('approvals list unavailable');
-			const results = new Map<number, LookupResult>();
+			const results = new Map<number, LookUpFinding>();
 			for (const payment of payments) {
 				const xtid = script.found?.[payment.itemIndex];
 				results.set(

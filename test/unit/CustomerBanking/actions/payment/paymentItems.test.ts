@@ -15,7 +15,7 @@ import {
 	validatedItem,
 	withCheckNotes,
 } from '../../../../../nodes/CustomerBanking/actions/payment/paymentItems';
-import type { ReadResult } from '../../../../../nodes/CustomerBanking/actions/payment/readPayment';
+import type { ReadItem } from '../../../../../nodes/CustomerBanking/actions/payment/readPayment';
 import type { ItemOutput } from '../../../../../nodes/CustomerBanking/actions/types';
 import type { IdempotencyKey } from '../../../../../nodes/CustomerBanking/payments/idempotencyKey';
 import type { PaymentOutcome } from '../../../../../nodes/CustomerBanking/payments/outcomes';
@@ -311,13 +311,13 @@ describe('Validate Only results', () => {
 });
 
 describe('invalidItems and withCheckNotes', () => {
-	const bad = (itemIndex: number): ReadResult => ({
+	const bad = (itemIndex: number): ReadItem => ({
 		valid: false,
 		itemIndex,
 		issues: [],
 		error: new NodeOperationError(NODE, `bad ${itemIndex}`),
 	});
-	const good: ReadResult = { valid: true, payment: PAYMENT };
+	const good: ReadItem = { valid: true, payment: PAYMENT };
 
 	it('without Continue On Fail, stops at the first invalid item; with it, one error per invalid item', () => {
 		const stopped = invalidItems(false, [good, bad(1), bad(3)]);
