@@ -196,7 +196,7 @@ export async function lookUpPayments(
 	namedForThisKey: ReadonlySet<string> = new Set(),
 ): Promise<Map<number, LookUpFinding>> {
 	const byAccount = await readAccounts.call(this, payments, 'whole');
-	const results = new Map<number, LookUpFinding>();
+	const findings = new Map<number, LookUpFinding>();
 	const takenNow = new Set<string>();
 	// an xtid the bank answered this key with is reported for this key's payments only
 	const taken: XtidClaims = {
@@ -212,15 +212,15 @@ export async function lookUpPayments(
 		if (mayClaim(candidates, namedForThisKey)) {
 			claimed.add(candidates[0]);
 			taken.add(candidates[0]);
-			results.set(payment.itemIndex, {
+			findings.set(payment.itemIndex, {
 				found: true,
 				payment: found.get(candidates[0]) as FoundPayment,
 			});
 		} else {
-			results.set(payment.itemIndex, { found: false, candidates });
+			findings.set(payment.itemIndex, { found: false, candidates });
 		}
 	}
-	return results;
+	return findings;
 }
 
 /**
@@ -233,13 +233,13 @@ export async function findCandidates(
 	claimed: XtidClaims,
 ): Promise<Map<number, string[]>> {
 	const byAccount = await readAccounts.call(this, payments, 'whole');
-	const results = new Map<number, string[]>();
+	const byItem = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
 		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed });
-		results.set(payment.itemIndex, [...found.keys()]);
+		byItem.set(payment.itemIndex, [...found.keys()]);
 	}
-	return results;
+	return byItem;
 }
 
 /**

@@ -107,9 +107,9 @@ export class PaymentRun {
 		const sending = new Sending(this.context, memory, plan.identities, checked.listed, keysLost);
 		const steps: PerformedStep[] = [];
 		for (const step of plan.steps) {
-			const result = await sending.perform(step, options.resubmitWhen);
-			steps.push(result);
-			const failed = result.outcomes?.some((outcome) => outcome.kind === 'failed') === true;
+			const performed = await sending.perform(step, options.resubmitWhen);
+			steps.push(performed);
+			const failed = performed.outcomes?.some((outcome) => outcome.kind === 'failed') === true;
 			if (failed && !this.context.continueOnFail()) break;
 		}
 		return { steps, checkedAtBank: checked.lookedAt };
@@ -276,12 +276,12 @@ class Sending {
 	): Promise<PaymentOutcome[]> {
 		try {
 			const named = new Set(this.memory.request(key.key)?.xtids ?? []);
-			const results = await this.answers.lookUp(payments, named);
+			const findings = await this.answers.lookUp(payments, named);
 			return payments.map((payment): PaymentOutcome => {
-				const result = results.get(payment.itemIndex);
-				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
+				const finding = findings.get(payment.itemIndex);
+				if (finding?.found) return { kind: 'found', payment, key, found: finding.payment, failure };
 				return unknownOutcomes.call(this.context, [payment], key, failure, () => ({
-					candidates: result?.candidates ?? [],
+					candidates: finding?.candidates ?? [],
 				}))[0];
 			});
 		} catch (error) {

@@ -99,9 +99,9 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 			namedXtids,
 		);
 		for (const position of reading.open()) {
-			const result = found.get(payments[position].itemIndex);
-			if (!result?.found) continue;
-			reading.accept(position, { xtid: result.payment.xtid });
+			const finding = found.get(payments[position].itemIndex);
+			if (!finding?.found) continue;
+			reading.accept(position, { xtid: finding.payment.xtid });
 		}
 	} catch (error) {
 		run.context.logger.warn(
