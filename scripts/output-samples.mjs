@@ -202,8 +202,8 @@ export async function operationSamples(inputs = OPERATION_INPUTS) {
 }
 
 /** Submit and Submit Batch: one item per kind of result. */
-async function paymentResults() {
-	const results = await load('nodes/CustomerBanking/actions/payment/paymentResults.ts');
+async function paymentItems() {
+	const results = await load('nodes/CustomerBanking/actions/payment/paymentItems.ts');
 	const body = {
 		xaid: ACCOUNT,
 		xpid: PAYEE,
@@ -233,7 +233,7 @@ async function paymentResults() {
 			accepted: { index: 0, xtid: TRANSACTION, xaid: ACCOUNT, xpid: PAYEE, approvalRef: APPROVAL },
 			requestId: 'req-1',
 			replayed: false,
-			state: {
+			fromEvidence: {
 				status: 'accepted',
 				fields: { approvalRef: APPROVAL, approvalStatus: 'pending' },
 				check: 'not known',
@@ -253,13 +253,13 @@ async function paymentResults() {
 		{ kind: 'found', payment, key, found, failure: 'HTTP 500' },
 	];
 	const items = [
-		...outcomes.map((outcome) => results.outcomeResult(outcome, placement)),
-		results.unsentResult({ kind: 'alreadyMade', payment, earlier: [found] }),
-		results.unsentResult({ kind: 'overLimit', payment, reason: 'over the Maximum Amount' }),
-		results.validatedResult(payment, key, placement.batch),
+		...outcomes.map((outcome) => results.itemOfOutcome(outcome, placement)),
+		results.unsentItem({ kind: 'alreadyMade', payment, earlier: [found] }),
+		results.unsentItem({ kind: 'overLimit', payment, reason: 'over the Maximum Amount' }),
+		results.validatedItem(payment, key, placement.batch),
 	];
 	return items.flatMap((item) =>
-		(item.results ?? []).map(({ json }) => ({
+		(item.items ?? []).map(({ json }) => ({
 			where: `Payment (${String(json.status)})`,
 			output: json,
 			// Validate Only shows the request as it would be sent, in the bank's words
@@ -361,7 +361,7 @@ async function delivery() {
 export async function outputSamples() {
 	return [
 		...(await operationSamples()),
-		...(await paymentResults()),
+		...(await paymentItems()),
 		...(await approvalEvents()),
 		...(await delivery()),
 	];

@@ -10,7 +10,7 @@ import {
 	readPaymentTransaction,
 } from '../shared/approvals/approvalRecords';
 import { approvalStatusMeaning } from '../shared/approvals/approvalStatus';
-import { acceptedStatement } from '../shared/evidence';
+import { statusOfAccepted } from '../shared/evidence';
 import { PLAIN_NAMES } from '../shared/outputNames';
 import { nonEmptyText, objectOf } from '../shared/records';
 
@@ -176,7 +176,7 @@ function refusalWord(
 
 /**
  * What an approval that is no longer pending and its transaction record (if the bank shows one) say
- * together: the evidence table's statement (shared/evidence.ts), so that the trigger decides as Submit,
+ * together: the evidence table's status (shared/evidence.ts), so that the trigger decides as Submit,
  * Get Status and Skip Payments Already Made state the same records. An approval decided in part is not
  * decided yet: it stays pending here, where the table says "not known".
  */
@@ -187,7 +187,7 @@ export function judgeDecision(
 ): Judgement {
 	const said = approval ? approvalStatusMeaning(approval.status) : 'unknown';
 	if (said === 'pending' || said === 'notFinal') return { kind: 'pending' };
-	const statement = acceptedStatement({
+	const known = statusOfAccepted({
 		xtid: xtid ?? 'not shown',
 		approval: approval
 			? {
@@ -200,7 +200,7 @@ export function judgeDecision(
 			? { read: 'record', status: text(transaction.status) ?? undefined }
 			: { read: 'missing' },
 	});
-	switch (statement.status) {
+	switch (known.status) {
 		case 'sent':
 			return { kind: 'decided', decision: 'approved' };
 		case 'not_sent':
@@ -208,7 +208,7 @@ export function judgeDecision(
 		case 'pending_approval':
 			return { kind: 'pending' };
 		case 'accepted':
-			return { kind: 'unclear', note: String(statement.check) };
+			return { kind: 'unclear', note: String(known.check) };
 	}
 }
 

@@ -56,7 +56,7 @@ export interface AcceptedEvidence {
 
 export type AcceptedStatus = 'sent' | 'pending_approval' | 'not_sent' | 'accepted';
 
-export interface Statement {
+export interface StatusFromEvidence {
 	status: AcceptedStatus;
 	/** The bank's words and the approval's ref, as read from this payment's own records. */
 	fields: IDataObject;
@@ -92,7 +92,7 @@ function fieldsOf({ approval, transaction }: AcceptedEvidence): IDataObject {
 	};
 }
 
-/** What each read showed, in words, for a statement that is not definite. */
+/** What each read showed, in words, for a status that is not definite. */
 export function evidenceInWords({ xtid, approval, transaction }: AcceptedEvidence): string {
 	const parts: string[] = [];
 	switch (approval.read) {
@@ -140,7 +140,7 @@ export function evidenceInWords({ xtid, approval, transaction }: AcceptedEvidenc
 const NOT_KNOWN =
 	'Nothing shows whether it was sent. Read it later (Transaction → Get, Approval → Get by Payment) before acting on it.';
 
-function accepted(evidence: AcceptedEvidence, why: string): Statement {
+function accepted(evidence: AcceptedEvidence, why: string): StatusFromEvidence {
 	return {
 		status: 'accepted',
 		fields: fieldsOf(evidence),
@@ -148,7 +148,7 @@ function accepted(evidence: AcceptedEvidence, why: string): Statement {
 	};
 }
 
-function notSent(evidence: AcceptedEvidence, why: string): Statement {
+function notSent(evidence: AcceptedEvidence, why: string): StatusFromEvidence {
 	return {
 		status: 'not_sent',
 		fields: fieldsOf(evidence),
@@ -162,11 +162,11 @@ interface Said {
 	transaction: Says;
 }
 
-/** One row of the evidence table: the evidence it covers, and the one statement that evidence allows. */
+/** One row of the evidence table: the evidence it covers, and the one status that evidence allows. */
 export interface EvidenceRow {
 	evidence: string;
 	applies: (evidence: AcceptedEvidence, said: Said) => boolean;
-	statement: (evidence: AcceptedEvidence) => Statement;
+	allows: (evidence: AcceptedEvidence) => StatusFromEvidence;
 }
 
 const contradicting = (evidence: AcceptedEvidence) =>
@@ -179,7 +179,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: "its records show another payment's details",
 		applies: ({ differs }) => differs !== undefined,
-		statement: (evidence) => ({
+		allows: (evidence) => ({
 			...accepted(
 				evidence,
 				`its records show ${evidence.differs}, so the answer may name another payment`,
@@ -190,17 +190,17 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'its approval holds it, its transaction says sent',
 		applies: (_, said) => said.approval === 'held' && said.transaction === 'sent',
-		statement: contradicting,
+		allows: contradicting,
 	},
 	{
 		evidence: 'its approval holds it',
 		applies: (_, said) => said.approval === 'held',
-		statement: (evidence) => ({ status: 'pending_approval', fields: fieldsOf(evidence) }),
+		allows: (evidence) => ({ status: 'pending_approval', fields: fieldsOf(evidence) }),
 	},
 	{
 		evidence: 'approved, its transaction says refused or failed',
 		applies: (_, said) => said.approval === 'sent' && said.transaction === 'refused',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			notSent(
 				evidence,
 				`It was approved, but its transaction says ${quoted(statusOf(evidence.transaction))}`,
@@ -210,22 +210,22 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 		evidence: 'approved, its transaction says held or decided in part',
 		applies: (_, said) =>
 			said.approval === 'sent' && (said.transaction === 'held' || said.transaction === 'notFinal'),
-		statement: contradicting,
+		allows: contradicting,
 	},
 	{
 		evidence: 'approved',
 		applies: (_, said) => said.approval === 'sent',
-		statement: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
+		allows: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
 	},
 	{
 		evidence: 'its approval refused, its transaction says sent',
 		applies: (_, said) => said.approval === 'refused' && said.transaction === 'sent',
-		statement: contradicting,
+		allows: contradicting,
 	},
 	{
 		evidence: 'its approval refused (declined or expired)',
 		applies: (_, said) => said.approval === 'refused',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			notSent(
 				evidence,
 				`Its approval was not given (the bank says ${quoted(statusOf(evidence.approval))})`,
@@ -234,7 +234,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'its approval decided in part',
 		applies: (_, said) => said.approval === 'notFinal',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			accepted(
 				evidence,
 				`its approval says ${quoted(statusOf(evidence.approval))}: decided in part, not final${evidence.transaction.read === 'notRead' ? '' : `; ${evidenceInWords({ ...evidence, approval: { read: 'notRead' } })}`}`,
@@ -243,18 +243,18 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'no approval says anything known, its transaction says sent',
 		applies: (_, said) => said.transaction === 'sent',
-		statement: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
+		allows: (evidence) => ({ status: 'sent', fields: fieldsOf(evidence) }),
 	},
 	{
 		evidence: 'no approval says anything known, its transaction says refused or failed',
 		applies: (_, said) => said.transaction === 'refused',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			notSent(evidence, `Its transaction says ${quoted(statusOf(evidence.transaction))}`),
 	},
 	{
 		evidence: 'no approval says anything known, its transaction says held',
 		applies: (_, said) => said.transaction === 'held',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			accepted(
 				evidence,
 				`${evidenceInWords(evidence)}: its transaction says it is held, but no pending approval of it is shown`,
@@ -264,7 +264,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 		evidence: 'no approval says anything known, no transaction of it shown',
 		applies: ({ approval, transaction }) =>
 			transaction.read === 'missing' && approval.read !== 'failed',
-		statement: (evidence) =>
+		allows: (evidence) =>
 			accepted(
 				evidence,
 				`${evidenceInWords(evidence)}: it may not be shown yet, or its approval may have been declined or may have expired`,
@@ -273,7 +273,7 @@ export const EVIDENCE_TABLE: readonly EvidenceRow[] = [
 	{
 		evidence: 'anything else: words nobody knows, records of others, reads that failed',
 		applies: () => true,
-		statement: (evidence) =>
+		allows: (evidence) =>
 			accepted(evidence, evidenceInWords(evidence) || 'nothing of it could be read'),
 	},
 ];
@@ -287,12 +287,12 @@ export function evidenceRowOf(evidence: AcceptedEvidence): EvidenceRow {
 	return EVIDENCE_TABLE.find((row) => row.applies(evidence, said)) as EvidenceRow;
 }
 
-/** The statement for one accepted payment, from what its approval and its transaction show. */
-export function acceptedStatement(evidence: AcceptedEvidence): Statement {
-	const statement = evidenceRowOf(evidence).statement(evidence);
-	return evidence.shows === true && statement.ofAnother === undefined
-		? { ...statement, shown: true }
-		: statement;
+/** The status of one accepted payment, from what its approval and its transaction show. */
+export function statusOfAccepted(evidence: AcceptedEvidence): StatusFromEvidence {
+	const known = evidenceRowOf(evidence).allows(evidence);
+	return evidence.shows === true && known.ofAnother === undefined
+		? { ...known, shown: true }
+		: known;
 }
 
 /** Whether this evidence settles the state without reading the account's approvals. */

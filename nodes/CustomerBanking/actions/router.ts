@@ -6,8 +6,8 @@ import { outputSwitchesFor, resources } from './resources';
 import { runsAsAiTool } from './simplify';
 import type {
 	BatchExecute,
-	BatchItemResult,
-	ItemResult,
+	ItemOutput,
+	OutputItem,
 	OperationModule,
 	OutputSwitch,
 	PerItemExecute,
@@ -53,7 +53,7 @@ function toNodeError(
 /** The node's outputs as they fill: results to their output, failures as error items or a node error. */
 interface Outputs {
 	outputs: INodeExecutionData[][];
-	emit: (itemIndex: number, results: ItemResult[]) => void;
+	emit: (itemIndex: number, results: OutputItem[]) => void;
 	/** The records a per-item operation returned, each made an output item in one step (a list may hold 50,000). */
 	emitRecords: (itemIndex: number, records: IDataObject[]) => void;
 	fail: (itemIndex: number, error: unknown, errorFields?: IDataObject) => void;
@@ -99,7 +99,7 @@ async function runBatch(
 	sink: Outputs,
 ): Promise<void> {
 	const itemIndexes = Array.from({ length: itemCount }, (_item, itemIndex) => itemIndex);
-	let batchResults: BatchItemResult[];
+	let batchResults: ItemOutput[];
 	try {
 		batchResults = await executeBatch.call(this, itemIndexes);
 	} catch (error) {
@@ -109,7 +109,7 @@ async function runBatch(
 	const ordered = [...batchResults].sort((a, b) => a.itemIndex - b.itemIndex);
 	for (const result of ordered) {
 		if ('error' in result) sink.fail(result.itemIndex, result.error, result.errorFields);
-		else sink.emit(result.itemIndex, result.results);
+		else sink.emit(result.itemIndex, result.items);
 	}
 }
 

@@ -9,7 +9,7 @@ import type {
 /** Which output an item leaves on: 'second' only where the resource's output switch is on (OutputSwitch). */
 export type OutputName = 'main' | 'second';
 
-export interface ItemResult {
+export interface OutputItem {
 	json: IDataObject;
 	output?: OutputName;
 }
@@ -20,16 +20,17 @@ export type PerItemExecute = (
 	itemIndex: number,
 ) => Promise<IDataObject | IDataObject[]>;
 
-export type BatchItemResult =
-	| { itemIndex: number; results: ItemResult[] }
+/** What one input item comes to: its output items, or its error. */
+export type ItemOutput =
+	| { itemIndex: number; items: OutputItem[] }
 	/** With Continue On Fail the item becomes `{ ...errorFields, error: message }`; without, the node stops. */
 	| { itemIndex: number; error: NodeApiError | NodeOperationError; errorFields?: IDataObject };
 
-/** Runs once for all input items (e.g. one batch request); reports a result or an error per item. */
+/** Runs once for all input items (e.g. one batch request); reports each item's output items or its error. */
 export type BatchExecute = (
 	this: IExecuteFunctions,
 	itemIndexes: number[],
-) => Promise<BatchItemResult[]>;
+) => Promise<ItemOutput[]>;
 
 /** What every actions/<resource>/<operation>.operation.ts exports. */
 export type OperationModule =

@@ -10,7 +10,7 @@ import {
 import { echoesAgree } from './answerPairing';
 import {
 	type AcceptedEvidence,
-	acceptedStatement,
+	statusOfAccepted,
 	type AcceptedStatus,
 	type ApprovalEvidence,
 	settledWithoutApprovals,
@@ -22,7 +22,7 @@ import { nonEmptyText } from '../../shared/records';
 
 /**
  * What the bank shows of payments it accepted: the evidence of each accepted payment's state, read from
- * its approval and its transaction (spec §States and transitions), and the statement it allows
+ * its approval and its transaction (spec §States and transitions), and the status it allows
  * (evidence.ts). The answer's own words for the state are never taken for it: the spec calls every
  * accepted payment "submitted", held for approval or not.
  */
@@ -114,7 +114,7 @@ async function gatherEvidence(
 		if (
 			!(
 				evidence.approval.read === 'record' &&
-				acceptedStatement(evidence).status === 'pending_approval'
+				statusOfAccepted(evidence).status === 'pending_approval'
 			)
 		) {
 			const read = await readTransaction.call(this, subject);
@@ -172,7 +172,7 @@ async function searchApprovalLists(
 
 /**
  * Payment → Get Status: what the bank shows of one payment, read by its transaction ID in its account,
- * as the evidence table reads it after Submit (the same reads, the same statement).
+ * as the evidence table reads it after Submit (the same reads, the same status).
  */
 export async function paymentEvidence(
 	this: IExecuteFunctions,
@@ -200,7 +200,7 @@ export async function confirmAcceptedStates(
 	for (const outcome of accepted) {
 		const xtid = xtidOf(outcome.accepted);
 		if (xtid === undefined) {
-			outcome.state = { status: 'accepted', fields: {}, check: NO_XTID };
+			outcome.fromEvidence = { status: 'accepted', fields: {}, check: NO_XTID };
 			continue;
 		}
 		subjects.set(outcome, {
@@ -213,7 +213,7 @@ export async function confirmAcceptedStates(
 	}
 	const evidence = await gatherEvidence.call(this, [...subjects.values()]);
 	for (const [outcome, subject] of subjects)
-		outcome.state = acceptedStatement(evidence.get(subject) as AcceptedEvidence);
+		outcome.fromEvidence = statusOfAccepted(evidence.get(subject) as AcceptedEvidence);
 }
 
 const STATE_WORDS: Record<AcceptedStatus, (xtid: string) => string> = {
@@ -242,7 +242,7 @@ export async function accountedTogether(
 	);
 	const evidence = await gatherEvidence.call(this, subjects);
 	const states = subjects.map(
-		(subject) => acceptedStatement(evidence.get(subject) as AcceptedEvidence).status,
+		(subject) => statusOfAccepted(evidence.get(subject) as AcceptedEvidence).status,
 	);
 	const sharedWith = payments.map((payment) => payment.itemIndex);
 	// the xtids speak for as many payments as they are; the rest are refused only by an answer that adds up

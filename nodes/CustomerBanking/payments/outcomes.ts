@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { type ApiFailure, apiFailureOf } from '../../shared/transport';
-import type { Statement } from '../../shared/evidence';
+import type { StatusFromEvidence } from '../../shared/evidence';
 import type { IdempotencyKey } from './idempotencyKey';
 import type { Payment } from './payment';
 import type { FoundPayment } from './paymentLookUp';
@@ -27,7 +27,7 @@ export type AcceptedOutcome = OutcomeBase & {
 	requestId?: string;
 	replayed: boolean;
 	/** What the evidence read from the bank allows the node to say (acceptedStates.ts). */
-	state?: Statement;
+	fromEvidence?: StatusFromEvidence;
 };
 
 export type PaymentOutcome =

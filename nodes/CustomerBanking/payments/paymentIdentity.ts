@@ -1,7 +1,15 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { toMinorUnits } from '../validation/amount';
 import type { Payment } from './payment';
+import { nonEmptyText } from '../../shared/records';
+
+/**
+ * What makes two payments the same one, both ways: the same request by its body, which binds a key to it
+ * (bodyDigest, paymentIdentities); the same payment at the bank by its details, for Skip Payments Already
+ * Made and the look-up of a lost answer (repeatsInInput between items, matchesRecord against a record).
+ */
 
 type Json = IDataObject | IDataObject[] | IDataObject[keyof IDataObject];
 
@@ -43,4 +51,71 @@ export function paymentIdentities(
 		identities.set(payment, `${runIndex}:${digest}:${occurrence}`);
 	}
 	return identities;
+}
+
+/**
+ * The same payment at the bank (Skip Payments Already Made): the details the bank's records can be
+ * matched on (spec §Errors rule 3: matching on reference; amount, payee and account with it).
+ */
+function detailsOf(payment: Payment): string {
+	const { xaid, xpid, amount, reference } = soughtFor(payment);
+	return JSON.stringify([xaid, xpid, toMinorUnits(Number(amount)), reference]);
+}
+
+/** A detail one side leaves out is not compared (a payment without a currency pays the account's). */
+const agree = (a: unknown, b: unknown): boolean => a === undefined || b === undefined || a === b;
+
+/**
+ * The payments of one input that repeat an earlier item of it: each later one mapped to the first item
+ * with the same details. With Skip Payments Already Made each is paid once, so the repeats are refused
+ * before anything is sent.
+ */
+export function repeatsInInput(payments: readonly Payment[]): Map<Payment, Payment> {
+	const firstOf = new Map<string, Payment[]>();
+	const repeats = new Map<Payment, Payment>();
+	for (const payment of [...payments].sort((a, b) => a.itemIndex - b.itemIndex)) {
+		const details = detailsOf(payment);
+		const earlier = (firstOf.get(details) ?? []).find((other) =>
+			agree(other.body.currency, payment.body.currency),
+		);
+		if (earlier !== undefined) repeats.set(payment, earlier);
+		else firstOf.set(details, [...(firstOf.get(details) ?? []), payment]);
+	}
+	return repeats;
+}
+
+/** What a record must match to be the payment; a detail left out is not compared. */
+export interface Sought {
+	xaid: string;
+	reference: string;
+	xpid?: string;
+	amount?: number;
+	currency?: string;
+}
+
+export function soughtFor({ body }: Payment): Sought {
+	return {
+		xaid: String(body.xaid),
+		xpid: String(body.xpid),
+		amount: Number(body.amount),
+		reference: String(body.reference),
+		currency: typeof body.currency === 'string' ? body.currency : undefined,
+	};
+}
+
+function sameAmount(value: unknown, amount: number): boolean {
+	const number = typeof value === 'string' ? Number(value) : value;
+	return typeof number === 'number' && toMinorUnits(number) === toMinorUnits(amount);
+}
+
+/**
+ * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
+ * does not carry are not held against it: the spec leaves approval and transaction fields "not shown"
+ * (docs/bank-assumptions.md#payment-look-up).
+ */
+export function matchesRecord(payment: Sought, record: IDataObject): boolean {
+	if (record.reference !== payment.reference) return false;
+	if (payment.amount !== undefined && !sameAmount(record.amount, payment.amount)) return false;
+	const { xpid, currency } = record;
+	return agree(nonEmptyText(xpid), payment.xpid) && agree(nonEmptyText(currency), payment.currency);
 }

@@ -2,30 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { approvalPayment, listApprovals } from '../../shared/approvals/approvalRecords';
 import { type Coverage, ENDPOINTS, requestAll } from '../../shared/transport';
-import { toMinorUnits } from '../validation/amount';
 import { mayClaim } from '../../shared/evidence';
 import type { Payment } from './payment';
+import { matchesRecord, type Sought, soughtFor } from './paymentIdentity';
 import type { XtidClaims } from './paymentMemory';
 import { nonEmptyText } from '../../shared/records';
-
-/** What a record must match to be the payment; a detail left out is not compared. */
-interface Sought {
-	xaid: string;
-	reference: string;
-	xpid?: string;
-	amount?: number;
-	currency?: string;
-}
-
-function soughtFor({ body }: Payment): Sought {
-	return {
-		xaid: String(body.xaid),
-		xpid: String(body.xpid),
-		amount: Number(body.amount),
-		reference: String(body.reference),
-		currency: typeof body.currency === 'string' ? body.currency : undefined,
-	};
-}
 
 export interface FoundPayment {
 	xtid: string;
@@ -36,29 +17,10 @@ export interface FoundPayment {
 	transactionStatus?: string;
 }
 
-export type LookupResult =
+export type LookUpFinding =
 	| { found: true; payment: FoundPayment }
 	/** Nothing matched, or several records did and none can be told apart (`candidates`). */
 	| { found: false; candidates: string[] };
-
-function sameAmount(value: unknown, amount: number): boolean {
-	const number = typeof value === 'string' ? Number(value) : value;
-	return typeof number === 'number' && toMinorUnits(number) === toMinorUnits(amount);
-}
-
-/**
- * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
- * does not carry are not held against it: the spec leaves approval and transaction fields "not shown"
- * (docs/bank-assumptions.md#payment-look-up).
- */
-function matches(payment: Sought, record: IDataObject): boolean {
-	if (record.reference !== payment.reference) return false;
-	if (payment.amount !== undefined && !sameAmount(record.amount, payment.amount)) return false;
-	const xpid = nonEmptyText(record.xpid);
-	if (xpid !== undefined && payment.xpid !== undefined && xpid !== payment.xpid) return false;
-	const currency = nonEmptyText(record.currency);
-	return currency === undefined || payment.currency === undefined || currency === payment.currency;
-}
 
 interface AccountRecords {
 	approvals: IDataObject[];
@@ -170,7 +132,7 @@ function matchApprovals(
 	for (const approval of approvals) {
 		const details = approvalPayment(approval);
 		const xtid = nonEmptyText(details.xtid);
-		if (xtid === undefined || claimed.has(xtid) || !matches(payment, details)) continue;
+		if (xtid === undefined || claimed.has(xtid) || !matchesRecord(payment, details)) continue;
 		into.set(xtid, {
 			xtid,
 			foundIn: 'approvals',
@@ -189,7 +151,12 @@ function matchTransactions(
 	for (const transaction of transactions) {
 		const xtid = nonEmptyText(transaction.xtid);
 		const outgoing = transaction.direction !== 'incoming';
-		if (xtid === undefined || claimed.has(xtid) || !outgoing || !matches(payment, transaction))
+		if (
+			xtid === undefined ||
+			claimed.has(xtid) ||
+			!outgoing ||
+			!matchesRecord(payment, transaction)
+		)
 			continue;
 		// an approved payment has both records, with the same xtid (spec §Approval)
 		into.set(xtid, {
@@ -227,9 +194,9 @@ export async function lookUpPayments(
 	payments: Payment[],
 	claimed: XtidClaims,
 	namedForThisKey: ReadonlySet<string> = new Set(),
-): Promise<Map<number, LookupResult>> {
+): Promise<Map<number, LookUpFinding>> {
 	const byAccount = await readAccounts.call(this, payments, 'whole');
-	const results = new Map<number, LookupResult>();
+	const findings = new Map<number, LookUpFinding>();
 	const takenNow = new Set<string>();
 	// an xtid the bank answered this key with is reported for this key's payments only
 	const taken: XtidClaims = {
@@ -245,15 +212,15 @@ export async function lookUpPayments(
 		if (mayClaim(candidates, namedForThisKey)) {
 			claimed.add(candidates[0]);
 			taken.add(candidates[0]);
-			results.set(payment.itemIndex, {
+			findings.set(payment.itemIndex, {
 				found: true,
 				payment: found.get(candidates[0]) as FoundPayment,
 			});
 		} else {
-			results.set(payment.itemIndex, { found: false, candidates });
+			findings.set(payment.itemIndex, { found: false, candidates });
 		}
 	}
-	return results;
+	return findings;
 }
 
 /**
@@ -266,13 +233,13 @@ export async function findCandidates(
 	claimed: XtidClaims,
 ): Promise<Map<number, string[]>> {
 	const byAccount = await readAccounts.call(this, payments, 'whole');
-	const results = new Map<number, string[]>();
+	const byItem = new Map<number, string[]>();
 	for (const payment of payments) {
 		const sought = soughtFor(payment);
 		const found = matchesOf(sought, byAccount.get(sought.xaid) as AccountRecords, { claimed });
-		results.set(payment.itemIndex, [...found.keys()]);
+		byItem.set(payment.itemIndex, [...found.keys()]);
 	}
-	return results;
+	return byItem;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
 	uuidV4FromParts,
 } from './idempotencyKey';
 import type { PaymentOutcome } from './outcomes';
-import { holdsMoney } from './duplicateProtection';
+import { holdsMoney } from './earlierPayments';
 import type { Payment } from './payment';
 import { bodyDigest, paymentIdentities } from './paymentIdentity';
 import type { FoundPayment } from './paymentLookUp';
@@ -162,12 +162,12 @@ export interface Plan {
  * The plan of one run of Submit or Submit Batch, with no requests and no n8n: from the payments, what the
  * node remembers of this execution (PaymentMemory) and what the bank showed before sending, which
  * requests go under which keys, which payments are looked up instead, and which are not sent
- * (Planning.steps). PaymentRun performs the plan.
+ * (Planning.planSteps). PaymentRun performs the plan.
  */
 export function planPayments(input: PlanInput): Plan {
 	const planning = new Planning(input.keying, input.memory, input.payments);
 	const { usable, conflicts } = planning.screen(input.payments);
-	return { ...planning.steps(usable, conflicts, input), identities: planning.identities };
+	return { ...planning.planSteps(usable, conflicts, input), identities: planning.identities };
 }
 
 /**
@@ -305,7 +305,7 @@ class Planning {
 	 * it found: payments the bank already holds left out, the spending limits applied (a payment sent
 	 * before that is over a limit now is looked up, not reported "not sent"), then the requests planned.
 	 */
-	steps(
+	planSteps(
 		usable: Payment[],
 		conflicts: PaymentStep[],
 		{ atBank: { atBank: shown, unchecked }, limits, spent, grouping }: PlanInput,
@@ -342,7 +342,7 @@ class Planning {
 
 	/**
 	 * What the bank shows, less the payments sent again (Send Again If Refused): those whose every
-	 * matching record says it was refused (duplicateProtection.ts holdsMoney; a state it cannot read
+	 * matching record says it was refused (earlierPayments.ts holdsMoney; a state it cannot read
 	 * holds money). They are noted in `refusedBefore` and planned as new.
 	 */
 	private withoutSentAgain(

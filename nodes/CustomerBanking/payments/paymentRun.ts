@@ -50,16 +50,16 @@ export interface RunOptions {
 }
 
 /** One step of a run and its outcomes; none for a payment not sent (over a limit, or already made). */
-export interface StepResult {
+export interface PerformedStep {
 	step: PaymentStep;
 	outcomes?: PaymentOutcome[];
 	/** Resubmit Rejected Items: what happened to each rejected item of the step. */
 	resubmission?: ReadonlyMap<number, ResubmissionNote>;
 }
 
-export interface RunResult {
+export interface PerformedRun {
 	/** The steps performed, in input order. */
-	steps: StepResult[];
+	steps: PerformedStep[];
 	/** Per item checked at the bank: what the check read (paymentLookUp.ts coverageNote). */
 	checkedAtBank: ReadonlyMap<number, string>;
 }
@@ -94,7 +94,7 @@ export class PaymentRun {
 	 * Fail the run stops after the first step that failed: later payments stay unsent, as n8n does item
 	 * by item.
 	 */
-	async execute(payments: Payment[], options: RunOptions): Promise<RunResult> {
+	async execute(payments: Payment[], options: RunOptions): Promise<PerformedRun> {
 		if (payments.length === 0) return { steps: [], checkedAtBank: new Map() };
 		const keying: Keying = { scope: this.scope, skipAlreadyMade: options.skipAlreadyMade };
 		const memory = PaymentMemory.of(this.context);
@@ -105,11 +105,11 @@ export class PaymentRun {
 		memory.spent = plan.spentAfter;
 		const { keysLost } = this.scope;
 		const sending = new Sending(this.context, memory, plan.identities, checked.listed, keysLost);
-		const steps: StepResult[] = [];
+		const steps: PerformedStep[] = [];
 		for (const step of plan.steps) {
-			const result = await sending.perform(step, options.resubmitWhen);
-			steps.push(result);
-			const failed = result.outcomes?.some((outcome) => outcome.kind === 'failed') === true;
+			const performed = await sending.perform(step, options.resubmitWhen);
+			steps.push(performed);
+			const failed = performed.outcomes?.some((outcome) => outcome.kind === 'failed') === true;
 			if (failed && !this.context.continueOnFail()) break;
 		}
 		return { steps, checkedAtBank: checked.lookedAt };
@@ -158,7 +158,7 @@ class Sending {
 	) {}
 
 	/** One step: its outcomes, and for a request with Resubmit Rejected Items on, its resubmission. */
-	async perform(step: PaymentStep, resubmitWhen: RegExp | undefined): Promise<StepResult> {
+	async perform(step: PaymentStep, resubmitWhen: RegExp | undefined): Promise<PerformedStep> {
 		switch (step.kind) {
 			case 'send': {
 				const { members, key, asBatch } = step.request;
@@ -276,12 +276,12 @@ class Sending {
 	): Promise<PaymentOutcome[]> {
 		try {
 			const named = new Set(this.memory.request(key.key)?.xtids ?? []);
-			const results = await this.answers.lookUp(payments, named);
+			const findings = await this.answers.lookUp(payments, named);
 			return payments.map((payment): PaymentOutcome => {
-				const result = results.get(payment.itemIndex);
-				if (result?.found) return { kind: 'found', payment, key, found: result.payment, failure };
+				const finding = findings.get(payment.itemIndex);
+				if (finding?.found) return { kind: 'found', payment, key, found: finding.payment, failure };
 				return unknownOutcomes.call(this.context, [payment], key, failure, () => ({
-					candidates: result?.candidates ?? [],
+					candidates: finding?.candidates ?? [],
 				}))[0];
 			});
 		} catch (error) {

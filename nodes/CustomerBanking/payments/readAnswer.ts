@@ -5,7 +5,7 @@ import { type AnswerEntry, contradictionOf, echoesAgree, pairEntries } from './a
 import type { IdempotencyKey } from './idempotencyKey';
 import { type AcceptedOutcome, describeError, type PaymentOutcome } from './outcomes';
 import type { Payment } from './payment';
-import type { LookupResult } from './paymentLookUp';
+import type { LookUpFinding } from './paymentLookUp';
 import { isPlainObject } from '../../shared/records';
 
 /**
@@ -19,7 +19,7 @@ export interface AnswerDependencies {
 	lookUp(
 		payments: Payment[],
 		namedForThisKey: ReadonlySet<string>,
-	): Promise<Map<number, LookupResult>>;
+	): Promise<Map<number, LookUpFinding>>;
 }
 
 /**
@@ -99,9 +99,9 @@ async function pairByLookUp(reading: Reading, namedXtids: Set<string>): Promise<
 			namedXtids,
 		);
 		for (const position of reading.open()) {
-			const result = found.get(payments[position].itemIndex);
-			if (!result?.found) continue;
-			reading.accept(position, { xtid: result.payment.xtid });
+			const finding = found.get(payments[position].itemIndex);
+			if (!finding?.found) continue;
+			reading.accept(position, { xtid: finding.payment.xtid });
 		}
 	} catch (error) {
 		run.context.logger.warn(
@@ -274,10 +274,10 @@ export async function readAnswer(
 	await pairAll(reading, pairs, acceptedEntries, rejectedEntries);
 	await confirmAcceptedStates.call(run.context, acceptedIn(reading));
 	const unconfirmed = (outcome: AcceptedOutcome) =>
-		byOrderAlone.has(payments.indexOf(outcome.payment)) && outcome.state?.shown !== true;
+		byOrderAlone.has(payments.indexOf(outcome.payment)) && outcome.fromEvidence?.shown !== true;
 	if (
 		pairs.size > 0 &&
-		acceptedIn(reading).some((outcome) => outcome.state?.ofAnother || unconfirmed(outcome))
+		acceptedIn(reading).some((outcome) => outcome.fromEvidence?.ofAnother || unconfirmed(outcome))
 	) {
 		reading = new Reading(run, key, payments, requestId, replays);
 		await pairAll(reading, new Map(), acceptedEntries, rejectedEntries);

@@ -7,7 +7,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import { credentialsFor } from '../../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../../sandbox';
 import { byId, jsonOf, runPayments } from './paymentNode';

@@ -7,9 +7,9 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import {
 	nextStepOf,
-	OUTCOME_OUTPUTS,
+	STATUS_OUTPUTS,
 	type PaymentStatus,
-} from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+} from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import { credentialsFor } from '../../helpers/sandboxCredentials';
 import { type Sandbox, startSandbox } from '../../sandbox';
 import { runPayments } from './paymentNode';
@@ -63,9 +63,9 @@ describe.each(['submit', 'submitBatch'] as const)('%s, Outputs by Outcome', (ope
 		];
 		const run = await pay(operation, rows, true);
 		expect(run.error).toBeUndefined();
-		expect(run.output).toHaveLength(OUTCOME_OUTPUTS.length);
+		expect(run.output).toHaveLength(STATUS_OUTPUTS.length);
 		const byOutput = Object.fromEntries(
-			OUTCOME_OUTPUTS.map((name, index) => [
+			STATUS_OUTPUTS.map((name, index) => [
 				name,
 				(run.output?.[index] ?? []).map((item) => [
 					(item.pairedItem as { item: number }).item,

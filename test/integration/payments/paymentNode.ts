@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CustomerBanking } from '../../../nodes/CustomerBanking/CustomerBanking.node';
-import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import { createExecuteContext, type RecordedRequest } from '../../helpers/n8nContext';
 import type { Sandbox } from '../../sandbox';
 

@@ -1,4 +1,4 @@
-import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { nextStepOf } from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import { AMOUNT_RULES } from '../../../nodes/CustomerBanking/validation/amount';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative } from 'path';
 
-import { unsentResult } from '../../../nodes/CustomerBanking/actions/payment/paymentResults';
-import { PAYMENT_STATUSES } from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { unsentItem } from '../../../nodes/CustomerBanking/actions/payment/paymentItems';
+import { PAYMENT_STATUSES } from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 import type { FoundPayment } from '../../../nodes/CustomerBanking/payments/paymentLookUp';
 
 const ROOT = join(__dirname, '../../..');
@@ -35,8 +35,8 @@ describe('advice names the item, never the node-wide switch', () => {
 		['sent', record({ foundIn: 'transactions', transactionStatus: 'SENT' })],
 		['failed', record({ foundIn: 'transactions', transactionStatus: 'FAILED' })],
 	])('the message of a payment already at the bank, %s', (_name, found) => {
-		const unsent = unsentResult({ kind: 'alreadyMade', payment, earlier: [found] });
-		const message = String('results' in unsent ? unsent.results[0].json.message : '');
+		const unsent = unsentItem({ kind: 'alreadyMade', payment, earlier: [found] });
+		const message = String('items' in unsent ? unsent.items[0].json.message : '');
 		expect(message).not.toMatch(NODE_WIDE);
 		expect(message).not.toMatch(/Skip Payments Already Made/);
 		expect(message).toMatch(/reference of its own|for this item only/);

@@ -10,11 +10,11 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { judgeDecision } from '../../../nodes/CustomerBankingApprovalTrigger/approvalEvents';
-import { holdsMoney } from '../../../nodes/CustomerBanking/payments/duplicateProtection';
+import { holdsMoney } from '../../../nodes/CustomerBanking/payments/earlierPayments';
 import {
 	type AcceptedEvidence,
 	type AcceptedStatus,
-	acceptedStatement,
+	statusOfAccepted,
 } from '../../../nodes/shared/evidence';
 import { approvalStatusMeaning } from '../../../nodes/shared/approvals/approvalStatus';
 
@@ -80,7 +80,7 @@ function submitKind({ approval, transaction }: Shown): Kind {
 		approval: approval ? { read: 'record', ref: 'r-1', status: approval.status } : { read: 'none' },
 		transaction: transaction ? { read: 'record', status: transaction.status } : { read: 'missing' },
 	};
-	return SUBMIT_KIND[acceptedStatement(evidence).status];
+	return SUBMIT_KIND[statusOfAccepted(evidence).status];
 }
 
 function triggerKind({ approval, transaction }: Shown): Kind {

@@ -1,6 +1,6 @@
 /**
  * The README and the documentation pages it links say what the code does: the payment statuses and the
- * output each leaves on (payments/paymentOutcomes.ts), the status words the node knows
+ * output each leaves on (payments/paymentStatuses.ts), the status words the node knows
  * (approvals/statusVocabulary.ts), and links that lead somewhere, also from the editor's documentation
  * links (codex files and the credential).
  */
@@ -10,9 +10,9 @@ import { dirname, join, relative } from 'node:path';
 import { CustomerBankingApi } from '../../../credentials/CustomerBankingApi.credentials';
 import { statusWord } from '../../../nodes/shared/approvals/statusVocabulary';
 import {
-	OUTCOME_OUTPUTS,
+	STATUS_OUTPUTS,
 	PAYMENT_STATUSES,
-} from '../../../nodes/CustomerBanking/payments/paymentOutcomes';
+} from '../../../nodes/CustomerBanking/payments/paymentStatuses';
 
 const repoRoot = join(__dirname, '..', '..', '..');
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -74,7 +74,7 @@ describe.each([
 
 	it('lists the outputs in the order the node shows them', () => {
 		const outputs = [...new Set(Object.values(table))];
-		expect(outputs).toEqual([...OUTCOME_OUTPUTS]);
+		expect(outputs).toEqual([...STATUS_OUTPUTS]);
 	});
 });
 

@@ -4,7 +4,7 @@
  */
 import {
 	type AcceptedEvidence,
-	acceptedStatement,
+	statusOfAccepted,
 	type AcceptedStatus,
 	EVIDENCE_TABLE,
 	evidenceRowOf,
@@ -239,7 +239,7 @@ describe('the statement for an accepted payment: one row per evidence', () => {
 	});
 
 	it("marks a payment whose record shows another payment's details, and one whose record shows its own", () => {
-		const ofAnother = acceptedStatement({
+		const ofAnother = statusOfAccepted({
 			xtid: XTID,
 			approval: none,
 			transaction: transaction('sent'),
@@ -248,7 +248,7 @@ describe('the statement for an accepted payment: one row per evidence', () => {
 		expect(ofAnother).toMatchObject({ status: 'accepted', ofAnother: true });
 		expect(ofAnother.shown).toBeUndefined();
 		expect(
-			acceptedStatement({
+			statusOfAccepted({
 				xtid: XTID,
 				approval: none,
 				transaction: transaction('sent'),
@@ -258,7 +258,7 @@ describe('the statement for an accepted payment: one row per evidence', () => {
 	});
 
 	it.each(ROWS)('%s → %s', (_name, evidence, status, check) => {
-		const statement = acceptedStatement({ xtid: XTID, ...evidence });
+		const statement = statusOfAccepted({ xtid: XTID, ...evidence });
 		expect(statement.status).toBe(status);
 		if (check === undefined) expect(statement.check).toBeUndefined();
 		else expect(statement.check).toMatch(check);
@@ -270,14 +270,14 @@ describe('the statement for an accepted payment: one row per evidence', () => {
 
 	it("reports the bank's words and the approval's ref only from records of this payment", () => {
 		expect(
-			acceptedStatement({
+			statusOfAccepted({
 				xtid: XTID,
 				approval: approval('approved'),
 				transaction: transaction('sent'),
 			}).fields,
 		).toEqual({ approvalRef: 'ref-1', approvalStatus: 'approved', transactionStatus: 'sent' });
 		expect(
-			acceptedStatement({
+			statusOfAccepted({
 				xtid: XTID,
 				approval: { read: 'other', ref: 'ref-2', xtid: 'x-2' },
 				transaction: { read: 'other', xtid: 'x-9' },

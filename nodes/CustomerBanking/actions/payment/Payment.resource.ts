@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { OUTCOME_OUTPUTS, outcomeOutputOf } from '../../payments/paymentOutcomes';
+import { STATUS_OUTPUTS, outputOfStatus } from '../../payments/paymentStatuses';
 import type { OutputSwitch } from '../types';
 
 import * as getStatus from './getStatus.operation';
@@ -9,11 +9,11 @@ import * as submitBatch from './submitBatch.operation';
 
 export { getStatus, submit, submitBatch };
 
-/** Outputs by Outcome: one output per kind of outcome, by each item's status (payments/paymentOutcomes.ts). */
+/** Outputs by Outcome: one output per kind of outcome, by each item's status (payments/paymentStatuses.ts). */
 const byOutcome: OutputSwitch = {
 	parameter: 'outputsByOutcome',
-	displayNames: OUTCOME_OUTPUTS,
-	outputOf: (json) => outcomeOutputOf(json.status),
+	displayNames: STATUS_OUTPUTS,
+	outputOf: (json) => outputOfStatus(json.status),
 };
 
 /** Route Rejected: rejected payments leave on a second output. */
@@ -63,7 +63,7 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		default: false,
 		displayOptions: { show: { resource: ['payment'] } },
-		description: `Whether to give each kind of outcome its own output (${OUTCOME_OUTPUTS.join(', ')}), so each can go to its next step without a Switch node; otherwise every payment goes to one output with its status and nextStep`,
+		description: `Whether to give each kind of outcome its own output (${STATUS_OUTPUTS.join(', ')}), so each can go to its next step without a Switch node; otherwise every payment goes to one output with its status and nextStep`,
 	},
 	{
 		displayName: 'Route Rejected to Second Output',

@@ -4,8 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { paymentEvidence } from '../../payments/acceptedStates';
 import { paymentsWithReference } from '../../payments/paymentLookUp';
 import { readAmount } from '../../validation/amount';
-import { acceptedStatement, type AcceptedEvidence } from '../../../shared/evidence';
-import { nextStepOf } from '../../payments/paymentOutcomes';
+import { statusOfAccepted, type AcceptedEvidence } from '../../../shared/evidence';
+import { nextStepOf } from '../../payments/paymentStatuses';
 import { accountLocator } from '../common.descriptions';
 import { getAccountId, getOption } from '../parameters';
 import { readTransactionId, transactionIdProperty } from '../transaction/transactionId';
@@ -162,12 +162,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'The bank shows neither a transaction nor an approval with this ID in this account. The ID or the Source Account may be wrong; or the payment waited for approval that was declined or expired, which some banks no longer show; or it was sent a moment ago and is not shown yet. Do not pay it again before checking the account in the bank’s app.',
 		});
 	}
-	const statement = acceptedStatement(evidence);
-	const { approvalRef, approvalStatus, transactionStatus } = statement.fields;
+	const known = statusOfAccepted(evidence);
+	const { approvalRef, approvalStatus, transactionStatus } = known.fields;
 	return {
-		status: statement.status,
-		nextStep: nextStepOf(statement.status),
-		...(statement.check !== undefined && { message: statement.check }),
+		status: known.status,
+		nextStep: nextStepOf(known.status),
+		...(known.check !== undefined && { message: known.check }),
 		transactionId: xtid,
 		accountId: xaid,
 		...(approvalRef !== undefined && { approvalId: approvalRef }),

@@ -153,7 +153,7 @@ export const SKIP_ALREADY_MADE = 'skipAlreadyMade';
 
 /**
  * Duplicate protection, on by default: the user's first re-run of a workflow must not pay again
- * (payments/duplicateProtection.ts, paymentLookUp.ts paymentsAlreadyAtBank). A notice stays in the form
+ * (payments/paymentIdentity.ts, paymentLookUp.ts paymentsAlreadyAtBank). A notice stays in the form
  * while it is off.
  */
 export const skipAlreadyMadeFields: INodeProperties[] = [

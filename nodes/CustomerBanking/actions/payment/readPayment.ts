@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
 
-import { repeatsInInput } from '../../payments/duplicateProtection';
+import { repeatsInInput } from '../../payments/paymentIdentity';
 import type { Payment } from '../../payments/payment';
 import { ownValue } from '../../../shared/records';
 import { readGroup } from '../../validation/inputObjects';
@@ -30,7 +30,8 @@ import {
 	validateOnlyOption,
 } from './paymentForm';
 
-export type ReadResult =
+/** One input item as read from the form: its payment, or what is wrong with it. */
+export type ReadItem =
 	| { valid: true; payment: Payment }
 	| { valid: false; itemIndex: number; issues: PaymentIssue[]; error: NodeOperationError };
 
@@ -45,7 +46,7 @@ function parameter(
 	return this.getNodeParameter(name, itemIndex, null, extractValue ? { extractValue } : undefined);
 }
 
-function invalid(this: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): ReadResult {
+function invalid(this: IExecuteFunctions, itemIndex: number, issues: PaymentIssue[]): ReadItem {
 	return {
 		valid: false,
 		itemIndex,
@@ -181,7 +182,7 @@ function customKeyIssue(customKey: unknown): PaymentIssue | undefined {
 }
 
 /** Reads and checks one item's payment; bad input is reported before any request is sent. */
-export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadResult {
+export function readPayment(this: IExecuteFunctions, itemIndex: number): ReadItem {
 	let read: ItemParameters;
 	try {
 		read = readParameters.call(this, itemIndex);
@@ -242,7 +243,7 @@ export function readPayments(
 	this: IExecuteFunctions,
 	itemIndexes: number[],
 	skipAlreadyMade: boolean,
-): ReadResult[] {
+): ReadItem[] {
 	const read = itemIndexes.map((itemIndex) => readPayment.call(this, itemIndex));
 	if (!skipAlreadyMade) return read;
 	const repeats = repeatsInInput(read.flatMap((entry) => (entry.valid ? [entry.payment] : [])));

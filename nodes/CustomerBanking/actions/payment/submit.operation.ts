@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { spendingLimitOptions } from './spendingLimitOptions';
-import type { BatchItemResult } from '../types';
+import type { ItemOutput } from '../types';
 import {
 	customKeyOption,
 	paymentFields,
@@ -41,7 +41,7 @@ export const description = updateDisplayOptions(
 export async function executeBatch(
 	this: IExecuteFunctions,
 	itemIndexes: number[],
-): Promise<BatchItemResult[]> {
+): Promise<ItemOutput[]> {
 	if (itemIndexes.length === 0) return [];
 	return await submitPayments.call(this, itemIndexes, {});
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { TEMPORARY_REJECTION } from '../../payments/rejections';
-import type { BatchItemResult } from '../types';
+import type { ItemOutput } from '../types';
 import { spendingLimitOptions } from './spendingLimitOptions';
 import {
 	customKeyOption,
@@ -111,7 +111,7 @@ function resubmitPatternOf(this: IExecuteFunctions, itemIndex: number): RegExp |
 export async function executeBatch(
 	this: IExecuteFunctions,
 	itemIndexes: number[],
-): Promise<BatchItemResult[]> {
+): Promise<ItemOutput[]> {
 	if (itemIndexes.length === 0) return [];
 	const first = itemIndexes[0];
 	const grouping = { batchSize: batchSizeOf.call(this, first) };

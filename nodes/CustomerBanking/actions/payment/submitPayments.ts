@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { Grouping } from '../../payments/paymentPlan';
 import { PaymentRun } from '../../payments/paymentRun';
-import type { BatchItemResult } from '../types';
-import { invalidItemResults, runResults, validatedResults } from './paymentResults';
+import type { ItemOutput } from '../types';
+import { invalidItems, runItems, validatedItems } from './paymentItems';
 import { lookBackDaysOf, readPayments, skipsAlreadyMade } from './readPayment';
 import { readSpendingLimits } from './spendingLimitOptions';
 
@@ -18,7 +18,7 @@ export async function submitPayments(
 	itemIndexes: number[],
 	grouping: Grouping,
 	resubmitWhen?: RegExp,
-): Promise<BatchItemResult[]> {
+): Promise<ItemOutput[]> {
 	const first = itemIndexes[0];
 	const skipAlreadyMade = skipsAlreadyMade.call(this, first);
 	const lookBackDays = lookBackDaysOf.call(this, first);
@@ -28,10 +28,10 @@ export async function submitPayments(
 	const payments = read.flatMap((entry) => (entry.valid ? [entry.payment] : []));
 	if (this.getNodeParameter('options.validateOnly', first, false) === true) {
 		const requests = run.requestsOf(payments, { skipAlreadyMade, grouping });
-		return validatedResults(read, requests, grouping);
+		return validatedItems(read, requests, grouping);
 	}
-	const invalid = invalidItemResults(this.continueOnFail(), read);
-	if (invalid.stop) return invalid.results;
+	const invalid = invalidItems(this.continueOnFail(), read);
+	if (invalid.stop) return invalid.items;
 	const options = { skipAlreadyMade, lookBackDays, limits, grouping, resubmitWhen };
-	return [...invalid.results, ...runResults(await run.execute(payments, options), grouping)];
+	return [...invalid.items, ...runItems(await run.execute(payments, options), grouping)];
 }

@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type {
 	BatchExecute,
-	BatchItemResult,
+	ItemOutput,
 	OutputSwitch,
 	PerItemExecute,
 } from '../../../../nodes/CustomerBanking/actions/types';
@@ -199,9 +199,9 @@ describe('router: an operation run for all items at once', () => {
 
 	it('is called once with every item index; results are put in input order, each paired with its item', async () => {
 		batch.mockResolvedValue([
-			{ itemIndex: 2, results: [{ json: { paid: 2 } }] },
-			{ itemIndex: 0, results: [{ json: { paid: 0 } }] },
-			{ itemIndex: 1, results: [{ json: { paid: 1 } }] },
+			{ itemIndex: 2, items: [{ json: { paid: 2 } }] },
+			{ itemIndex: 0, items: [{ json: { paid: 0 } }] },
+			{ itemIndex: 1, items: [{ json: { paid: 1 } }] },
 		]);
 		const outputs = await router.call(contextFor(SEND));
 		expect(batch.mock.calls).toEqual([[[0, 1, 2]]]);
@@ -211,8 +211,8 @@ describe('router: an operation run for all items at once', () => {
 	});
 
 	it('with Continue On Fail, a failed item becomes its error fields and the message, paired with it', async () => {
-		const results: BatchItemResult[] = [
-			{ itemIndex: 0, results: [{ json: { paid: 0 } }] },
+		const results: ItemOutput[] = [
+			{ itemIndex: 0, items: [{ json: { paid: 0 } }] },
 			{
 				itemIndex: 1,
 				error: new NodeOperationError(NODE, 'Payment state unknown'),
@@ -232,7 +232,7 @@ describe('router: an operation run for all items at once', () => {
 
 	it('without Continue On Fail, a failed item stops the node with its error, naming it', async () => {
 		batch.mockResolvedValue([
-			{ itemIndex: 0, results: [{ json: {} }] },
+			{ itemIndex: 0, items: [{ json: {} }] },
 			{ itemIndex: 1, error: new NodeOperationError(NODE, 'Payment state unknown') },
 		]);
 		await expect(router.call(contextFor(SEND, { items: 2 }))).rejects.toMatchObject({
@@ -260,9 +260,9 @@ describe('router: an operation run for all items at once', () => {
 
 describe('router: outputs', () => {
 	const SEND = { resource: 'split', operation: 'send' };
-	const results: BatchItemResult[] = [
-		{ itemIndex: 0, results: [{ json: { paid: 0 } }] },
-		{ itemIndex: 1, results: [{ json: { held: 1 }, output: 'second' }] },
+	const results: ItemOutput[] = [
+		{ itemIndex: 0, items: [{ json: { paid: 0 } }] },
+		{ itemIndex: 1, items: [{ json: { held: 1 }, output: 'second' }] },
 		{
 			itemIndex: 2,
 			error: new NodeOperationError(NODE, 'refused'),

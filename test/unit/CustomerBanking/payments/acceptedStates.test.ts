@@ -49,7 +49,10 @@ async function stateOf(records: Records, accepted: IDataObject = { xtid: 'tx-1' 
 	const bank = scriptedBank(readsFrom(records));
 	const outcome = acceptedOutcome(accepted);
 	await confirmAcceptedStates.call(bank.context, [outcome]);
-	return { state: outcome.state, paths: bank.calls.map((call) => `${call.method} ${call.path}`) };
+	return {
+		state: outcome.fromEvidence,
+		paths: bank.calls.map((call) => `${call.method} ${call.path}`),
+	};
 }
 
 describe('xtidOf', () => {
@@ -229,8 +232,8 @@ describe('confirmAcceptedStates: the statement follows the evidence read from th
 		const first = acceptedOutcome({ xtid: 'tx-1' }, payment(0));
 		const second = acceptedOutcome({ xtid: 'tx-2' }, payment(1, { ...BODY, reference: 'INV-1' }));
 		await confirmAcceptedStates.call(bank.context, [first, second]);
-		expect(first.state?.status).toBe('pending_approval');
-		expect(second.state?.status).toBe('not_sent');
+		expect(first.fromEvidence?.status).toBe('pending_approval');
+		expect(second.fromEvidence?.status).toBe('not_sent');
 		expect(bank.calls.filter((call) => call.path === '/account/acc-1/approvals')).toHaveLength(1);
 	});
 });

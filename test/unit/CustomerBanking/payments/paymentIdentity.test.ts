@@ -1,14 +1,18 @@
 /**
  * What makes two bodies, and two payments, the same: field order and undefined fields do not matter,
  * any value does; a payment's identity is its body, its run and which of the identical bodies it is,
- * never its position in the input.
+ * never its position in the input. At the bank: the same details (account, payee, amount, currency,
+ * reference), between items of one input and against a record that may leave details out.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
 import {
 	bodyDigest,
+	matchesRecord,
 	paymentIdentities,
+	repeatsInInput,
+	soughtFor,
 } from '../../../../nodes/CustomerBanking/payments/paymentIdentity';
 
 const BODY = { xaid: 'acc-1', xpid: 'payee-1', amount: 10, reference: 'INV-0001' };
@@ -67,5 +71,67 @@ describe('paymentIdentities', () => {
 		expect(paymentIdentities([payment], 1).get(payment)).not.toBe(
 			paymentIdentities([payment], 0).get(payment),
 		);
+	});
+});
+
+const payment = (itemIndex: number, body: Record<string, unknown> = {}): Payment => ({
+	itemIndex,
+	body: { xaid: 'a', xpid: 'p', amount: 10, reference: 'INV-1', ...body },
+});
+
+describe('repeatsInInput: the items of one input that are the same payment', () => {
+	it.each<[string, Payment[], Array<[number, number]>]>([
+		['all different', [payment(0), payment(1, { reference: 'INV-2' })], []],
+		['the same details twice', [payment(0), payment(1)], [[1, 0]]],
+		[
+			'three times: each later one names the first',
+			[payment(0), payment(1), payment(2)],
+			[
+				[1, 0],
+				[2, 0],
+			],
+		],
+		['10 and 10.00 are one amount', [payment(0), payment(1, { amount: 10.0 })], [[1, 0]]],
+		['another amount', [payment(0), payment(1, { amount: 10.01 })], []],
+		['another payee', [payment(0), payment(1, { xpid: 'q' })], []],
+		['another account', [payment(0), payment(1, { xaid: 'b' })], []],
+		['another currency', [payment(0, { currency: 'GBP' }), payment(1, { currency: 'EUR' })], []],
+		[
+			'a currency and none (the account’s)',
+			[payment(0, { currency: 'GBP' }), payment(1)],
+			[[1, 0]],
+		],
+		[
+			'another description is still the same payment',
+			[payment(0), payment(1, { description: 'x' })],
+			[[1, 0]],
+		],
+		['input order decides which is first', [payment(3), payment(1)], [[3, 1]]],
+	])('%s', (_name, payments, expected) => {
+		const repeats = repeatsInInput(payments);
+		expect([...repeats].map(([later, first]) => [later.itemIndex, first.itemIndex]).sort()).toEqual(
+			expected.sort(),
+		);
+	});
+});
+
+describe('matchesRecord: a record of the bank that is this payment by its details', () => {
+	const sought = soughtFor(payment(0, { currency: 'GBP' }));
+	it.each<[string, IDataObject, boolean]>([
+		['the same details', { reference: 'INV-1', amount: 10, xpid: 'p', currency: 'GBP' }, true],
+		['the amount as text, 10.00', { reference: 'INV-1', amount: '10.00' }, true],
+		['payee and currency not shown', { reference: 'INV-1', amount: 10 }, true],
+		['no amount shown', { reference: 'INV-1' }, false],
+		['another reference', { reference: 'INV-2', amount: 10 }, false],
+		['another amount', { reference: 'INV-1', amount: 10.01 }, false],
+		['another payee', { reference: 'INV-1', amount: 10, xpid: 'q' }, false],
+		['another currency', { reference: 'INV-1', amount: 10, currency: 'EUR' }, false],
+	])('%s', (_name, record, expected) => {
+		expect(matchesRecord(sought, record)).toBe(expected);
+	});
+
+	it('a detail left out of what is sought is not compared', () => {
+		const byReference = { xaid: 'a', reference: 'INV-1' };
+		expect(matchesRecord(byReference, { reference: 'INV-1', amount: 99, xpid: 'q' })).toBe(true);
 	});
 });

@@ -99,7 +99,7 @@ const transactionOf = (xtid: string, payment: Payment, status = 'SETTLED'): IDat
 function statusOf(outcome: PaymentOutcome): string {
 	switch (outcome.kind) {
 		case 'accepted':
-			return `accepted ${outcome.state?.status ?? ''}${outcome.replayed ? ' replayed' : ''}`;
+			return `accepted ${outcome.fromEvidence?.status ?? ''}${outcome.replayed ? ' replayed' : ''}`;
 		case 'failed':
 			return `failed ${outcome.status}`;
 		default:

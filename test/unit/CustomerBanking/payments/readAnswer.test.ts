@@ -16,7 +16,7 @@ jest.mock('n8n-workflow', () => ({
 import type { IdempotencyKey } from '../../../../nodes/CustomerBanking/payments/idempotencyKey';
 import type { PaymentOutcome } from '../../../../nodes/CustomerBanking/payments/outcomes';
 import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
-import type { LookupResult } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
+import type { LookUpFinding } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
 import {
 	type AnswerDependencies,
 	readAnswer,
@@ -67,7 +67,7 @@ function dependencies(context: IExecuteFunctions, script: Script) {
 		lookUp: async (payments, named) => {
 			lookUps.push({ items: payments.map((payment) => payment.itemIndex), named: [...named] });
 			if (script.found === 'throws') throw new Error('approvals list unavailable');
-			const results = new Map<number, LookupResult>();
+			const results = new Map<number, LookUpFinding>();
 			for (const payment of payments) {
 				const xtid = script.found?.[payment.itemIndex];
 				results.set(
@@ -116,7 +116,7 @@ async function read(answer: unknown, payments: Payment[], script: Script = {}) {
 function said(outcome: PaymentOutcome): string {
 	switch (outcome.kind) {
 		case 'accepted':
-			return `${outcome.state?.status ?? 'unread'} ${String(outcome.accepted.xtid)}`;
+			return `${outcome.fromEvidence?.status ?? 'unread'} ${String(outcome.accepted.xtid)}`;
 		case 'rejected':
 			return `rejected: ${outcome.reason}`;
 		case 'undetermined':
@@ -261,7 +261,7 @@ describe('readAnswer: an answer that does not say what happened is looked up, ne
 		});
 		expect(outcomes[0]).toMatchObject({
 			kind: 'accepted',
-			state: { status: 'accepted', ofAnother: true },
+			fromEvidence: { status: 'accepted', ofAnother: true },
 		});
 	});
 });

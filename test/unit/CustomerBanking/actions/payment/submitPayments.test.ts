@@ -12,7 +12,7 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 import { submitPayments } from '../../../../../nodes/CustomerBanking/actions/payment/submitPayments';
-import type { BatchItemResult } from '../../../../../nodes/CustomerBanking/actions/types';
+import type { ItemOutput } from '../../../../../nodes/CustomerBanking/actions/types';
 import type { Grouping } from '../../../../../nodes/CustomerBanking/payments/paymentPlan';
 import {
 	type BankCall,
@@ -69,10 +69,10 @@ async function submit(
 }
 
 /** Each result as item, status or error, and the request it went (or would go, Validate Only) in. */
-const summary = (results: BatchItemResult[]) =>
+const summary = (results: ItemOutput[]) =>
 	results.map((result) => {
 		if ('error' in result) return [result.itemIndex, 'error', result.errorFields?.status];
-		const { status, batch, request } = result.results[0].json as IDataObject & {
+		const { status, batch, request } = result.items[0].json as IDataObject & {
 			request?: IDataObject;
 		};
 		const placement = (batch ?? request?.batch) as IDataObject | undefined;
@@ -91,7 +91,7 @@ describe('submitPayments: Validate Only sends nothing', () => {
 			[2, 'valid', undefined],
 		]);
 		const [first, , third] = results.map((result) =>
-			'results' in result ? result.results[0].json : {},
+			'items' in result ? result.items[0].json : {},
 		);
 		expect(first.idempotencyKey).not.toBe(third.idempotencyKey);
 		expect(first.request).toMatchObject({

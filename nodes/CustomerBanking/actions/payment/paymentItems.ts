@@ -1,19 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { holdsMoney, stateOf } from '../../payments/duplicateProtection';
+import { holdsMoney, stateOf } from '../../payments/earlierPayments';
 import type { IdempotencyKey } from '../../payments/idempotencyKey';
 import type { PaymentOutcome } from '../../payments/outcomes';
 import type { Payment } from '../../payments/payment';
 import type { FoundPayment } from '../../payments/paymentLookUp';
-import { nextStepOf, type PaymentStatus } from '../../payments/paymentOutcomes';
+import { nextStepOf, type PaymentStatus } from '../../payments/paymentStatuses';
 import type { Grouping, PaymentStep, PlannedRequest } from '../../payments/paymentPlan';
-import type { RunResult } from '../../payments/paymentRun';
+import type { PerformedRun } from '../../payments/paymentRun';
 import type { ResubmissionNote } from '../../payments/resubmission';
 import { ENDPOINTS, wireRequestOf } from '../../../shared/transport';
 import type { PaymentIssue } from '../../validation/payment.schema';
 import { withPlainNames } from '../../../shared/outputNames';
-import type { BatchItemResult, OutputName } from '../types';
-import type { ReadResult } from './readPayment';
+import type { ItemOutput, OutputName } from '../types';
+import type { ReadItem } from './readPayment';
 
 /** Rejected and invalid payments leave on the second output when Route Rejected is on (Payment.resource.ts). */
 const REJECTED: OutputName = 'second';
@@ -47,11 +47,11 @@ function acceptedFields(outcome: Extract<PaymentOutcome, { kind: 'accepted' }>):
 	delete fields.index;
 	delete fields.status;
 	delete fields.approvalRef;
-	const state = outcome.state;
+	const { fromEvidence } = outcome;
 	return withPlainNames({
 		...fields,
-		...state?.fields,
-		...(state?.check !== undefined && { approvalCheck: state.check }),
+		...fromEvidence?.fields,
+		...(fromEvidence?.check !== undefined && { approvalCheck: fromEvidence.check }),
 	});
 }
 
@@ -63,6 +63,12 @@ interface Shown {
 	after: IDataObject;
 	output?: OutputName;
 }
+
+/** One input item's one output item, on `output` (the main output when none). */
+const oneItem = (itemIndex: number, json: IDataObject, output?: OutputName): ItemOutput => ({
+	itemIndex,
+	items: [output ? { json, output } : { json }],
+});
 
 /** The bank's ID of the request, for its support. */
 const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
@@ -76,7 +82,7 @@ const requestIdOf = ({ requestId }: { requestId?: string }): IDataObject =>
 const SHOWN: { [Kind in Reported['kind']]: (outcome: Extract<Reported, { kind: Kind }>) => Shown } =
 	{
 		accepted: (outcome) => {
-			const state = outcome.state?.status ?? 'accepted';
+			const state = outcome.fromEvidence?.status ?? 'accepted';
 			// a replay: the bank answered this key with this payment before, nothing new was made now
 			const status = outcome.replayed && state !== 'not_sent' ? 'replayed' : state;
 			return {
@@ -120,10 +126,10 @@ function shown(outcome: Reported): Shown {
  * One output item per payment, as its row of SHOWN says; failures become errors that the router
  * turns into error items (continueOnFail) or a node error.
  */
-export function outcomeResult(
+export function itemOfOutcome(
 	outcome: PaymentOutcome,
 	placement?: { batch?: BatchPlacement; resubmission?: ResubmissionNote },
-): BatchItemResult {
+): ItemOutput {
 	const { payment } = outcome;
 	const { itemIndex } = payment;
 	if (outcome.kind === 'failed') {
@@ -144,26 +150,22 @@ export function outcomeResult(
 	const { before, after, output } = shown(outcome);
 	const nextStep = nextStepOf(before.status as PaymentStatus);
 	const json = { ...before, nextStep, ...withPlainNames(payment.body), ...after, ...context };
-	return { itemIndex, results: [output ? { json, output } : { json }] };
+	return oneItem(itemIndex, json, output);
 }
 
 /** A payment over a spending limit (Maximum Amount / Maximum Total per Execution): never sent. */
-function overLimitResult(payment: Payment, reason: string): BatchItemResult {
-	return {
-		itemIndex: payment.itemIndex,
-		results: [
-			{
-				json: {
-					status: 'rejected',
-					nextStep: nextStepOf('rejected'),
-					rejectionReason: reason,
-					notSent: true,
-					...withPlainNames(payment.body),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+function overLimitItem(payment: Payment, reason: string): ItemOutput {
+	return oneItem(
+		payment.itemIndex,
+		{
+			status: 'rejected',
+			nextStep: nextStepOf('rejected'),
+			rejectionReason: reason,
+			notSent: true,
+			...withPlainNames(payment.body),
+		},
+		REJECTED,
+	);
 }
 
 /** What an output item shows of an earlier payment the bank holds. */
@@ -184,7 +186,7 @@ function earlierPaymentFields(found: FoundPayment): IDataObject {
  * status we cannot read); `not_sent` when every one shows a refusal (declined, expired, failed), which is
  * not sent again automatically (spec §Errors rule 5). The earlier payments are all listed, with their state.
  */
-function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItemResult {
+function alreadyMadeItem(payment: Payment, earlier: FoundPayment[]): ItemOutput {
 	const holding = earlier.filter(holdsMoney);
 	const [first] = holding.length > 0 ? holding : earlier;
 	const listed =
@@ -197,76 +199,65 @@ function alreadyMadeResult(payment: Payment, earlier: FoundPayment[]): BatchItem
 		holding.length > 0
 			? `Not sent: the bank already holds a payment with the same account, payee, amount, currency and reference (${listed}). If this is another payment, give it a reference of its own.`
 			: `Not sent: the bank refused a payment with the same account, payee, amount, currency and reference before (${listed}), and a refused payment is not sent again automatically. To send this one again, set Send Again If Refused (Options) for this item only.`;
-	return {
-		itemIndex: payment.itemIndex,
-		results: [
-			{
-				json: {
-					status,
-					nextStep: nextStepOf(status),
-					transactionId: first.xtid,
-					message,
-					notSent: true,
-					...withPlainNames(payment.body),
-					earlierPayments: earlier.map(earlierPaymentFields),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+	return oneItem(
+		payment.itemIndex,
+		{
+			status,
+			nextStep: nextStepOf(status),
+			transactionId: first.xtid,
+			message,
+			notSent: true,
+			...withPlainNames(payment.body),
+			earlierPayments: earlier.map(earlierPaymentFields),
+		},
+		REJECTED,
+	);
 }
 
 /** A payment the run did not send: over a spending limit, or already made. */
-export function unsentResult(step: PaymentStep): BatchItemResult {
-	if (step.kind === 'overLimit') return overLimitResult(step.payment, step.reason);
-	if (step.kind === 'alreadyMade') return alreadyMadeResult(step.payment, step.earlier);
+export function unsentItem(step: PaymentStep): ItemOutput {
+	if (step.kind === 'overLimit') return overLimitItem(step.payment, step.reason);
+	if (step.kind === 'alreadyMade') return alreadyMadeItem(step.payment, step.earlier);
 	throw new Error(`a ${step.kind} step is sent, not left out`);
 }
 
 /** Validate Only: what would be sent for a valid item. */
-export function validatedResult(
+export function validatedItem(
 	payment: Payment,
 	key: IdempotencyKey,
 	batch?: BatchPlacement,
-): BatchItemResult {
-	return {
-		itemIndex: payment.itemIndex,
-		results: [
-			{
-				json: {
-					status: 'valid',
-					nextStep: nextStepOf('valid'),
-					...withPlainNames(payment.body),
-					...keyFields(key),
-					request: {
-						...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),
-						...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
-					},
-				},
-			},
-		],
-	};
+): ItemOutput {
+	return oneItem(payment.itemIndex, {
+		status: 'valid',
+		nextStep: nextStepOf('valid'),
+		...withPlainNames(payment.body),
+		...keyFields(key),
+		request: {
+			...wireRequestOf(ENDPOINTS.payments.at({}), { idempotencyKey: key.key }),
+			...(batch ? { batch: { ...batch }, payment: payment.body } : { body: payment.body }),
+		},
+	});
 }
 
 /**
  * Validate Only: Submit's items in input order, each valid one with its key; Submit Batch's invalid items,
  * then each valid one with the request it would go in. Nothing is sent.
  */
-export function validatedResults(
-	read: ReadResult[],
+export function validatedItems(
+	read: ReadItem[],
 	requests: PlannedRequest[],
 	{ batchSize }: Grouping,
-): BatchItemResult[] {
+): ItemOutput[] {
 	const batched = batchSize !== undefined;
-	const results = [
-		...read.flatMap((entry) => (entry.valid ? [] : [invalidResult(entry.itemIndex, entry.issues)])),
+	const items = [
+		...read.flatMap((entry) => (entry.valid ? [] : [invalidItem(entry.itemIndex, entry.issues)])),
 		...requests.flatMap((request, index) =>
 			request.members.map((member) =>
-				validatedResult(member, request.key, batched ? placementOf(request, index) : undefined),
+				validatedItem(member, request.key, batched ? placementOf(request, index) : undefined),
 			),
 		),
 	];
-	return batched ? results : results.sort((a, b) => a.itemIndex - b.itemIndex);
+	return batched ? items : items.sort((a, b) => a.itemIndex - b.itemIndex);
 }
 
 /**
@@ -274,55 +265,51 @@ export function validatedResults(
  * Batch's sent items say which request they went in and, with Resubmit Rejected Items, whether they were
  * resubmitted.
  */
-export function runResults(run: RunResult, { batchSize }: Grouping): BatchItemResult[] {
+export function runItems(run: PerformedRun, { batchSize }: Grouping): ItemOutput[] {
 	let sent = 0;
-	const results = run.steps.flatMap(({ step, outcomes, resubmission }) => {
-		if (outcomes === undefined) return [unsentResult(step)];
+	const items = run.steps.flatMap(({ step, outcomes, resubmission }) => {
+		if (outcomes === undefined) return [unsentItem(step)];
 		const request = step.kind === 'send' ? placementOf(step.request, sent++) : undefined;
 		const batch = batchSize !== undefined ? request : undefined;
 		return outcomes.map((outcome) =>
-			outcomeResult(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
+			itemOfOutcome(outcome, { batch, resubmission: resubmission?.get(outcome.payment.itemIndex) }),
 		);
 	});
-	return withCheckNotes(results, run.checkedAtBank);
+	return withCheckNotes(items, run.checkedAtBank);
 }
 
 /** Validate Only: an item that would not be sent, and why. */
-export function invalidResult(itemIndex: number, issues: PaymentIssue[]): BatchItemResult {
-	return {
+export function invalidItem(itemIndex: number, issues: PaymentIssue[]): ItemOutput {
+	return oneItem(
 		itemIndex,
-		results: [
-			{
-				json: {
-					status: 'invalid',
-					nextStep: nextStepOf('invalid'),
-					issues: issues.map(({ field, rule }) => `${field} ${rule}`),
-				},
-				output: REJECTED,
-			},
-		],
-	};
+		{
+			status: 'invalid',
+			nextStep: nextStepOf('invalid'),
+			issues: issues.map(({ field, rule }) => `${field} ${rule}`),
+		},
+		REJECTED,
+	);
 }
 
 /**
  * The items that failed their checks. Without Continue On Fail the node stops on the first one
- * (`stop`), before any payment is sent; with it, each becomes its own error result.
+ * (`stop`), before any payment is sent; with it, each becomes its own error item.
  */
-export function invalidItemResults(
+export function invalidItems(
 	continueOnFail: boolean,
-	read: ReadResult[],
-): { results: BatchItemResult[]; stop: boolean } {
-	const results: BatchItemResult[] = [];
+	read: ReadItem[],
+): { items: ItemOutput[]; stop: boolean } {
+	const items: ItemOutput[] = [];
 	for (const entry of read) {
 		if (entry.valid) continue;
-		results.push({
+		items.push({
 			itemIndex: entry.itemIndex,
 			error: entry.error,
 			errorFields: { status: 'invalid', nextStep: nextStepOf('invalid') },
 		});
-		if (!continueOnFail) return { results, stop: true };
+		if (!continueOnFail) return { items, stop: true };
 	}
-	return { results, stop: false };
+	return { items, stop: false };
 }
 
 /**
@@ -331,17 +318,17 @@ export function invalidItemResults(
  * `already_made` or its sending rests on.
  */
 export function withCheckNotes(
-	results: BatchItemResult[],
+	items: ItemOutput[],
 	notes: ReadonlyMap<number, string>,
-): BatchItemResult[] {
-	for (const result of results) {
-		const note = notes.get(result.itemIndex);
+): ItemOutput[] {
+	for (const output of items) {
+		const note = notes.get(output.itemIndex);
 		if (note === undefined) continue;
-		if ('results' in result) {
-			for (const item of result.results) item.json.earlierPaymentsChecked = note;
+		if ('items' in output) {
+			for (const item of output.items) item.json.earlierPaymentsChecked = note;
 		} else {
-			result.errorFields = { ...result.errorFields, earlierPaymentsChecked: note };
+			output.errorFields = { ...output.errorFields, earlierPaymentsChecked: note };
 		}
 	}
-	return results;
+	return items;
 }

@@ -1,10 +1,10 @@
 import {
 	nextStepOf,
-	OUTCOME_OUTPUTS,
-	outcomeOutputOf,
+	STATUS_OUTPUTS,
+	outputOfStatus,
 	PAYMENT_STATUSES,
 	type PaymentStatus,
-} from '../../../../nodes/CustomerBanking/payments/paymentOutcomes';
+} from '../../../../nodes/CustomerBanking/payments/paymentStatuses';
 
 const statuses = Object.keys(PAYMENT_STATUSES) as PaymentStatus[];
 
@@ -23,7 +23,7 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 		['undetermined', 'To Check'],
 		['unknown', 'To Check'],
 	])('%s → %s', (status, output) => {
-		expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe(output);
+		expect(STATUS_OUTPUTS[outputOfStatus(status)]).toBe(output);
 		expect(nextStepOf(status)).toMatch(/^[A-Z].{20,}\.$/);
 	});
 
@@ -33,16 +33,16 @@ describe('payment statuses: each has one output by outcome and a next step', () 
 
 	it('an item without a known status needs checking: nothing says it was not paid', () => {
 		for (const status of [undefined, '', 'paid', 'SUBMITTED', 42, 'toString', '__proto__'])
-			expect(OUTCOME_OUTPUTS[outcomeOutputOf(status)]).toBe('To Check');
+			expect(STATUS_OUTPUTS[outputOfStatus(status)]).toBe('To Check');
 	});
 
 	it('never says "sent" for an outcome an approval may hold, nor "not paid" for one that may be paid', () => {
-		const sent = statuses.filter((status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Sent');
+		const sent = statuses.filter((status) => STATUS_OUTPUTS[outputOfStatus(status)] === 'Sent');
 		expect(sent).not.toContain('pending_approval');
 		expect(sent).not.toContain('accepted');
 		expect(sent).toEqual(['sent']);
 		const notPaid = statuses.filter(
-			(status) => OUTCOME_OUTPUTS[outcomeOutputOf(status)] === 'Not Paid',
+			(status) => STATUS_OUTPUTS[outputOfStatus(status)] === 'Not Paid',
 		);
 		for (const mayBePaid of ['unknown', 'undetermined', 'accepted', 'already_made'])
 			expect(notPaid).not.toContain(mayBePaid);

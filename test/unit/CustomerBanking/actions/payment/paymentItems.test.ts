@@ -7,21 +7,21 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	invalidItemResults,
-	invalidResult,
-	outcomeResult,
-	runResults,
-	unsentResult,
-	validatedResult,
+	invalidItems,
+	invalidItem,
+	itemOfOutcome,
+	runItems,
+	unsentItem,
+	validatedItem,
 	withCheckNotes,
-} from '../../../../../nodes/CustomerBanking/actions/payment/paymentResults';
-import type { ReadResult } from '../../../../../nodes/CustomerBanking/actions/payment/readPayment';
-import type { BatchItemResult } from '../../../../../nodes/CustomerBanking/actions/types';
+} from '../../../../../nodes/CustomerBanking/actions/payment/paymentItems';
+import type { ReadItem } from '../../../../../nodes/CustomerBanking/actions/payment/readPayment';
+import type { ItemOutput } from '../../../../../nodes/CustomerBanking/actions/types';
 import type { IdempotencyKey } from '../../../../../nodes/CustomerBanking/payments/idempotencyKey';
 import type { PaymentOutcome } from '../../../../../nodes/CustomerBanking/payments/outcomes';
 import type { Payment } from '../../../../../nodes/CustomerBanking/payments/payment';
 import type { FoundPayment } from '../../../../../nodes/CustomerBanking/payments/paymentLookUp';
-import { nextStepOf } from '../../../../../nodes/CustomerBanking/payments/paymentOutcomes';
+import { nextStepOf } from '../../../../../nodes/CustomerBanking/payments/paymentStatuses';
 import type { PaymentStep } from '../../../../../nodes/CustomerBanking/payments/paymentPlan';
 
 const NODE = { name: 'Customer Banking' } as INode;
@@ -33,13 +33,13 @@ const SHOWN_PAYMENT = { accountId: 'acc-1', payeeId: 'payee-1', amount: 10, refe
 const KEY: IdempotencyKey = { key: 'key-1', source: 'derived' } as IdempotencyKey;
 
 /** The one output item of a result, and the output it leaves on. */
-function only(result: BatchItemResult) {
-	if (!('results' in result)) throw new Error('expected an output item, got an error');
-	expect(result.results).toHaveLength(1);
-	return { json: result.results[0].json, output: result.results[0].output };
+function only(result: ItemOutput) {
+	if (!('items' in result)) throw new Error('expected an output item, got an error');
+	expect(result.items).toHaveLength(1);
+	return { json: result.items[0].json, output: result.items[0].output };
 }
 
-describe('outcomeResult', () => {
+describe('itemOfOutcome', () => {
 	const accepted = (extra: Partial<Extract<PaymentOutcome, { kind: 'accepted' }>> = {}) =>
 		({
 			kind: 'accepted',
@@ -53,8 +53,8 @@ describe('outcomeResult', () => {
 
 	it("an accepted payment: the evidence's status, the payment and the entry in plain names, never the answer's own state words", () => {
 		const { json, output } = only(
-			outcomeResult(
-				accepted({ state: { status: 'sent', fields: { transactionStatus: 'SETTLED' } } }),
+			itemOfOutcome(
+				accepted({ fromEvidence: { status: 'sent', fields: { transactionStatus: 'SETTLED' } } }),
 			),
 		);
 		expect(output).toBeUndefined();
@@ -74,40 +74,42 @@ describe('outcomeResult', () => {
 		['no evidence read', {}, 'accepted'],
 		[
 			'evidence that says nothing known',
-			{ state: { status: 'accepted', fields: {}, check: 'Check it.' } },
+			{ fromEvidence: { status: 'accepted', fields: {}, check: 'Check it.' } },
 			'accepted',
 		],
 		[
 			'a replay of a payment on its way',
-			{ replayed: true, state: { status: 'sent', fields: {} } },
+			{ replayed: true, fromEvidence: { status: 'sent', fields: {} } },
 			'replayed',
 		],
 		[
 			'a replay of a refused payment stays not_sent',
-			{ replayed: true, state: { status: 'not_sent', fields: {} } },
+			{ replayed: true, fromEvidence: { status: 'not_sent', fields: {} } },
 			'not_sent',
 		],
 		[
 			'waiting for approval',
-			{ state: { status: 'pending_approval', fields: {} } },
+			{ fromEvidence: { status: 'pending_approval', fields: {} } },
 			'pending_approval',
 		],
 	])('%s → %s', (_case, extra, status) => {
-		const { json } = only(outcomeResult(accepted(extra)));
+		const { json } = only(itemOfOutcome(accepted(extra)));
 		expect(json.status).toBe(status);
 		expect(json.nextStep).toBe(nextStepOf(status as never));
 	});
 
 	it('a check of the evidence is shown as approvalCheck', () => {
 		const { json } = only(
-			outcomeResult(accepted({ state: { status: 'accepted', fields: {}, check: 'Check it.' } })),
+			itemOfOutcome(
+				accepted({ fromEvidence: { status: 'accepted', fields: {}, check: 'Check it.' } }),
+			),
 		);
 		expect(json.approvalCheck).toBe('Check it.');
 	});
 
 	it('a rejection leaves on the second output, saying when its reason is uncertain', () => {
 		const { json, output } = only(
-			outcomeResult({
+			itemOfOutcome({
 				kind: 'rejected',
 				payment: PAYMENT,
 				key: KEY,
@@ -125,7 +127,7 @@ describe('outcomeResult', () => {
 
 	it('undetermined: the statement, notPaid and which items share it', () => {
 		const { json, output } = only(
-			outcomeResult({
+			itemOfOutcome({
 				kind: 'undetermined',
 				payment: PAYMENT,
 				key: KEY,
@@ -147,7 +149,7 @@ describe('outcomeResult', () => {
 
 	it('found after an error: what was found, and the request error', () => {
 		const { json } = only(
-			outcomeResult({
+			itemOfOutcome({
 				kind: 'found',
 				payment: PAYMENT,
 				key: KEY,
@@ -173,7 +175,7 @@ describe('outcomeResult', () => {
 	it('a failure is an error with its status, next step, key and candidates', () => {
 		const error = new NodeOperationError(NODE, 'Payment state unknown');
 		expect(
-			outcomeResult({
+			itemOfOutcome({
 				kind: 'failed',
 				status: 'unknown',
 				payment: PAYMENT,
@@ -195,7 +197,7 @@ describe('outcomeResult', () => {
 
 	it('the batch placement, the resubmission note and a custom key are shown', () => {
 		const { json } = only(
-			outcomeResult(
+			itemOfOutcome(
 				accepted({ key: { key: 'uuid', source: 'custom', customKey: 'inv-7' } as IdempotencyKey }),
 				{
 					batch: { index: 1, itemIndexes: [2, 3] },
@@ -213,10 +215,10 @@ describe('outcomeResult', () => {
 	});
 });
 
-describe('unsentResult', () => {
+describe('unsentItem', () => {
 	it('over a limit: rejected, not sent, on the second output', () => {
 		const { json, output } = only(
-			unsentResult({
+			unsentItem({
 				kind: 'overLimit',
 				payment: PAYMENT,
 				reason: 'over the Maximum Amount',
@@ -238,8 +240,7 @@ describe('unsentResult', () => {
 		transactionStatus,
 	});
 	const alreadyMade = (found: FoundPayment[]) =>
-		only(unsentResult({ kind: 'alreadyMade', payment: PAYMENT, earlier: found } as PaymentStep))
-			.json;
+		only(unsentItem({ kind: 'alreadyMade', payment: PAYMENT, earlier: found } as PaymentStep)).json;
 
 	it.each<[string, FoundPayment[], string, string]>([
 		['an earlier payment sent', [earlier('tx-1', 'SETTLED')], 'already_made', 'tx-1'],
@@ -270,15 +271,13 @@ describe('unsentResult', () => {
 	});
 
 	it('refuses a step that is sent', () => {
-		expect(() => unsentResult({ kind: 'holdBack' } as PaymentStep)).toThrow(
-			/is sent, not left out/,
-		);
+		expect(() => unsentItem({ kind: 'holdBack' } as PaymentStep)).toThrow(/is sent, not left out/);
 	});
 });
 
 describe('Validate Only results', () => {
 	it('a valid item shows the request it would send, alone or in its batch', () => {
-		const single = only(validatedResult(PAYMENT, KEY)).json;
+		const single = only(validatedItem(PAYMENT, KEY)).json;
 		// the payment under the names every other output gives it; the bank's names only in the request
 		expect(single).toMatchObject(SHOWN_PAYMENT);
 		expect(single).not.toHaveProperty('xaid');
@@ -292,7 +291,7 @@ describe('Validate Only results', () => {
 				body: PAYMENT.body,
 			},
 		});
-		const batched = only(validatedResult(PAYMENT, KEY, { index: 0, itemIndexes: [2] })).json;
+		const batched = only(validatedItem(PAYMENT, KEY, { index: 0, itemIndexes: [2] })).json;
 		expect(batched.request).toMatchObject({
 			batch: { index: 0, itemIndexes: [2] },
 			payment: PAYMENT.body,
@@ -301,9 +300,7 @@ describe('Validate Only results', () => {
 	});
 
 	it('an invalid item lists its issues on the second output', () => {
-		const { json, output } = only(
-			invalidResult(4, [{ field: 'Amount', rule: 'must be positive' }]),
-		);
+		const { json, output } = only(invalidItem(4, [{ field: 'Amount', rule: 'must be positive' }]));
 		expect(output).toBe('second');
 		expect(json).toEqual({
 			status: 'invalid',
@@ -313,34 +310,34 @@ describe('Validate Only results', () => {
 	});
 });
 
-describe('invalidItemResults and withCheckNotes', () => {
-	const bad = (itemIndex: number): ReadResult => ({
+describe('invalidItems and withCheckNotes', () => {
+	const bad = (itemIndex: number): ReadItem => ({
 		valid: false,
 		itemIndex,
 		issues: [],
 		error: new NodeOperationError(NODE, `bad ${itemIndex}`),
 	});
-	const good: ReadResult = { valid: true, payment: PAYMENT };
+	const good: ReadItem = { valid: true, payment: PAYMENT };
 
 	it('without Continue On Fail, stops at the first invalid item; with it, one error per invalid item', () => {
-		const stopped = invalidItemResults(false, [good, bad(1), bad(3)]);
+		const stopped = invalidItems(false, [good, bad(1), bad(3)]);
 		expect(stopped.stop).toBe(true);
-		expect(stopped.results.map((result) => result.itemIndex)).toEqual([1]);
-		const all = invalidItemResults(true, [good, bad(1), bad(3)]);
+		expect(stopped.items.map((result) => result.itemIndex)).toEqual([1]);
+		const all = invalidItems(true, [good, bad(1), bad(3)]);
 		expect(all.stop).toBe(false);
-		expect(all.results.map((result) => result.itemIndex)).toEqual([1, 3]);
-		expect(all.results[0]).toMatchObject({ errorFields: { status: 'invalid' } });
+		expect(all.items.map((result) => result.itemIndex)).toEqual([1, 3]);
+		expect(all.items[0]).toMatchObject({ errorFields: { status: 'invalid' } });
 	});
 
 	it('the check note goes on the items and errors it is for', () => {
-		const results: BatchItemResult[] = [
-			{ itemIndex: 0, results: [{ json: { status: 'sent' } }] },
+		const results: ItemOutput[] = [
+			{ itemIndex: 0, items: [{ json: { status: 'sent' } }] },
 			{
 				itemIndex: 1,
 				error: new NodeOperationError(NODE, 'x'),
 				errorFields: { status: 'unknown' },
 			},
-			{ itemIndex: 2, results: [{ json: {} }] },
+			{ itemIndex: 2, items: [{ json: {} }] },
 		];
 		withCheckNotes(
 			results,
@@ -350,16 +347,16 @@ describe('invalidItemResults and withCheckNotes', () => {
 			]),
 		);
 		expect(results[0]).toMatchObject({
-			results: [{ json: { earlierPaymentsChecked: 'Looked at all.' } }],
+			items: [{ json: { earlierPaymentsChecked: 'Looked at all.' } }],
 		});
 		expect(results[1]).toMatchObject({
 			errorFields: { status: 'unknown', earlierPaymentsChecked: 'Looked at some.' },
 		});
-		expect(results[2]).toEqual({ itemIndex: 2, results: [{ json: {} }] });
+		expect(results[2]).toEqual({ itemIndex: 2, items: [{ json: {} }] });
 	});
 });
 
-describe('runResults', () => {
+describe('runItems', () => {
 	const pay = (itemIndex: number): Payment => ({ ...PAYMENT, itemIndex });
 	const rejected = (itemIndex: number): PaymentOutcome => ({
 		kind: 'rejected',
@@ -383,7 +380,7 @@ describe('runResults', () => {
 		],
 		checkedAtBank: new Map([[3, 'every record']]),
 	};
-	const shown = (results: BatchItemResult[]) =>
+	const shown = (results: ItemOutput[]) =>
 		results.map((result) => {
 			const { json } = only(result);
 			return [
@@ -396,7 +393,7 @@ describe('runResults', () => {
 		});
 
 	it('Submit Batch: each step in turn; sent items say which request, counting only requests sent', () => {
-		expect(shown(runResults(run, { batchSize: 2 }))).toEqual([
+		expect(shown(runItems(run, { batchSize: 2 }))).toEqual([
 			[0, 'rejected', { index: 0, itemIndexes: [0, 1] }, undefined, undefined],
 			[1, 'rejected', { index: 0, itemIndexes: [0, 1] }, undefined, undefined],
 			[2, 'rejected', undefined, undefined, undefined],
@@ -411,7 +408,7 @@ describe('runResults', () => {
 	});
 
 	it('Submit: no request placement on the items', () => {
-		expect(shown(runResults(run, {})).map(([, , batch]) => batch)).toEqual([
+		expect(shown(runItems(run, {})).map(([, , batch]) => batch)).toEqual([
 			undefined,
 			undefined,
 			undefined,

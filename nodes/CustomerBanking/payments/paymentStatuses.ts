@@ -6,7 +6,7 @@
  */
 // Each name fits what n8n's canvas draws of an output not yet connected: one line, cut with an ellipsis
 // past about 76 px (CanvasHandleMainOutput.vue, n8n 2.41 and 1.123 alike), about 11 characters.
-export const OUTCOME_OUTPUTS = [
+export const STATUS_OUTPUTS = [
 	'Sent',
 	'To Approve',
 	'Made Before',
@@ -14,10 +14,10 @@ export const OUTCOME_OUTPUTS = [
 	'To Check',
 ] as const;
 
-export type OutcomeOutput = (typeof OUTCOME_OUTPUTS)[number];
+export type StatusOutput = (typeof STATUS_OUTPUTS)[number];
 
 interface StatusRow {
-	output: OutcomeOutput;
+	output: StatusOutput;
 	nextStep: string;
 }
 
@@ -94,7 +94,7 @@ export function nextStepOf(status: PaymentStatus): string {
 	return PAYMENT_STATUSES[status].nextStep;
 }
 
-/** The output (its position among OUTCOME_OUTPUTS) of an item with this status; To Check when it has none. */
-export function outcomeOutputOf(status: unknown): number {
-	return OUTCOME_OUTPUTS.indexOf(rowOf(status)?.output ?? 'To Check');
+/** The output (its position among STATUS_OUTPUTS) of an item with this status; To Check when it has none. */
+export function outputOfStatus(status: unknown): number {
+	return STATUS_OUTPUTS.indexOf(rowOf(status)?.output ?? 'To Check');
 }

@@ -1,54 +1,8 @@
 import fc from 'fast-check';
 
-import {
-	holdsMoney,
-	repeatsInInput,
-	stateOf,
-} from '../../../../nodes/CustomerBanking/payments/duplicateProtection';
-import type { Payment } from '../../../../nodes/CustomerBanking/payments/payment';
+import { holdsMoney, stateOf } from '../../../../nodes/CustomerBanking/payments/earlierPayments';
 import type { FoundPayment } from '../../../../nodes/CustomerBanking/payments/paymentLookUp';
-import { type AcceptedEvidence, acceptedStatement } from '../../../../nodes/shared/evidence';
-
-const payment = (itemIndex: number, body: Record<string, unknown> = {}): Payment => ({
-	itemIndex,
-	body: { xaid: 'a', xpid: 'p', amount: 10, reference: 'INV-1', ...body },
-});
-
-describe('repeatsInInput: the items of one input that are the same payment', () => {
-	it.each<[string, Payment[], Array<[number, number]>]>([
-		['all different', [payment(0), payment(1, { reference: 'INV-2' })], []],
-		['the same details twice', [payment(0), payment(1)], [[1, 0]]],
-		[
-			'three times: each later one names the first',
-			[payment(0), payment(1), payment(2)],
-			[
-				[1, 0],
-				[2, 0],
-			],
-		],
-		['10 and 10.00 are one amount', [payment(0), payment(1, { amount: 10.0 })], [[1, 0]]],
-		['another amount', [payment(0), payment(1, { amount: 10.01 })], []],
-		['another payee', [payment(0), payment(1, { xpid: 'q' })], []],
-		['another account', [payment(0), payment(1, { xaid: 'b' })], []],
-		['another currency', [payment(0, { currency: 'GBP' }), payment(1, { currency: 'EUR' })], []],
-		[
-			'a currency and none (the account’s)',
-			[payment(0, { currency: 'GBP' }), payment(1)],
-			[[1, 0]],
-		],
-		[
-			'another description is still the same payment',
-			[payment(0), payment(1, { description: 'x' })],
-			[[1, 0]],
-		],
-		['input order decides which is first', [payment(3), payment(1)], [[3, 1]]],
-	])('%s', (_name, payments, expected) => {
-		const repeats = repeatsInInput(payments);
-		expect([...repeats].map(([later, first]) => [later.itemIndex, first.itemIndex]).sort()).toEqual(
-			expected.sort(),
-		);
-	});
-});
+import { type AcceptedEvidence, statusOfAccepted } from '../../../../nodes/shared/evidence';
 
 const found = (fields: Partial<FoundPayment>): FoundPayment => ({
 	xtid: 'x',
@@ -197,7 +151,7 @@ describe('one truth: a re-run reads an earlier payment as Submit reads the same 
 							? { read: 'notRead' }
 							: { read: 'record', status: transaction.status },
 				};
-				const submit = acceptedStatement(evidence).status;
+				const submit = statusOfAccepted(evidence).status;
 				expect(holdsMoney(record)).toBe(submit !== 'not_sent');
 				const words: Record<string, string> = {
 					sent: 'sent',
