@@ -255,69 +255,43 @@ function holdsSecret(text: string, look: QuickLook, secrets: readonly string[]):
 }
 
 /**
- * The strings of the answer, keys included, that are long enough to hold a secret (inherited keys too:
- * looking at more strings never lets a secret through). A string among an object's values or an
- * array's entries is taken where it stands: a call per nested object or array, not per value.
+ * Whether `test` holds for a string of the answer (a value or a key, inherited keys too: looking at more
+ * strings never lets a secret through) that is long enough to hold a secret, stopping at the first. A
+ * string among an object's values or an array's entries is taken where it stands.
  */
-function collectStrings(node: object, shortest: number, into: string[]): void {
+function someString(node: object, shortest: number, test: (text: string) => boolean): boolean {
 	if (Array.isArray(node)) {
 		for (let index = 0; index < node.length; index++) {
 			const entry: unknown = node[index];
 			if (typeof entry === 'string') {
-				if (entry.length >= shortest) into.push(entry);
-			} else if (typeof entry === 'object' && entry !== null) collectStrings(entry, shortest, into);
-		}
-		return;
-	}
-	for (const key in node) {
-		if (key.length >= shortest) into.push(key);
-		const entry: unknown = (node as IDataObject)[key];
-		if (typeof entry === 'string') {
-			if (entry.length >= shortest) into.push(entry);
-		} else if (typeof entry === 'object' && entry !== null) collectStrings(entry, shortest, into);
-	}
-}
-
-/**
- * Whether a string of the answer (a value or a key, inherited keys too) may hold a secret: the quick
- * look at each string on its own, stopping at the first that may. On its own, a string shorter than a
- * form of a secret is not searched for that form (a record's IDs and dates are shorter than most
- * forms), so most strings cost a length comparison; a string among an object's values or an array's
- * entries is taken where it stands.
- */
-function mayHoldAnySecret(node: object, look: QuickLook): boolean {
-	const { shortest } = look;
-	if (Array.isArray(node)) {
-		for (let index = 0; index < node.length; index++) {
-			const entry: unknown = node[index];
-			if (typeof entry === 'string') {
-				if (entry.length >= shortest && mayHoldSecret(entry, look)) return true;
-			} else if (typeof entry === 'object' && entry !== null && mayHoldAnySecret(entry, look))
+				if (entry.length >= shortest && test(entry)) return true;
+			} else if (typeof entry === 'object' && entry !== null && someString(entry, shortest, test))
 				return true;
 		}
 		return false;
 	}
 	for (const key in node) {
-		if (key.length >= shortest && mayHoldSecret(key, look)) return true;
+		if (key.length >= shortest && test(key)) return true;
 		const entry: unknown = (node as IDataObject)[key];
 		if (typeof entry === 'string') {
-			if (entry.length >= shortest && mayHoldSecret(entry, look)) return true;
-		} else if (typeof entry === 'object' && entry !== null && mayHoldAnySecret(entry, look))
+			if (entry.length >= shortest && test(entry)) return true;
+		} else if (typeof entry === 'object' && entry !== null && someString(entry, shortest, test))
 			return true;
 	}
 	return false;
 }
 
 /**
- * Whether any string of the answer holds a form of a secret: the quick look first (mayHoldAnySecret),
- * and only when a string may, the full patterns on each string.
+ * Whether any string of the answer holds a form of a secret: the quick look at each string on its own
+ * first, and only when one may, the full patterns on each. On its own, a string shorter than a form of
+ * a secret is not searched for that form (a record's IDs and dates are shorter than most forms), so most
+ * strings cost a length comparison.
  */
 function answerHoldsSecret(value: unknown, look: QuickLook, secrets: readonly string[]): boolean {
 	if (typeof value === 'string') return holdsSecret(value, look, secrets);
-	if (typeof value !== 'object' || value === null || !mayHoldAnySecret(value, look)) return false;
-	const strings: string[] = [];
-	collectStrings(value, look.shortest, strings);
-	return strings.some((text) => holdsSecret(text, look, secrets));
+	if (typeof value !== 'object' || value === null) return false;
+	if (!someString(value, look.shortest, (text) => mayHoldSecret(text, look))) return false;
+	return someString(value, look.shortest, (text) => holdsSecret(text, look, secrets));
 }
 
 /**
