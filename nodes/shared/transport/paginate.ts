@@ -82,25 +82,27 @@ export class PageTracker<T> {
 
 	constructor(private readonly idOf?: (item: T) => string | undefined) {}
 
+	/** Notes a page's `total`: the list shrank while it was read when it is lower than an earlier one. */
+	noteTotal(total: number | undefined): void {
+		if (total === undefined) return;
+		if (this.lastTotal !== undefined && total < this.lastTotal) this.totalFell = true;
+		this.lastTotal = total;
+	}
+
+	/** Whether the record was not seen on an earlier page (a record without an ID always is); notes it. */
+	isNew(item: T): boolean {
+		const id = this.idOf?.(item);
+		if (id === undefined) return true;
+		// one lookup, not a lookup and an insert: Return All passes 50,000 IDs through here
+		const { seen } = this;
+		const before = seen.size;
+		return seen.add(id).size !== before;
+	}
+
 	/** The page's records not seen on an earlier page, in order; notes the page's `total`. */
 	fresh(page: ListPage<T>): T[] {
-		if (page.total !== undefined) {
-			if (this.lastTotal !== undefined && page.total < this.lastTotal) this.totalFell = true;
-			this.lastTotal = page.total;
-		}
-		const { idOf, seen } = this;
-		if (!idOf) return page.items;
-		// a loop over the page, not a filter with a closure: Return All passes 50,000 records through here
-		const fresh: T[] = [];
-		for (const item of page.items) {
-			const id = idOf(item);
-			if (id !== undefined) {
-				if (seen.has(id)) continue;
-				seen.add(id);
-			}
-			fresh.push(item);
-		}
-		return fresh;
+		this.noteTotal(page.total);
+		return this.idOf ? page.items.filter((item) => this.isNew(item)) : page.items;
 	}
 }
 
@@ -168,14 +170,13 @@ function takePage<T>(
 	const { pageSize, limit, keep, until, shape } = options;
 	const listPage = readListPage<T>(response);
 	if (!listPage) throw options.notAList();
-	const fresh = tracker.fresh(listPage);
-	const kept = keep ? fresh.filter(keep) : fresh;
-	const matchAt = until ? kept.findIndex(until) : -1;
-	const taken = matchAt >= 0 ? kept.slice(0, matchAt + 1) : kept;
-	const shaped = shape ? taken.map(shape) : taken;
-	if (matchAt >= 0) return { done: [...collected, ...shaped].slice(0, limit) };
-	collected.push(...shaped);
-	if (collected.length >= limit) return { done: collected.slice(0, limit) };
+	tracker.noteTotal(listPage.total);
+	// one pass over the page, each record taken as it is read: no page-sized copies between the steps
+	for (const item of listPage.items) {
+		if (!tracker.isNew(item) || (keep && !keep(item))) continue;
+		collected.push(shape ? shape(item) : item);
+		if (collected.length >= limit || until?.(item)) return { done: collected };
+	}
 	const endOfList =
 		listPage.items.length < pageSize ||
 		(listPage.total !== undefined && (page + 1) * pageSize >= listPage.total);

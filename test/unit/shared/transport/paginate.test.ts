@@ -213,3 +213,69 @@ describe('readAllPages, property: banks whose lists grow and shrink while read',
 		);
 	});
 });
+
+describe('readAllPages takes each page in one pass', () => {
+	interface Row {
+		id?: string;
+		n: number;
+	}
+	/** The definition, step by step over the whole list: each ID once, kept, up to the first match of `until`, shaped, at most `limit`. */
+	function expected(
+		pages: Row[][],
+		limit: number,
+		keep?: (row: Row) => boolean,
+		until?: (row: Row) => boolean,
+	) {
+		const seen = new Set<string>();
+		const fresh = pages.flat().filter((row) => {
+			if (row.id === undefined) return true;
+			if (seen.has(row.id)) return false;
+			seen.add(row.id);
+			return true;
+		});
+		const kept = keep ? fresh.filter(keep) : fresh;
+		const match = until ? kept.findIndex(until) : -1;
+		return (match >= 0 ? kept.slice(0, match + 1) : kept)
+			.slice(0, limit)
+			.map((row) => ({ shaped: row.n }));
+	}
+
+	it('returns what the steps one after another return, for any pages, limit, filter and stop', async () => {
+		const row = fc.record(
+			{
+				id: fc.option(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { nil: undefined }),
+				n: fc.integer({ min: 0, max: 9 }),
+			},
+			{ requiredKeys: ['n'] },
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 1, max: 4 }),
+				fc.array(row, { maxLength: 30 }),
+				fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 12 })),
+				fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }),
+				fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }),
+				async (pageSize, rows, limit, keepAbove, stopAt) => {
+					const pages: Row[][] = [];
+					for (let at = 0; at < rows.length; at += pageSize)
+						pages.push(rows.slice(at, at + pageSize));
+					if (rows.length % pageSize === 0) pages.push([]);
+					const keep = keepAbove === undefined ? undefined : (r: Row) => r.n >= keepAbove;
+					const until = stopAt === undefined ? undefined : (r: Row) => r.n === stopAt;
+					const read = await readAllPages<Row>({
+						pageSize,
+						limit,
+						keep,
+						until,
+						shape: (r) => ({ shaped: r.n }) as unknown as Row,
+						fetchPage: async (page) => pages[page],
+						notAList: () => new Error('not a list'),
+						idOf: (r) => r.id,
+					});
+					expect(read.items).toEqual(expected(pages, limit, keep, until));
+				},
+			),
+			{ numRuns: 500 },
+		);
+	});
+});
