@@ -7,8 +7,9 @@
  * Run: `npm run bench [-- --runs 5 --deliveries 200 --after 10000 --only returnAll,trigger,submitBatch,forged,overload --forged 2000 --overload-seconds 60 --page-latency 20 --profile ours,trigger-off]`.
  * Return All only, Simplify on beside off: `npm run bench -- --only returnAll --return-all-counts 50000
  * --return-all-cells ours,oursSimplifyOff,http500,raw,empty --page-latency 0 --out <file>`.
- * Issue 41's table (saved workflows run with `n8n execute`, node windows, profiles cut to them):
- * `npm run bench -- --only returnAllCli --cli-counts 50005,5005 --runs 3 --out <file>`.
+ * Issue 41's table (saved workflows run with `n8n execute`, node windows, profiles cut to them, and the
+ * same Return All in the long-lived n8n once warm):
+ * `npm run bench -- --only returnAllCli --cli-counts 50005,5005 --runs 3 --profile-runs 3 --out <file>`.
  * Writes docs/benchmark-results.md, or `--out <file>` (machine, versions, date, figures). A benchmark, not a test.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,8 +33,14 @@ import {
 	waitFor,
 } from '../e2e/lib/stack';
 import type { Sandbox } from '../sandbox';
-import { executeWorkflow } from './lib/cliExecute';
-import { type CpuProfile, OWN_CODE, ownCodeByFunction, profileShares } from './lib/cpuProfile';
+import { executeWorkflow, lastNodeRuns, type NodeRun } from './lib/cliExecute';
+import {
+	type CpuProfile,
+	OWN_CODE,
+	ownCodeByFunction,
+	type ProfileWindow,
+	profileShares,
+} from './lib/cpuProfile';
 import { Inspector } from './lib/inspector';
 import { startListProxy } from './lib/listProxy';
 import { startRecordBank } from './lib/recordBank';
@@ -89,6 +96,8 @@ const ONLY =
 const OVERLOAD_SECONDS = option('overload-seconds', 60);
 /** Added to every page of the Return All lists in a second pass (0: no such pass). */
 const PAGE_LATENCY_MS = option('page-latency', 20);
+/** CPU-profiled runs per cell after the measured ones (`n8n execute` and the long-lived n8n); the median share is reported. */
+const PROFILE_RUNS = option('profile-runs', 3);
 const cliCountsIndex = process.argv.indexOf('--cli-counts');
 /** Transactions per list in the `n8n execute` Return All comparison (issue 41 measured 50,005 and 5,005). */
 const CLI_COUNTS =
@@ -526,7 +535,7 @@ const CLI_PROFILED: CliCell[] = ['ours', 'oursSimplifyOff', 'http500'];
  * interleaved and rotated after an uncounted first one; the CPU profile of one more run per cell is cut
  * to the node window.
  */
-async function benchReturnAllCli(stack: Stack): Promise<void> {
+async function benchReturnAllCli(stack: Stack, inspector: Inspector): Promise<void> {
 	const { n8n, sandbox } = stack;
 	const bank = await startRecordBank(sandbox.baseUrl);
 	try {
@@ -573,9 +582,10 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 			};
 			const pages: Record<CliCell, number> = { ours: 0, oursSimplifyOff: 0, http500: 0, raw: 0 };
 			const byRound: string[][] = Array.from({ length: RUNS }, () => []);
-			const profiledRun = index === 0 ? RUNS + 1 : RUNS;
-			for (let run = 0; run <= profiledRun; run++) {
-				const profiling = run === RUNS + 1;
+			const lastRun = index === 0 ? RUNS + PROFILE_RUNS : RUNS;
+			const profiled: Partial<Record<CliCell, ProfiledRun[]>> = {};
+			for (let run = 0; run <= lastRun; run++) {
+				const profiling = run > RUNS;
 				for (const cell of rotated([...CLI_CELLS], run)) {
 					if (profiling && !CLI_PROFILED.includes(cell)) continue;
 					collectGarbage();
@@ -612,23 +622,19 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 						fromUs: (first.startTime - wallAtMonotonicZeroMs) * 1000,
 						toUs: (first.startTime + windowMs - wallAtMonotonicZeroMs) * 1000,
 					};
-					const shares = profileShares(profile, window);
-					const own = shares.find((share) => share.kind === OWN_CODE);
-					const topOwn = ownCodeByFunction(profile, window).slice(0, 6);
-					cliProfiles.push(
-						`#### ${CLI_LABELS[cell]}, ${count.toLocaleString('en')} transactions: node window ${ms(windowMs)}`,
-						'',
-						'| n8n main thread within the node window | time | share |',
-						'|---|---|---|',
-						...shares.map((s) => `| ${s.kind} | ${ms(s.ms)} | ${(s.share * 100).toFixed(1)}% |`),
-						'',
-						`This package's own code: ${ms(own?.ms ?? 0)}, ${(((own?.ms ?? 0) / windowMs) * 100).toFixed(1)}% of the node window.` +
-							(topOwn.length
-								? ` Its functions by self time: ${topOwn.map((f) => `\`${f.name}\` ${f.ms.toFixed(0)} ms`).join(', ')}.`
-								: ''),
-						'',
+					(profiled[cell] ??= []).push(
+						profileReport(
+							`${CLI_LABELS[cell]}, ${count.toLocaleString('en')} transactions`,
+							profile,
+							window,
+							windowMs,
+						),
 					);
 				}
+			}
+			for (const cell of CLI_PROFILED) {
+				const runs = profiled[cell];
+				if (runs) cliProfiles.push(...medianProfile(runs));
 			}
 			const time = (cell: CliCell) => summarise(windows[cell]);
 			say(
@@ -652,6 +658,13 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 					`Simplify on ${ratio(t('ours'), t('oursSimplifyOff'))} off (target ≤ 1.1×); on ${ratio(t('ours'), t('raw'))} the raw loop.`,
 			);
 			say();
+			const warm = await warmReturnAll(n8n, inspector, credentialId, xaid, count);
+			const warmTime = summarise(warm.windows);
+			say(
+				`The same Return All (Simplify on) in the long-lived n8n, started by a Webhook after ${WARM_UP_RUNS} uncounted runs, its code optimised: node window ${range(warmTime, ms)} over ${RUNS} runs, ${ratio(warmTime.median, t('ours'))} the \`n8n execute\` run's (profile below).`,
+			);
+			say();
+			cliProfiles.push(...warm.report);
 		}
 	} finally {
 		await bank.close();
@@ -660,6 +673,100 @@ async function benchReturnAllCli(stack: Stack): Promise<void> {
 
 /** The profiles of the `n8n execute` runs, reported after the figures. */
 const cliProfiles: string[] = [];
+
+/** A CPU profile cut to a node window, as a report section: where n8n's main thread spent it, and the package's own functions. */
+function profileReport(
+	title: string,
+	profile: CpuProfile,
+	window: ProfileWindow,
+	windowMs: number,
+): ProfiledRun {
+	const shares = profileShares(profile, window);
+	const own = shares.find((share) => share.kind === OWN_CODE);
+	const topOwn = ownCodeByFunction(profile, window).slice(0, 6);
+	const lines = [
+		`#### ${title}: node window ${ms(windowMs)}`,
+		'',
+		'| n8n main thread within the node window | time | share |',
+		'|---|---|---|',
+		...shares.map((s) => `| ${s.kind} | ${ms(s.ms)} | ${(s.share * 100).toFixed(1)}% |`),
+		'',
+		`This package's own code: ${ms(own?.ms ?? 0)}, ${(((own?.ms ?? 0) / windowMs) * 100).toFixed(1)}% of the node window.` +
+			(topOwn.length
+				? ` Its functions by self time: ${topOwn.map((f) => `\`${f.name}\` ${f.ms.toFixed(0)} ms`).join(', ')}.`
+				: ''),
+		'',
+	];
+	return { lines, ownShare: (own?.ms ?? 0) / windowMs };
+}
+
+/** One profiled run: its report section and the package's own share of its node window. */
+interface ProfiledRun {
+	lines: string[];
+	ownShare: number;
+}
+
+/**
+ * The profiled runs of one cell, as a report: the section of the run with the median share of the
+ * package's own code, and every run's share (one profile's few dozen samples of the package swing by a
+ * few points from run to run).
+ */
+function medianProfile(runs: ProfiledRun[]): string[] {
+	const sorted = [...runs].sort((a, b) => a.ownShare - b.ownShare);
+	const median = sorted[Math.floor((sorted.length - 1) / 2)];
+	const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+	return [
+		...median.lines,
+		`The package's own share over the ${runs.length} profiled runs, in the order run: ${runs.map((run) => percent(run.ownShare)).join(', ')} (the run above: ${percent(median.ownShare)}).`,
+		'',
+	];
+}
+
+/** Uncounted runs before the counted ones in the long-lived n8n: enough for V8 to optimise the node's code. */
+const WARM_UP_RUNS = 3;
+
+/**
+ * The default Return All (Simplify on) in the long-lived n8n, started by its Webhook, after
+ * WARM_UP_RUNS uncounted runs: the node's code optimised and n8n's heap grown, as in an instance that
+ * runs the workflow all day, where `n8n execute` starts cold every time. The node windows of RUNS
+ * runs, and PROFILE_RUNS more, profiled, each cut to its node window.
+ */
+async function warmReturnAll(
+	n8n: N8n,
+	inspector: Inspector,
+	credentialId: string,
+	xaid: string,
+	count: number,
+): Promise<{ windows: number[]; report: string[] }> {
+	const path = `bench-warm-${count}`;
+	const workflowId = await imported(n8n, returnAllWorkflow(path, credentialId));
+	const run = async (): Promise<NodeRun> => {
+		await inspector.send('HeapProfiler.collectGarbage');
+		await call(n8n, path, { xaid });
+		const node = (await lastNodeRuns(n8n, workflowId, `webhook ${path}`))['All Transactions'];
+		if (node.items !== count) throw new Error(`${path}: ${node.items} items out of ${count}`);
+		return node;
+	};
+	const windows: number[] = [];
+	for (let at = 0; at < WARM_UP_RUNS + RUNS; at++) {
+		const node = await run();
+		if (at >= WARM_UP_RUNS) windows.push(node.executionTime);
+	}
+	const title = `this package, Return All (Simplify on), ${count.toLocaleString('en')} transactions, long-lived n8n after ${WARM_UP_RUNS} runs`;
+	const profiled: ProfiledRun[] = [];
+	for (let at = 0; at < PROFILE_RUNS; at++) {
+		const file = join(scratchDir, `bench-warm-${count}.cpuprofile`);
+		const node = await inspector.profile(file, run);
+		const zeroMs = await inspector.wallAtMonotonicZeroMs();
+		const window = {
+			fromUs: (node.startTime - zeroMs) * 1000,
+			toUs: (node.startTime + node.executionTime - zeroMs) * 1000,
+		};
+		const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+		profiled.push(profileReport(title, profile, window, node.executionTime));
+	}
+	return { windows, report: profiled.length > 0 ? medianProfile(profiled) : [] };
+}
 
 // ---------------------------------------------------------------- trigger
 
@@ -1230,7 +1337,7 @@ async function main(): Promise<void> {
 		);
 		say();
 		if (ONLY.includes('returnAll')) await benchReturnAll(stack, inspector, id, RETURN_ALL_COUNTS);
-		if (ONLY.includes('returnAllCli')) await benchReturnAllCli(stack);
+		if (ONLY.includes('returnAllCli')) await benchReturnAllCli(stack, inspector);
 		if (ONLY.includes('submitBatch')) await benchSubmitBatch(stack, inspector, id);
 		if (ONLY.includes('trigger')) await benchTrigger(stack, inspector, id);
 		if (ONLY.includes('forged')) await benchForged(stack, id);

@@ -72,12 +72,10 @@ function outputsOf(this: IExecuteFunctions, switchedOn: OutputSwitch | undefined
 			}
 		},
 		emitRecords: (itemIndex, records) => {
-			for (const json of records) {
-				outputs[switchedOn?.outputOf(json, undefined) ?? 0].push({
-					json,
-					pairedItem: { item: itemIndex },
-				});
-			}
+			// one pairing object for all of an item's records, as n8n's constructExecutionMetaData does
+			const pairedItem = { item: itemIndex };
+			for (const json of records)
+				outputs[switchedOn?.outputOf(json, undefined) ?? 0].push({ json, pairedItem });
 		},
 		fail: (itemIndex, error, errorFields = {}) => {
 			const nodeError = toNodeError.call(this, error, itemIndex);

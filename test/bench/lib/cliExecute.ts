@@ -91,23 +91,7 @@ export async function executeWorkflow(
 		);
 	// n8n prints the execution, then exits before a long print has all reached the pipe: the execution
 	// is read as n8n saved it
-	const [execution] = (
-		await n8n.apiOk<{ data: Execution[] }>(
-			'GET',
-			`/executions?workflowId=${workflowId}&limit=1&includeData=true`,
-		)
-	).data;
-	if (execution?.status !== 'success')
-		throw new Error(`n8n execute --id ${workflowId}: ${JSON.stringify(execution).slice(0, 2000)}`);
-	const nodes: Record<string, NodeRun> = {};
-	for (const [name, runs] of Object.entries(execution.data.resultData.runData)) {
-		const [run] = runs;
-		nodes[name] = {
-			startTime: run.startTime,
-			executionTime: run.executionTime,
-			items: (run.data?.main ?? []).reduce((sum, output) => sum + (output?.length ?? 0), 0),
-		};
-	}
+	const nodes = await lastNodeRuns(n8n, workflowId, `n8n execute --id ${workflowId}`);
 	if (!profileDir) return { wallMs, nodes };
 	const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
 	if (!file) throw new Error(`no CPU profile written into ${profileDir}`);
@@ -123,4 +107,30 @@ export async function executeWorkflow(
 			wallAtMonotonicZeroMs: clock.wallMs - clock.monotonicUs / 1000,
 		},
 	};
+}
+
+/** What each node's run took in the workflow's latest execution, as n8n saved it; `what` names the run in errors. */
+export async function lastNodeRuns(
+	n8n: N8n,
+	workflowId: string,
+	what: string,
+): Promise<Record<string, NodeRun>> {
+	const [execution] = (
+		await n8n.apiOk<{ data: Execution[] }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&limit=1&includeData=true`,
+		)
+	).data;
+	if (execution?.status !== 'success')
+		throw new Error(`${what}: ${JSON.stringify(execution).slice(0, 2000)}`);
+	const nodes: Record<string, NodeRun> = {};
+	for (const [name, runs] of Object.entries(execution.data.resultData.runData)) {
+		const [run] = runs;
+		nodes[name] = {
+			startTime: run.startTime,
+			executionTime: run.executionTime,
+			items: (run.data?.main ?? []).reduce((sum, output) => sum + (output?.length ?? 0), 0),
+		};
+	}
+	return nodes;
 }

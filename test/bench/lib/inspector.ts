@@ -95,6 +95,21 @@ export class Inspector {
 		}
 	}
 
+	/**
+	 * The wall-clock time (epoch milliseconds) of the zero of the process's monotonic clock, the clock
+	 * its CPU profiles are stamped with: one reading of both, so a profile can be cut to a window n8n
+	 * recorded in wall-clock time.
+	 */
+	async wallAtMonotonicZeroMs(): Promise<number> {
+		const { result } = await this.send<{ result: { value: string } }>('Runtime.evaluate', {
+			expression:
+				'JSON.stringify({ wallMs: Date.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) })',
+			returnByValue: true,
+		});
+		const clock = JSON.parse(result.value) as { wallMs: number; monotonicUs: number };
+		return clock.wallMs - clock.monotonicUs / 1000;
+	}
+
 	/** Runs `work` under the CPU profiler and writes the profile (open it in Chrome DevTools). */
 	async profile<T>(file: string, work: () => Promise<T>): Promise<T> {
 		await this.send('Profiler.enable');
