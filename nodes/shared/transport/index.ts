@@ -27,6 +27,7 @@ import { type ListRead, pageSizeFor, readAllPages } from './paginate';
 import { type Coverage, createdTimeAt, readRecentPages } from './recentPages';
 import type { EndpointCall } from './endpoints';
 import { delayBeforeNextAttempt, type ErrorRule, ruleFor } from './retryPolicy';
+import { nonEmptyText } from '../records';
 
 export { CREDENTIAL_TYPE } from './credentialRules';
 export { type AccountScope, type Endpoint, type EndpointCall, ENDPOINTS } from './endpoints';
@@ -395,7 +396,7 @@ export async function requestAll<T extends IDataObject = IDataObject>(
 		whenOutcomeUnknown: undefined,
 	};
 	const { records } = endpoint;
-	const idOf = records && ((item: T) => textOf(item[records.id]));
+	const idOf = records && ((item: T) => nonEmptyText(item[records.id]));
 	const fetchPage = async (pageNumber: number, rateLimited: () => void) =>
 		await request.call(this, page, {
 			credentials,
@@ -453,8 +454,4 @@ export async function requestAll<T extends IDataObject = IDataObject>(
 		}
 	}
 	return read.items;
-}
-
-function textOf(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
 }
