@@ -1344,7 +1344,7 @@ async function main(): Promise<void> {
 		if (ONLY.includes('overload')) await benchOverload(stack, id);
 		if (cliProfiles.length > 0) {
 			say(
-				'### CPU profiles of `n8n execute`, cut to the node window (a run after the measured ones, not counted)',
+				'### CPU profiles, cut to the node window (runs after the measured ones, not counted; of each cell, the run with the median share of the package)',
 			);
 			say();
 			cliProfiles.forEach((line) => say(line));

@@ -262,4 +262,37 @@ describe.each(selectedVersions())('n8n %s: action node operations', (version) =>
 			expect(pages.every((r) => r.status === 200)).toBe(true);
 		},
 	);
+
+	it("a list's records are paired with the item that asked for them: n8n resolves $('Accounts').item through them", async () => {
+		const { n8n, sandbox } = stack;
+		const accounts = [
+			{ xaid: sandbox.seeded.accounts.gbp, tag: 'gbp' },
+			{ xaid: sandbox.seeded.accounts.eur, tag: 'eur' },
+		];
+		for (const { xaid } of accounts) {
+			const already = sandbox.control.ledger().transactions.filter((t) => t.xaid === xaid).length;
+			if (already < 3) await sandbox.control.seedTransactions(xaid, 3 - already);
+		}
+		const workflow = await importWorkflow(n8n, 'list-pairing.json', {
+			CREDENTIAL_ID: credentialId,
+		});
+		await activate(n8n, workflow.id);
+		const { execution } = await runWebhookWorkflow(n8n, workflow.id, 'e2e-list-pairing', {
+			accounts,
+		});
+		expect(executionError(execution)).toBeUndefined();
+
+		// each input item's records share one pairing object in the node's output (router.ts)
+		const listed = execution.data.resultData.runData.Transactions[0].data?.main[0] ?? [];
+		expect(listed).toHaveLength(6);
+		for (const item of listed as Array<{ json: { accountId: string }; pairedItem?: unknown }>)
+			expect(item.pairedItem).toEqual({
+				item: accounts.findIndex((account) => account.xaid === item.json.accountId),
+			});
+		const paired = nodeOutput(execution, 'Paired');
+		expect(paired).toHaveLength(6);
+		for (const item of paired)
+			expect(item.tag).toBe(accounts.find((account) => account.xaid === item.accountId)?.tag);
+		expect(new Set(paired.map((item) => item.tag))).toEqual(new Set(['gbp', 'eur']));
+	});
 });
