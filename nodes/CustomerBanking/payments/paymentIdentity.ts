@@ -109,9 +109,10 @@ function sameAmount(value: unknown, amount: number): boolean {
 }
 
 /**
- * Matching on reference + amount + payee (+ currency when both sides have one). Fields the record
- * does not carry are not held against it: the spec leaves approval and transaction fields "not shown"
- * (docs/bank-assumptions.md#payment-look-up).
+ * Matching on reference + amount + payee + currency. The reference, and the amount when the payment
+ * has one, must be shown and equal: a record without them says nothing of being this payment. The
+ * payee and the currency count only where both sides show them, since the spec leaves approval and
+ * transaction fields "not shown" (docs/bank-assumptions.md#payment-look-up).
  */
 export function matchesRecord(payment: Sought, record: IDataObject): boolean {
 	if (record.reference !== payment.reference) return false;
