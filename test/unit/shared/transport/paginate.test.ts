@@ -1,6 +1,7 @@
 /**
  * readAllPages over lists that move while they are read: each record once by its ID, and a list whose
- * `total` fell said so (table), and the same over random banks whose lists grow and shrink (fast-check).
+ * `total` fell said so (table), and the same over random banks whose lists grow and shrink (fast-check);
+ * and each page taken in one pass giving what the steps one after another give (fast-check).
  */
 import fc from 'fast-check';
 
